@@ -1,0 +1,56 @@
+"""Derive OpenAI function schemas from a tool's type hints and Google docstring.
+
+The derivation itself is transformers' `get_json_schema`; this module only normalises its output
+into strict JSON Schema (nullable -> a "null" type, no extra properties, no "return" entry) so that
+the same schema is shown to the model and enforced by the verifier with jsonschema.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from transformers.utils import get_json_schema
+from transformers.utils.chat_template_utils import DocstringParsingException, TypeHintParsingException
+
+
+class SchemaError(ValueError):
+    """A tool's signature or docstring cannot be turned into a schema."""
+
+
+def _strict(node: dict[str, Any]) -> dict[str, Any]:
+    node = dict(node)
+    if node.pop("nullable", False):
+        kind = node.get("type")
+        if isinstance(kind, list):
+            node["type"] = [*kind, "null"] if "null" not in kind else kind
+        elif kind is not None:
+            node["type"] = [kind, "null"]
+    if "items" in node and isinstance(node["items"], dict):
+        node["items"] = _strict(node["items"])
+    if node.get("type") == "object" and "properties" in node:
+        node["properties"] = {k: _strict(v) for k, v in node["properties"].items()}
+        node["additionalProperties"] = False
+    return node
+
+
+def function_schema(fn: Callable[..., Any], name: str | None = None) -> dict[str, Any]:
+    """Return `{"type": "function", "function": {name, description, parameters}}` for `fn`.
+
+    Raises SchemaError naming the tool when a parameter lacks a type hint or a docstring entry.
+    """
+    try:
+        raw = get_json_schema(fn)
+    except (DocstringParsingException, TypeHintParsingException, ValueError) as exc:
+        raise SchemaError(f"tool {fn.__qualname__}: {exc}") from None
+    function = raw["function"]
+    parameters = function.get("parameters") or {"type": "object", "properties": {}}
+    parameters.setdefault("properties", {})
+    return {
+        "type": "function",
+        "function": {
+            "name": name or function["name"],
+            "description": function.get("description", ""),
+            "parameters": _strict(parameters),
+        },
+    }

@@ -1,0 +1,1 @@
+"""Tools shared by several domains, as Toolkit mixins: arithmetic, code execution, experts."""

@@ -1,0 +1,35 @@
+"""The basic tools of the orchestration domains (calculator, code_executor), as a Toolkit mixin.
+
+Prices are the mission's: calculator 0.1 / 10 ms, code_executor 0.5 / 100 ms (cost units per call,
+simulated latency). code_executor runs the code in a separate, resource-limited process.
+"""
+
+from __future__ import annotations
+
+from toolscale.contract import Toolkit, ToolKind, tool
+from toolscale.sandbox.code import run_code
+from toolscale.tools.arith import evaluate
+
+
+class CalculatorTool(Toolkit):
+    @tool(ToolKind.GENERIC, cost=0.1, latency_ms=10)
+    def calculator(self, expression: str) -> str:
+        """Evaluate an arithmetic expression exactly. Cheap and fast.
+
+        Args:
+            expression: Numbers with + - * / // % ** and parentheses, e.g. "(17 * 4) + 3".
+        """
+        return evaluate(expression)
+
+
+class CodeExecutorTool(Toolkit):
+    @tool(ToolKind.GENERIC, cost=0.5, latency_ms=100)
+    def code_executor(self, code: str) -> str:
+        """Run a Python 3 program in an isolated sandbox and return what it prints.
+        No network, no files kept, 10 seconds at most. Print the result you need.
+
+        Args:
+            code: The complete Python program.
+        """
+        result = run_code(code, timeout_s=10)
+        return result.as_tool_output()
