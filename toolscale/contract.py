@@ -3,7 +3,7 @@
 A domain is one folder (`domains/<name>/`, or any installed package) with the same few files:
 `state.py` (builds the seeded initial state), `tools.py` (a `Toolkit` subclass whose `@tool` methods
 are the tools), `tasks.py` (the sampler), `policy.md` (the system prompt) and `__init__.py` (the
-`Domain` subclass tying them together). It registers under the `toolscale.domains` entry-point group:
+`Domain` subclass tying them together). It registers under the `toolscale.domains` group:
 
     [project.entry-points."toolscale.domains"]
     railway = "domains.railway:RailwayDomain"

@@ -11,7 +11,10 @@ from collections.abc import Callable
 from typing import Any
 
 from transformers.utils import get_json_schema
-from transformers.utils.chat_template_utils import DocstringParsingException, TypeHintParsingException
+from transformers.utils.chat_template_utils import (
+    DocstringParsingException,
+    TypeHintParsingException,
+)
 
 
 class SchemaError(ValueError):

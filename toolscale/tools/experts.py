@@ -15,7 +15,7 @@ import random
 from dataclasses import dataclass
 from typing import Literal
 
-from toolscale.contract import ModelUsage, ToolError, Toolkit, ToolKind, ToolPrice, tool
+from toolscale.contract import ModelUsage, ToolError, ToolKind, Toolkit, ToolPrice, tool
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from toolscale.contract import Toolkit, ToolKind, tool
+from toolscale.contract import ToolKind, Toolkit, tool
 from toolscale.tools.arith import evaluate
 
 
@@ -14,7 +14,7 @@ class StatefulGenericTools(Toolkit):
         """Calculate the result of an arithmetic expression.
 
         Args:
-            expression: The expression, using numbers, + - * / and parentheses, e.g. "(12.5 * 3) - 4".
+            expression: Numbers with + - * / and parentheses, e.g. "(12.5 * 3) - 4".
         """
         return evaluate(expression)
 

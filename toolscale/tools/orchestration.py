@@ -6,7 +6,7 @@ simulated latency). code_executor runs the code in a separate, resource-limited 
 
 from __future__ import annotations
 
-from toolscale.contract import Toolkit, ToolKind, tool
+from toolscale.contract import ToolKind, Toolkit, tool
 from toolscale.sandbox.code import run_code
 from toolscale.tools.arith import evaluate
 

@@ -1,0 +1,53 @@
+"""The knowledge toolkit: document search and lookup over the run's corpus, calculator, experts.
+
+The state only names the corpus (`{"corpus": {"seed", "size"}, "expert": {...}}`); the documents
+themselves are rebuilt once per process from that seed, so every tool here reads and none writes.
+"""
+
+from __future__ import annotations
+
+import json
+
+from domains.knowledge.index import Index, build_index
+from toolscale.contract import ToolError, ToolKind, tool
+from toolscale.tools.experts import ExpertTool
+from toolscale.tools.orchestration import CalculatorTool
+
+MAX_K = 10
+
+
+class KnowledgeTools(CalculatorTool, ExpertTool):
+    def _index(self) -> Index:
+        corpus = self.state["corpus"]
+        return build_index(corpus["seed"], corpus["size"])
+
+    @tool(ToolKind.READ, cost=1.0, latency_ms=500)
+    def search(self, query: str, k: int = 3) -> str:
+        """Search the document collection by keywords (BM25 ranking: documents sharing the rarest
+        query words come first; there is no stemming and no semantic matching, so use names and
+        exact words). Returns a JSON list of the best matches, best first, each with its
+        "doc_id", "title" and full "text"; an empty list when no document shares a query word.
+
+        Args:
+            query: Keywords to search for, e.g. an entity's name such as "Saegeist Instruments".
+            k: How many documents to return, from 1 to 10.
+        """
+        if not query.strip():
+            raise ToolError("query is empty; search for a name or other keywords")
+        if not 1 <= k <= MAX_K:
+            raise ToolError(f"k must be between 1 and {MAX_K}, got {k}")
+        docs = self._index().rank(query, k)
+        return json.dumps([d.as_dict() for d in docs])
+
+    @tool(ToolKind.READ, cost=0.2, latency_ms=50)
+    def read_document(self, doc_id: str) -> str:
+        """Read one document by its id (as returned by search). Returns a JSON object with
+        "doc_id", "title" and "text".
+
+        Args:
+            doc_id: The document's id, e.g. "doc-0042".
+        """
+        doc = self._index().corpus.by_id.get(doc_id)
+        if doc is None:
+            raise ToolError(f"no document with id {doc_id!r}; ids look like 'doc-0042'")
+        return json.dumps(doc.as_dict())

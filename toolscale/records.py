@@ -1,0 +1,133 @@
+"""The serialised records: Task, Trace and their parts, exactly as they become dataset rows.
+
+Free-form values (tool arguments, schemas, states, price tables) are JSON strings in rows so the
+Arrow schema never depends on the tools; in memory they are Python values. `to_row` / `from_row`
+convert between the two; `toolscale.dataset.features` holds the matching fixed Features.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from toolscale.contract import canonical_json, content_id
+
+FailureStage = Literal["sample", "teacher", "format", "execution", "grounding", "outcome"]
+CallStatus = Literal["ok", "error", "crash", "timeout"]
+
+# Fields held as JSON strings in dataset rows.
+_TASK_JSON = ("tools", "prices", "gold_actions", "initial_state")
+_TRACE_JSON = ("calls_per_tool",)
+
+
+class Task(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    domain: str
+    domain_version: str
+    family: str
+    seed: int
+    index: int
+    template: str
+    difficulty: str
+    system_prompt: str
+    instruction: str
+    tools: list[dict[str, Any]]
+    prices: dict[str, dict[str, float]]
+    gold_actions: list[dict[str, Any]]
+    initial_state: dict[str, Any]
+    expected_answer: str | None
+    expected_state_hash: str
+    required_facts: list[str]
+
+    def to_row(self) -> dict[str, Any]:
+        row = self.model_dump()
+        for key in _TASK_JSON:
+            row[key] = canonical_json(row[key])
+        return row
+
+    @classmethod
+    def from_row(cls, row: dict[str, Any]) -> Task:
+        data = dict(row)
+        for key in _TASK_JSON:
+            data[key] = json.loads(data[key])
+        return cls(**data)
+
+    def tool_names(self) -> list[str]:
+        return [t["function"]["name"] for t in self.tools]
+
+
+class FunctionCall(BaseModel):
+    id: str
+    name: str
+    arguments: str  # JSON text, as the model wrote it
+
+
+class Message(BaseModel):
+    role: Literal["system", "user", "assistant", "tool"]
+    content: str
+    tool_calls: list[FunctionCall] = []
+    tool_call_id: str | None = None
+    name: str | None = None
+
+
+class ToolCall(BaseModel):
+    """One executed call: what was asked, what the sandbox returned, and what it cost."""
+
+    id: str
+    name: str
+    arguments: str
+    output: str
+    status: CallStatus
+    cost: float
+    latency_ms: float
+    model: str | None = None
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+
+class Trace(BaseModel):
+    id: str
+    task_id: str
+    domain: str
+    teacher: str
+    variant: str
+    attempt: int
+    messages: list[Message]
+    tool_calls: list[ToolCall]
+    final_answer: str
+    final_state_hash: str
+    verified: bool
+    failure_stage: FailureStage | None
+    failure_reasons: list[str]
+    num_tool_calls: int
+    calls_per_tool: dict[str, int]
+    num_turns: int
+    cost: float
+    latency_ms: float
+    gold_calls: int
+    extra_calls: int
+    failed_calls: int
+
+    def to_row(self) -> dict[str, Any]:
+        row = self.model_dump()
+        for key in _TRACE_JSON:
+            row[key] = canonical_json(row[key])
+        return row
+
+    @classmethod
+    def from_row(cls, row: dict[str, Any]) -> Trace:
+        data = dict(row)
+        for key in _TRACE_JSON:
+            data[key] = json.loads(data[key])
+        return cls(**data)
+
+
+def trace_id(
+    task_id: str, teacher: str, variant: str, attempt: int, messages: list[Message]
+) -> str:
+    """Deterministic: the same task, teacher, variant, attempt and conversation give the same id."""
+    return content_id([task_id, teacher, variant, attempt, [m.model_dump() for m in messages]])

@@ -1,0 +1,94 @@
+"""Execute one tool call on a toolkit and turn whatever happens into a CallOutcome.
+
+This is the semantics every caller shares (the worker processes, the verifier's replay): unknown
+tools and schema-invalid arguments are model errors returned as text; a ToolError is a model error;
+any other exception is a crashed call; a call past its time limit is a timed-out call. The outcome
+is plain data, so it crosses process boundaries as is. It runs inside the worker process.
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from jsonschema import Draft202012Validator
+
+from toolscale.contract import Domain, ToolError, Toolkit, canonical_json
+
+
+@dataclass(frozen=True)
+class CallOutcome:
+    output: str
+    status: str  # ok | error | crash | timeout
+    model: str | None = None
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    model_latency_ms: float = 0.0
+
+
+class CallTimeout(BaseException):
+    """Raised inside a tool by the alarm; a BaseException so that tools cannot swallow it."""
+
+
+def _alarm(signum: int, frame: Any) -> None:
+    raise CallTimeout
+
+
+@cache
+def validator(toolkit: type[Toolkit], name: str) -> Draft202012Validator:
+    schema = next(s for s in toolkit.schemas() if s["function"]["name"] == name)
+    return Draft202012Validator(schema["function"]["parameters"])
+
+
+def argument_errors(toolkit: type[Toolkit], name: str, arguments: Any) -> list[str]:
+    """Schema violations of `arguments` for tool `name` (empty when valid)."""
+    if not isinstance(arguments, dict):
+        return ["arguments must be a JSON object"]
+    return [e.message for e in validator(toolkit, name).iter_errors(arguments)]
+
+
+def render(value: Any) -> str:
+    return value if isinstance(value, str) else canonical_json(value)
+
+
+def execute(kit: Toolkit, name: str, arguments: Any, timeout_s: float) -> CallOutcome:
+    """Run `kit.<name>(**arguments)` with a time limit; never raises for what the call did."""
+    specs = type(kit).specs()
+    if name not in specs:
+        return CallOutcome(f"Error: unknown tool {name!r}; available: {', '.join(specs)}", "error")
+    problems = argument_errors(type(kit), name, arguments)
+    if problems:
+        return CallOutcome(f"Error: invalid arguments for {name}: {'; '.join(problems)}", "error")
+    kit.usage = None
+    previous = signal.signal(signal.SIGALRM, _alarm)
+    signal.setitimer(signal.ITIMER_REAL, timeout_s)
+    try:
+        output, status = render(getattr(kit, name)(**arguments)), "ok"
+    except ToolError as exc:
+        output, status = f"Error: {exc}", "error"
+    except CallTimeout:
+        output, status = f"Error: {name} timed out after {timeout_s:g} s", "timeout"
+    except Exception as exc:  # a bug in the tool: recorded as a crashed call, never raised
+        output, status = f"Error: {name} failed internally ({type(exc).__name__})", "crash"
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    usage = kit.usage
+    if usage is None:
+        return CallOutcome(output, status)
+    return CallOutcome(
+        output,
+        status,
+        usage.model,
+        usage.prompt_tokens,
+        usage.completion_tokens,
+        usage.latency_ms,
+    )
+
+
+def fresh_toolkit(domain: Domain, state_json: str) -> Toolkit:
+    """A toolkit on a fresh copy of the task's state."""
+    return domain.toolkit(json.loads(state_json))

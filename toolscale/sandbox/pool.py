@@ -1,0 +1,207 @@
+"""A pool of sandbox worker processes that execute tool calls for many concurrent episodes.
+
+Runs on the caller's asyncio loop: requests are written to each worker's pipe and replies are read
+by a loop reader, so there are no threads. Each episode is pinned to one worker, which holds its
+state. A worker that dies or runs past a request's time limit is killed and replaced; the request
+that hung fails as a timed-out or crashed call, and an episode that lived on that worker is rebuilt
+on the new one by replaying its earlier calls. Nothing here raises for what a tool did.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import multiprocessing
+import time
+from collections import deque
+from collections.abc import Sequence
+from typing import Any
+
+from toolscale.sandbox.execute import CallOutcome
+from toolscale.sandbox.worker import serve
+
+_GRACE_S = 5.0
+_MAX_IN_FLIGHT = 8
+
+
+class SandboxError(Exception):
+    """A request the worker could not serve (a bug in a domain or in toolscale)."""
+
+
+class WorkerLost(Exception):
+    """The worker died or hung while this request was queued or running on it."""
+
+    def __init__(self, reason: str, culprit: bool) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.culprit = culprit
+
+
+class _Process:
+    def __init__(self, pool: SandboxPool) -> None:
+        self.pool = pool
+        self.generation = 0
+        self.pending: deque[tuple[asyncio.Future[Any], float]] = deque()
+        self.slots = asyncio.Semaphore(_MAX_IN_FLIGHT)
+        self.restarts = 0
+        self._start()
+
+    def _start(self) -> None:
+        parent, child = self.pool.ctx.Pipe()
+        self.process = self.pool.ctx.Process(
+            target=serve, args=(child, self.pool.call_timeout_s), daemon=True
+        )
+        self.process.start()
+        child.close()
+        self.conn = parent
+        self.head_started = time.monotonic()
+        self.generation += 1
+        self.pool.loop.add_reader(parent.fileno(), self._on_readable)
+
+    async def request(self, message: tuple, limit_s: float) -> Any:
+        async with self.slots:
+            future = self.pool.loop.create_future()
+            if not self.pending:
+                self.head_started = time.monotonic()
+            self.pending.append((future, limit_s))
+            try:
+                self.conn.send(message)
+            except (BrokenPipeError, OSError):
+                self.lose("the worker process died")
+            kind, value = await future
+        if kind == "fail":
+            raise SandboxError(value)
+        return value
+
+    def _on_readable(self) -> None:
+        try:
+            while self.conn.poll():
+                reply = self.conn.recv()
+                future, _ = self.pending.popleft()
+                self.head_started = time.monotonic()
+                if not future.done():
+                    future.set_result(reply)
+        except (EOFError, OSError):
+            self.lose("the worker process died")
+
+    def overdue(self, now: float) -> bool:
+        return bool(self.pending) and now - self.head_started > self.pending[0][1]
+
+    def lose(self, reason: str) -> None:
+        """Kill this worker, fail everything queued on it, start a fresh one."""
+        self.pool.loop.remove_reader(self.conn.fileno())
+        self.process.kill()
+        self.process.join(timeout=5)
+        self.conn.close()
+        for position, (future, _) in enumerate(self.pending):
+            if not future.done():
+                future.set_exception(WorkerLost(reason, culprit=position == 0))
+        self.pending.clear()
+        self.restarts += 1
+        self._start()
+
+    def stop(self) -> None:
+        self.pool.loop.remove_reader(self.conn.fileno())
+        self.conn.close()
+        self.process.kill()
+        self.process.join(timeout=5)
+
+
+class SandboxPool:
+    """`async with SandboxPool(workers=2) as pool:` then `pool.sample`, `pool.episode`,
+    `pool.replay`. `call_timeout_s` bounds each tool call."""
+
+    def __init__(self, workers: int = 2, call_timeout_s: float = 15.0) -> None:
+        self.size = workers
+        self.call_timeout_s = call_timeout_s
+        self.ctx = multiprocessing.get_context("spawn")
+        self.procs: list[_Process] = []
+        self._ids = itertools.count()
+
+    async def __aenter__(self) -> SandboxPool:
+        self.loop = asyncio.get_running_loop()
+        self.procs = [_Process(self) for _ in range(self.size)]
+        self._watchdog = asyncio.create_task(self._watch())
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        self._watchdog.cancel()
+        for proc in self.procs:
+            proc.stop()
+
+    @property
+    def restarts(self) -> int:
+        return sum(p.restarts for p in self.procs)
+
+    async def _watch(self) -> None:
+        while True:
+            await asyncio.sleep(0.1)
+            now = time.monotonic()
+            for proc in self.procs:
+                if proc.overdue(now):
+                    proc.lose("timed out")
+
+    def pick(self) -> _Process:
+        return min(self.procs, key=lambda p: len(p.pending))
+
+    def limit(self, calls: int = 1) -> float:
+        return self.call_timeout_s * max(1, calls) + _GRACE_S
+
+    async def sample(self, domain: str, seed: int, index: int) -> Any:
+        """Sample task `index` of `domain` and execute its gold actions, in a worker."""
+        return await self.pick().request(("sample", domain, seed, index), self.limit(8))
+
+    async def replay(
+        self, domain: str, state_json: str, calls: Sequence[tuple[str, Any]]
+    ) -> tuple[list[CallOutcome], str]:
+        """Run `calls` in order on a fresh copy of the state; return outcomes and final hash."""
+        message = ("replay", domain, state_json, list(calls))
+        return await self.pick().request(message, self.limit(len(calls)))
+
+    def episode(self, domain: str, state_json: str) -> Episode:
+        return Episode(self, next(self._ids), domain, state_json)
+
+
+class Episode:
+    """One episode's state, living in a worker. `run` executes calls in order; `finish` returns
+    the final state hash and frees the state."""
+
+    def __init__(self, pool: SandboxPool, ident: int, domain: str, state_json: str) -> None:
+        self.pool = pool
+        self.ident = ident
+        self.domain = domain
+        self.state_json = state_json
+        self.executed: list[tuple[str, Any]] = []
+        self.proc: _Process | None = None
+        self.generation = -1
+
+    async def _ensure_open(self) -> _Process:
+        proc = self.proc
+        if proc is None or proc.generation != self.generation:
+            proc = self.proc = self.pool.pick()
+            self.generation = proc.generation
+            message = ("open", self.ident, self.domain, self.state_json, self.executed)
+            await proc.request(message, self.pool.limit(len(self.executed) + 1))
+        return proc
+
+    async def run(self, calls: Sequence[tuple[str, Any]]) -> list[CallOutcome]:
+        calls = list(calls)
+        proc = await self._ensure_open()
+        try:
+            outcomes = await proc.request(("run", self.ident, calls), self.pool.limit(len(calls)))
+        except WorkerLost as lost:
+            if len(calls) > 1:  # find the culprit: one call at a time
+                return [(await self.run([call]))[0] for call in calls]
+            if not lost.culprit:
+                return await self.run(calls)
+            status = "timeout" if lost.reason == "timed out" else "crash"
+            return [CallOutcome(f"Error: {calls[0][0]} failed: {lost.reason}", status)]
+        self.executed.extend(calls)
+        return outcomes
+
+    async def call(self, name: str, arguments: Any) -> CallOutcome:
+        return (await self.run([(name, arguments)]))[0]
+
+    async def finish(self) -> str:
+        proc = await self._ensure_open()
+        return await proc.request(("close", self.ident), self.pool.limit())

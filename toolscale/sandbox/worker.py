@@ -1,0 +1,60 @@
+"""The sandbox worker process: holds episode states and executes tool calls sent by the pool.
+
+It runs in its own process (started by `SandboxPool`), answers one request at a time over a
+pipe, and never lets an exception escape: a failed request is answered with ("fail", reason).
+Ctrl-C is left to the parent, which stops the workers.
+"""
+
+from __future__ import annotations
+
+import signal
+from multiprocessing.connection import Connection
+from typing import Any
+
+from toolscale.contract import Toolkit, state_hash
+from toolscale.registry import get_domain
+from toolscale.sandbox.execute import CallOutcome, execute, fresh_toolkit
+from toolscale.tasks import build_task
+
+
+class Worker:
+    def __init__(self, call_timeout_s: float) -> None:
+        self.timeout = call_timeout_s
+        self.episodes: dict[int, Toolkit] = {}
+
+    def sample(self, domain: str, seed: int, index: int) -> Any:
+        return build_task(get_domain(domain), seed, index, self.timeout)
+
+    def open(self, episode: int, domain: str, state_json: str, calls: list) -> None:
+        kit = fresh_toolkit(get_domain(domain), state_json)
+        for name, arguments in calls:
+            execute(kit, name, arguments, self.timeout)
+        self.episodes[episode] = kit
+
+    def run(self, episode: int, calls: list) -> list[CallOutcome]:
+        kit = self.episodes[episode]
+        return [execute(kit, name, arguments, self.timeout) for name, arguments in calls]
+
+    def close(self, episode: int) -> str:
+        return state_hash(self.episodes.pop(episode).state)
+
+    def replay(self, domain: str, state_json: str, calls: list) -> tuple[list[CallOutcome], str]:
+        kit = fresh_toolkit(get_domain(domain), state_json)
+        outcomes = [execute(kit, name, arguments, self.timeout) for name, arguments in calls]
+        return outcomes, state_hash(kit.state)
+
+
+def serve(conn: Connection, call_timeout_s: float) -> None:
+    """The worker's main loop: (op, *args) in, ("ok", result) or ("fail", reason) out."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    worker = Worker(call_timeout_s)
+    while True:
+        try:
+            op, *args = conn.recv()
+        except (EOFError, OSError):
+            return
+        try:
+            reply = ("ok", getattr(worker, op)(*args))
+        except Exception as exc:
+            reply = ("fail", f"{type(exc).__name__}: {exc}")
+        conn.send(reply)

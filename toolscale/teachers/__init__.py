@@ -1,0 +1,1 @@
+"""Teachers: what plays the agent's side of an episode."""

@@ -1,0 +1,75 @@
+"""The Teacher protocol and the transcript an attempt is recorded in.
+
+A teacher turns a sampled task into attempts ("drafts"): the conversation it held, every tool call
+it made and what the sandbox returned, its final answer and the final state hash. Drafts are not
+judged here; the verifier does that. The LLM teachers implement the same protocol.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from toolscale.contract import canonical_json
+from toolscale.metrics import tool_call_record
+from toolscale.records import FunctionCall, Message, Task, ToolCall
+from toolscale.sandbox.execute import CallOutcome
+from toolscale.sandbox.pool import SandboxPool
+from toolscale.tasks import SampledTask
+
+
+@dataclass
+class Draft:
+    """One unverified attempt. `failure` is set when the teacher itself failed (stage, reason)."""
+
+    variant: str
+    attempt: int
+    messages: list[Message] = field(default_factory=list)
+    tool_calls: list[ToolCall] = field(default_factory=list)
+    final_answer: str = ""
+    final_state_hash: str = ""
+    failure: tuple[str, str] | None = None
+
+
+class Teacher(Protocol):
+    name: str
+
+    async def attempts(self, item: SampledTask, pool: SandboxPool) -> list[Draft]:
+        """Play the task, executing every tool call in `pool`; return every attempt made."""
+        ...
+
+
+def open_draft(task: Task, variant: str, attempt: int) -> Draft:
+    """A draft holding the task's system prompt and user instruction."""
+    return Draft(
+        variant=variant,
+        attempt=attempt,
+        messages=[
+            Message(role="system", content=task.system_prompt),
+            Message(role="user", content=task.instruction),
+        ],
+    )
+
+
+def record_call(draft: Draft, task: Task, name: str, arguments: Any, outcome: CallOutcome) -> None:
+    """Append one assistant tool call and its tool result to the draft."""
+    call_id = f"call_{len(draft.tool_calls)}"
+    text = arguments if isinstance(arguments, str) else canonical_json(arguments)
+    draft.messages.append(
+        Message(
+            role="assistant",
+            content="",
+            tool_calls=[FunctionCall(id=call_id, name=name, arguments=text)],
+        )
+    )
+    draft.messages.append(
+        Message(role="tool", content=outcome.output, tool_call_id=call_id, name=name)
+    )
+    draft.tool_calls.append(tool_call_record(task, call_id, name, text, outcome))
+
+
+def close_draft(draft: Draft, final_answer: str, final_state_hash: str) -> Draft:
+    draft.messages.append(Message(role="assistant", content=final_answer))
+    draft.final_answer = final_answer
+    draft.final_state_hash = final_state_hash
+    return draft

@@ -1,0 +1,51 @@
+"""The reference teacher: plays the gold actions through the sandbox, no LLM involved.
+
+With `detours` it also plays correct but less efficient routes, so efficiency varies between
+the traces of one task: the gold route with its first READ call repeated (a redundant lookup),
+and every alternative route the domain offers (e.g. an expert or code_executor instead of the
+calculator). A detour through a simulated expert can come out wrong; the verifier rejects it
+like any other wrong attempt.
+"""
+
+from __future__ import annotations
+
+from toolscale.contract import Action, ToolKind, canonical_json
+from toolscale.registry import get_domain
+from toolscale.sandbox.pool import SandboxPool
+from toolscale.tasks import SampledTask
+from toolscale.teachers.base import Draft, close_draft, open_draft, record_call
+
+
+def _routes(item: SampledTask, detours: bool) -> list[tuple[str, list[Action]]]:
+    task = item.task
+    gold = [Action(a["name"], a["arguments"]) for a in task.gold_actions]
+    routes = [("gold", gold)]
+    if not detours:
+        return routes
+    specs = get_domain(task.domain).toolkit.specs()
+    reads = [i for i, a in enumerate(gold) if specs[a.name].kind is ToolKind.READ]
+    if reads:
+        i = reads[0]
+        routes.append(("repeat_read", [*gold[: i + 1], gold[i], *gold[i + 1 :]]))
+    routes += [(f"alternative_{n}", route) for n, route in enumerate(item.alternatives, 1)]
+    return routes
+
+
+class ReferenceTeacher:
+    name = "reference"
+
+    def __init__(self, detours: bool = False) -> None:
+        self.detours = detours
+
+    async def attempts(self, item: SampledTask, pool: SandboxPool) -> list[Draft]:
+        task = item.task
+        state_json = canonical_json(task.initial_state)
+        drafts = []
+        for attempt, (variant, actions) in enumerate(_routes(item, self.detours)):
+            draft = open_draft(task, variant, attempt)
+            episode = pool.episode(task.domain, state_json)
+            outcomes = await episode.run([(a.name, a.arguments) for a in actions])
+            for action, outcome in zip(actions, outcomes, strict=True):
+                record_call(draft, task, action.name, action.arguments, outcome)
+            drafts.append(close_draft(draft, item.final_message, await episode.finish()))
+        return drafts

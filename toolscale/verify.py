@@ -1,0 +1,155 @@
+"""Judge one attempt: format, execution, grounding, outcome — stopping at the first failed stage.
+
+- format: each call names an offered tool, its arguments are a JSON object valid against that
+  tool's schema (jsonschema), and the conversation shows exactly the recorded calls and outputs;
+- execution: no call crashed or timed out in the sandbox (a model-caused tool error is allowed:
+  the model saw it and could recover);
+- grounding: replaying the calls on a fresh copy of the task's state reproduces every recorded
+  output, status and token count, and the recorded final state hash;
+- outcome: the final state hash equals the gold one, every required fact is in the final answer,
+  and the expected answer (when there is one) is stated.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Protocol
+
+from jsonschema import Draft202012Validator
+
+from toolscale.contract import canonical_json, fact_stated
+from toolscale.errors import ConfigError
+from toolscale.records import Message, Task, ToolCall
+from toolscale.registry import get_domain
+from toolscale.sandbox.pool import SandboxPool
+
+
+@dataclass(frozen=True)
+class Verdict:
+    verified: bool
+    failure_stage: str | None
+    reasons: list[str]
+
+
+class Attempt(Protocol):
+    messages: list[Message]
+    tool_calls: list[ToolCall]
+    final_answer: str
+    final_state_hash: str
+
+
+@lru_cache(maxsize=4096)
+def _validators(tools_json: str) -> dict[str, Draft202012Validator]:
+    return {
+        t["function"]["name"]: Draft202012Validator(t["function"]["parameters"])
+        for t in json.loads(tools_json)
+    }
+
+
+def _parsed_arguments(call: ToolCall) -> Any:
+    try:
+        return json.loads(call.arguments)
+    except json.JSONDecodeError:
+        return None
+
+
+def format_problems(task: Task, attempt: Attempt) -> list[str]:
+    validators = _validators(canonical_json(task.tools))
+    problems = []
+    for call in attempt.tool_calls:
+        if call.name not in validators:
+            problems.append(f"{call.id}: unknown tool {call.name!r}")
+            continue
+        arguments = _parsed_arguments(call)
+        if not isinstance(arguments, dict):
+            problems.append(f"{call.id}: arguments are not a JSON object")
+            continue
+        problems += [
+            f"{call.id}: {e.message}" for e in validators[call.name].iter_errors(arguments)
+        ]
+    shown = [
+        (fc.id, fc.name, fc.arguments)
+        for m in attempt.messages
+        if m.role == "assistant"
+        for fc in m.tool_calls
+    ]
+    if shown != [(c.id, c.name, c.arguments) for c in attempt.tool_calls]:
+        problems.append("the conversation's tool calls differ from the recorded calls")
+    results = [(m.tool_call_id, m.content) for m in attempt.messages if m.role == "tool"]
+    if results != [(c.id, c.output) for c in attempt.tool_calls]:
+        problems.append("the conversation's tool results differ from the recorded outputs")
+    finals = [m for m in attempt.messages if m.role == "assistant" and not m.tool_calls]
+    if not finals or finals[-1].content != attempt.final_answer:
+        problems.append("the final answer is not the conversation's last assistant message")
+    return problems
+
+
+async def grounding_problems(task: Task, attempt: Attempt, pool: SandboxPool) -> list[str]:
+    calls = [(c.name, _parsed_arguments(c)) for c in attempt.tool_calls]
+    outcomes, final_hash = await pool.replay(task.domain, canonical_json(task.initial_state), calls)
+    problems = []
+    for call, redo in zip(attempt.tool_calls, outcomes, strict=True):
+        recorded = (
+            call.output,
+            call.status,
+            call.model,
+            call.prompt_tokens,
+            call.completion_tokens,
+        )
+        replayed = (
+            redo.output,
+            redo.status,
+            redo.model,
+            redo.prompt_tokens,
+            redo.completion_tokens,
+        )
+        if recorded != replayed:
+            problems.append(f"{call.id}: replaying {call.name} gives a different result")
+    if final_hash != attempt.final_state_hash:
+        problems.append("replaying the calls gives a different final state")
+    return problems
+
+
+def outcome_problems(task: Task, attempt: Attempt) -> list[str]:
+    problems = []
+    if attempt.final_state_hash != task.expected_state_hash:
+        problems.append("the final state differs from the gold final state")
+    problems += [
+        f"required fact not stated: {fact!r}"
+        for fact in task.required_facts
+        if not fact_stated(fact, attempt.final_answer)
+    ]
+    domain = get_domain(task.domain)
+    if task.expected_answer is not None and not domain.check_answer(
+        task.expected_answer, attempt.final_answer
+    ):
+        problems.append(f"expected answer {task.expected_answer!r} not stated")
+    return problems
+
+
+async def verify(task: Task, attempt: Attempt, pool: SandboxPool) -> Verdict:
+    """The verdict on one attempt; `failure_stage` names the first stage that failed."""
+    if task.domain_version != get_domain(task.domain).version:
+        raise ConfigError(
+            f"task {task.id} was made by {task.domain} {task.domain_version}, but "
+            f"{get_domain(task.domain).version} is installed; install the matching version"
+        )
+    problems = format_problems(task, attempt)
+    if problems:
+        return Verdict(False, "format", problems)
+    broken = [
+        f"{c.id}: {c.name} {c.status}"
+        for c in attempt.tool_calls
+        if c.status in ("crash", "timeout")
+    ]
+    if broken:
+        return Verdict(False, "execution", broken)
+    problems = await grounding_problems(task, attempt, pool)
+    if problems:
+        return Verdict(False, "grounding", problems)
+    problems = outcome_problems(task, attempt)
+    if problems:
+        return Verdict(False, "outcome", problems)
+    return Verdict(True, None, [])
