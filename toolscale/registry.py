@@ -1,9 +1,12 @@
-"""Find domain plugins through the `toolscale.domains` entry-point group."""
+"""Find domain plugins through the `toolscale.domains` entry-point group.
+
+Only the domains a run names are imported, so one broken plugin does not break the others.
+"""
 
 from __future__ import annotations
 
 from functools import cache
-from importlib.metadata import entry_points
+from importlib.metadata import EntryPoint, entry_points
 
 from toolscale.contract import Domain
 from toolscale.errors import ConfigError
@@ -12,42 +15,57 @@ GROUP = "toolscale.domains"
 
 
 @cache
-def registered() -> dict[str, type[Domain]]:
-    """Every installed domain by name. Two plugins claiming one name is a configuration error."""
-    found: dict[str, type[Domain]] = {}
-    sources: dict[str, str] = {}
+def _entry_points() -> dict[str, EntryPoint]:
+    found: dict[str, EntryPoint] = {}
     for ep in entry_points(group=GROUP):
-        if ep.name in found and sources[ep.name] != ep.value:
+        if ep.name in found and found[ep.name].value != ep.value:
             raise ConfigError(
-                f"domain {ep.name!r} is registered twice ({sources[ep.name]} and {ep.value}); "
+                f"domain {ep.name!r} is registered twice ({found[ep.name].value} and {ep.value}); "
                 "uninstall one of the two packages"
             )
-        cls = ep.load()
-        if not (isinstance(cls, type) and issubclass(cls, Domain)):
-            raise ConfigError(f"entry point {ep.name!r} -> {ep.value} is not a toolscale Domain")
-        if cls.name != ep.name:
-            raise ConfigError(f"entry point {ep.name!r} loads domain named {cls.name!r}")
-        found[ep.name] = cls
-        sources[ep.name] = ep.value
+        found[ep.name] = ep
     return dict(sorted(found.items()))
+
+
+def names() -> list[str]:
+    """The names of every installed domain, without importing them."""
+    return list(_entry_points())
+
+
+@cache
+def domain_class(name: str) -> type[Domain]:
+    eps = _entry_points()
+    if name not in eps:
+        raise ConfigError(f"unknown domain {name!r}; installed domains: {', '.join(eps)}")
+    try:
+        cls = eps[name].load()
+    except Exception as exc:
+        raise ConfigError(f"domain {name!r} ({eps[name].value}) fails to load: {exc}") from None
+    if not (isinstance(cls, type) and issubclass(cls, Domain)):
+        raise ConfigError(f"entry point {name!r} -> {eps[name].value} is not a toolscale Domain")
+    if cls.name != name:
+        raise ConfigError(f"entry point {name!r} loads a domain named {cls.name!r}")
+    return cls
+
+
+def registered() -> dict[str, type[Domain]]:
+    """Every installed domain class by name (imports them all)."""
+    return {name: domain_class(name) for name in names()}
 
 
 @cache
 def get_domain(name: str) -> Domain:
-    domains = registered()
-    if name not in domains:
-        raise ConfigError(f"unknown domain {name!r}; installed domains: {', '.join(domains)}")
-    return domains[name]()
+    return domain_class(name)()
 
 
 def resolve(spec: str) -> list[str]:
     """Turn `--domains` text ("all" or "a,b") into a list of installed domain names."""
-    names = list(registered()) if spec.strip() == "all" else [s.strip() for s in spec.split(",")]
-    names = [n for n in names if n]
-    if not names:
+    wanted = names() if spec.strip() == "all" else [s.strip() for s in spec.split(",")]
+    wanted = [n for n in wanted if n]
+    if not wanted:
         raise ConfigError("--domains is empty; write e.g. --domains railway,math or --domains all")
-    for name in names:
-        get_domain(name)
-    if len(set(names)) != len(names):
+    if len(set(wanted)) != len(wanted):
         raise ConfigError(f"--domains names a domain twice: {spec}")
-    return names
+    for name in wanted:
+        get_domain(name)
+    return wanted

@@ -101,10 +101,14 @@ class _Process:
         self._start()
 
     def stop(self) -> None:
+        """Close the pipe so the worker exits by itself (releasing what it holds); kill it if
+        it has not after a moment."""
         self.pool.loop.remove_reader(self.conn.fileno())
         self.conn.close()
-        self.process.kill()
-        self.process.join(timeout=5)
+        self.process.join(timeout=2)
+        if self.process.is_alive():
+            self.process.kill()
+            self.process.join(timeout=5)
 
 
 class SandboxPool:
