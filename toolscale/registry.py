@@ -1,10 +1,13 @@
 """Find domain plugins through the `toolscale.domains` entry-point group.
 
 Only the domains a run names are imported, so one broken plugin does not break the others.
+For development without packaging, `TOOLSCALE_DOMAINS="name=module:Class,..."` adds domains
+(sandbox workers inherit it, so they find the same domains).
 """
 
 from __future__ import annotations
 
+import os
 from functools import cache
 from importlib.metadata import EntryPoint, entry_points
 
@@ -14,10 +17,20 @@ from toolscale.errors import ConfigError
 GROUP = "toolscale.domains"
 
 
+def _extra() -> list[EntryPoint]:
+    extra = []
+    for item in filter(None, os.environ.get("TOOLSCALE_DOMAINS", "").split(",")):
+        name, sep, value = item.partition("=")
+        if not sep or ":" not in value:
+            raise ConfigError(f"TOOLSCALE_DOMAINS entry {item!r} must look like name=module:Class")
+        extra.append(EntryPoint(name.strip(), value.strip(), GROUP))
+    return extra
+
+
 @cache
 def _entry_points() -> dict[str, EntryPoint]:
     found: dict[str, EntryPoint] = {}
-    for ep in entry_points(group=GROUP):
+    for ep in [*entry_points(group=GROUP), *_extra()]:
         if ep.name in found and found[ep.name].value != ep.value:
             raise ConfigError(
                 f"domain {ep.name!r} is registered twice ({found[ep.name].value} and {ep.value}); "

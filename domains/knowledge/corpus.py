@@ -124,7 +124,10 @@ def _counts(size: int) -> tuple[int, int, int, int, int]:
     return rivers, towns, people, companies, size - rivers - towns - people - companies
 
 
-def _world(rng: random.Random, size: int) -> tuple[list, list, list, list, list]:
+_World = tuple[list[River], list[Town], list[Person], list[Company], list[Invention]]
+
+
+def _world(rng: random.Random, size: int) -> _World:
     namer = _Namer(rng)
     _fake.seed_instance(rng.getrandbits(64))
     n_rivers, n_towns, n_people, n_companies, n_inventions = _counts(size)
@@ -141,13 +144,13 @@ def _world(rng: random.Random, size: int) -> tuple[list, list, list, list, list]
         )
         for _ in range(n_towns)
     ]
-    people = []
+    people: list[Person] = []
     for _ in range(n_people):
         birth, work = rng.sample(towns, 2)
         name = f"{_fake.first_name()} {namer.word()}"
         born = rng.randint(1760, 1900)
         people.append(Person(name, rng.choice(_PROFESSIONS), birth.name, born, work.name))
-    companies = []
+    companies: list[Company] = []
     for _ in range(n_companies):
         founder = rng.choice(people)
         name = f"{namer.word()} {rng.choice(_COMPANY_KINDS)}"
@@ -155,7 +158,7 @@ def _world(rng: random.Random, size: int) -> tuple[list, list, list, list, list]
         companies.append(
             Company(name, founder.name, rng.choice(towns).name, founded, rng.randint(12, 4000))
         )
-    inventions = []
+    inventions: list[Invention] = []
     for _ in range(n_inventions):
         inventor = rng.choice(people)
         name = f"{namer.word()} {rng.choice(_DEVICES)}"

@@ -20,7 +20,6 @@ from typing import Any
 from toolscale.sandbox.execute import CallOutcome
 from toolscale.sandbox.worker import serve
 
-_GRACE_S = 5.0
 _MAX_IN_FLIGHT = 8
 
 
@@ -115,9 +114,10 @@ class SandboxPool:
     """`async with SandboxPool(workers=2) as pool:` then `pool.sample`, `pool.episode`,
     `pool.replay`. `call_timeout_s` bounds each tool call."""
 
-    def __init__(self, workers: int = 2, call_timeout_s: float = 15.0) -> None:
+    def __init__(self, workers: int = 2, call_timeout_s: float = 15.0, grace_s: float = 5.0) -> None:
         self.size = workers
         self.call_timeout_s = call_timeout_s
+        self.grace_s = grace_s
         self.ctx = multiprocessing.get_context("spawn")
         self.procs: list[_Process] = []
         self._ids = itertools.count()
@@ -149,7 +149,7 @@ class SandboxPool:
         return min(self.procs, key=lambda p: len(p.pending))
 
     def limit(self, calls: int = 1) -> float:
-        return self.call_timeout_s * max(1, calls) + _GRACE_S
+        return self.call_timeout_s * max(1, calls) + self.grace_s
 
     async def sample(self, domain: str, seed: int, index: int) -> Any:
         """Sample task `index` of `domain` and execute its gold actions, in a worker."""

@@ -3,8 +3,9 @@
 With `detours` it also plays correct but less efficient routes, so efficiency varies between
 the traces of one task: the gold route with its first READ call repeated (a redundant lookup),
 and every alternative route the domain offers (e.g. an expert or code_executor instead of the
-calculator). A detour through a simulated expert can come out wrong; the verifier rejects it
-like any other wrong attempt.
+calculator). A route that ends by asking an expert answers with the expert's reply, as an agent
+relying on it would; a simulated expert can be wrong, and the verifier then rejects the attempt
+at the outcome stage like any other wrong attempt.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ class ReferenceTeacher:
 
     async def attempts(self, item: SampledTask, pool: SandboxPool) -> list[Draft]:
         task = item.task
+        specs = get_domain(task.domain).toolkit.specs()
         state_json = canonical_json(task.initial_state)
         drafts = []
         for attempt, (variant, actions) in enumerate(_routes(item, self.detours)):
@@ -47,5 +49,8 @@ class ReferenceTeacher:
             outcomes = await episode.run([(a.name, a.arguments) for a in actions])
             for action, outcome in zip(actions, outcomes, strict=True):
                 record_call(draft, task, action.name, action.arguments, outcome)
-            drafts.append(close_draft(draft, item.final_message, await episode.finish()))
+            final = item.final_message
+            if actions and specs[actions[-1].name].kind is ToolKind.MODEL:
+                final = outcomes[-1].output
+            drafts.append(close_draft(draft, final, await episode.finish()))
         return drafts

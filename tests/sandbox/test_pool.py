@@ -1,0 +1,74 @@
+"""The worker pool contains tools that hang, crash or kill their process; episodes go on."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+from toolscale.sandbox.pool import SandboxPool
+
+STATE = json.dumps({"counter": 10})
+
+
+def run(coro):
+    return asyncio.run(coro)
+
+
+def test_episode_keeps_its_own_state_and_fresh_copies_start_clean():
+    async def go():
+        async with SandboxPool(workers=2) as pool:
+            first, second = pool.episode("faulty", STATE), pool.episode("faulty", STATE)
+            a = await first.run([("add", {"amount": 5}), ("add", {"amount": 1})])
+            b = await second.call("add", {"amount": 2})
+            return [o.output for o in a], b.output
+
+    assert run(go()) == (["15", "16"], "12")
+
+
+def test_model_errors_are_tool_messages():
+    async def go():
+        async with SandboxPool(workers=1) as pool:
+            episode = pool.episode("faulty", STATE)
+            return await episode.run(
+                [("add", {"amount": -1}), ("add", {"amount": "x"}), ("nope", {}), ("read", {})]
+            )
+
+    outcomes = run(go())
+    assert [o.status for o in outcomes] == ["error", "error", "error", "ok"]
+    assert outcomes[0].output == "Error: amount must not be negative"
+    assert "invalid arguments for add" in outcomes[1].output
+    assert "unknown tool 'nope'" in outcomes[2].output
+    assert outcomes[3].output == "10"
+
+
+def test_hang_crash_and_death_fail_one_call_and_the_episode_goes_on():
+    async def go():
+        async with SandboxPool(workers=1, call_timeout_s=0.5, grace_s=0.5) as pool:
+            episode = pool.episode("faulty", STATE)
+            outcomes = await episode.run(
+                [
+                    ("add", {"amount": 1}),
+                    ("hang", {"seconds": 30}),  # stopped by the in-worker alarm
+                    ("crash", {}),
+                    ("die", {}),  # the worker exits: replaced, episode rebuilt
+                    ("spin", {}),  # C-level loop: the watchdog kills the worker
+                    ("add", {"amount": 2}),
+                ]
+            )
+            return outcomes, await episode.finish(), pool.restarts
+
+    outcomes, _, restarts = run(go())
+    assert [o.status for o in outcomes] == ["ok", "timeout", "crash", "crash", "timeout", "ok"]
+    assert outcomes[-1].output == "13"  # state survived both worker replacements
+    assert restarts >= 2
+
+
+def test_replay_reproduces_outputs_and_final_hash():
+    async def go():
+        async with SandboxPool(workers=2) as pool:
+            calls = [("add", {"amount": 3}), ("read", {})]
+            return await pool.replay("faulty", STATE, calls), await pool.replay("faulty", STATE, calls)
+
+    (first, hash1), (second, hash2) = run(go())
+    assert [o.output for o in first] == ["13", "13"] == [o.output for o in second]
+    assert hash1 == hash2
