@@ -21,6 +21,32 @@ app = typer.Typer(
 console = Console(stderr=True)
 
 
+class StageProgress:
+    """A progress bar with live counts per stage, shown from the first finished chunk on (so
+    that a configuration error prints alone)."""
+
+    def __init__(self, total: int) -> None:
+        self.total = total
+        self.bar: Progress | None = None
+
+    def update(self, counts: dict[str, int]) -> None:
+        if self.bar is None:
+            columns = (TextColumn("generate"), BarColumn(), TextColumn("{task.fields[stages]}"))
+            self.bar = Progress(*columns, TimeElapsedColumn(), console=console)
+            self.bar.start()
+            self.job = self.bar.add_task("generate", total=self.total, stages="")
+        stages = " ".join(
+            f"{k} {counts.get(k, 0)}" for k in ("sampled", "executed", "grounded", "verified")
+        )
+        rejected = sum(v for k, v in counts.items() if k.startswith("rejected:"))
+        done = counts.get("sampled", 0) + counts.get("sample_failed", 0)
+        self.bar.update(self.job, completed=done, stages=f"{stages} rejected {rejected}")
+
+    def stop(self) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+
 def fail(message: str, code: int = 2) -> NoReturn:
     console.print(f"[red]error:[/red] {message}", highlight=False, soft_wrap=True)
     raise typer.Exit(code)
@@ -36,6 +62,7 @@ def generate(
     seed: Annotated[int, typer.Option(help="Run seed; every task derives from it.")] = 0,
     resume: Annotated[bool, typer.Option(help="Continue an interrupted run in --out.")] = False,
     workers: Annotated[int, typer.Option(help="Sandbox worker processes.")] = 2,
+    chunk_size: Annotated[int, typer.Option(help="Tasks per shard (the unit of --resume).")] = 50,
 ) -> None:
     """Sample tasks, let the teacher attempt them in the sandbox, verify, write the dataset."""
     from toolscale.generate import GenerateConfig
@@ -50,27 +77,15 @@ def generate(
         seed=seed,
         resume=resume,
         workers=workers,
+        chunk_size=chunk_size,
     )
-    columns = (TextColumn("{task.description}"), BarColumn(), TextColumn("{task.fields[stages]}"))
+    bar = StageProgress(total=num_tasks)
     try:
-        with Progress(*columns, TimeElapsedColumn(), console=console, transient=False) as bar:
-            job = bar.add_task("generate", total=num_tasks, stages="")
-
-            def show(counts: dict[str, int]) -> None:
-                stages = " ".join(
-                    f"{k} {counts.get(k, 0)}"
-                    for k in ("sampled", "executed", "grounded", "verified")
-                )
-                rejected = sum(v for k, v in counts.items() if k.startswith("rejected:"))
-                bar.update(
-                    job,
-                    completed=counts.get("sampled", 0) + counts.get("sample_failed", 0),
-                    stages=f"{stages} rejected {rejected}",
-                )
-
-            summary = run(config, on_progress=show)
+        summary = run(config, on_progress=bar.update)
     except ConfigError as exc:
+        bar.stop()
         fail(str(exc))
+    bar.stop()
     counts = summary["counts"]
     console.print(
         f"wrote {out}: {counts['sampled']} tasks, {counts['verified']} verified traces, "

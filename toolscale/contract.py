@@ -19,6 +19,7 @@ import hashlib
 import inspect
 import json
 import random
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -224,14 +225,15 @@ def content_id(value: Any) -> str:
     return hashlib.sha256(canonical_json(value).encode()).hexdigest()[:16]
 
 
+_NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.]*\d)")
+
+
 def normalize_text(text: str) -> str:
     return " ".join(text.casefold().replace(",", "").split())
 
 
 def _numbers(text: str) -> list[float]:
-    import re
-
-    return [float(m) for m in re.findall(r"-?\d+(?:\.\d+)?", text.replace(",", ""))]
+    return [float(m) for m in _NUMBER.findall(text.replace(",", ""))]
 
 
 def answer_matches(expected: str, final_message: str) -> bool:
@@ -246,5 +248,11 @@ def answer_matches(expected: str, final_message: str) -> bool:
 
 
 def fact_stated(fact: str, final_message: str) -> bool:
-    """Whether a required fact (a name, a date, an amount) appears in the final message."""
-    return normalize_text(fact) in normalize_text(final_message)
+    """Whether a required fact appears in the final message. A numeric fact ("45.0") must equal
+    one of the numbers stated ("45.00" counts, "145.0" does not); any other fact (a name, a
+    date, an id) must appear as text, ignoring case, commas and spacing."""
+    try:
+        value = float(fact.replace(",", ""))
+    except ValueError:
+        return normalize_text(fact) in normalize_text(final_message)
+    return any(abs(n - value) <= 1e-9 * max(1.0, abs(value)) for n in _numbers(final_message))

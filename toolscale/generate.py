@@ -70,6 +70,8 @@ class ChunkResult:
 def check_config(config: GenerateConfig) -> None:
     if config.num_tasks < 1:
         raise ConfigError(f"--num-tasks must be at least 1 (got {config.num_tasks})")
+    if config.chunk_size < 1:
+        raise ConfigError(f"--chunk-size must be at least 1 (got {config.chunk_size})")
     if config.workers < 1:
         raise ConfigError(f"--workers must be at least 1 (got {config.workers})")
     if config.teacher != "reference":

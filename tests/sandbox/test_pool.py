@@ -67,7 +67,9 @@ def test_replay_reproduces_outputs_and_final_hash():
     async def go():
         async with SandboxPool(workers=2) as pool:
             calls = [("add", {"amount": 3}), ("read", {})]
-            return await pool.replay("faulty", STATE, calls), await pool.replay("faulty", STATE, calls)
+            return await pool.replay("faulty", STATE, calls), await pool.replay(
+                "faulty", STATE, calls
+            )
 
     (first, hash1), (second, hash2) = run(go())
     assert [o.output for o in first] == ["13", "13"] == [o.output for o in second]

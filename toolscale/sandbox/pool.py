@@ -114,7 +114,9 @@ class SandboxPool:
     """`async with SandboxPool(workers=2) as pool:` then `pool.sample`, `pool.episode`,
     `pool.replay`. `call_timeout_s` bounds each tool call."""
 
-    def __init__(self, workers: int = 2, call_timeout_s: float = 15.0, grace_s: float = 5.0) -> None:
+    def __init__(
+        self, workers: int = 2, call_timeout_s: float = 15.0, grace_s: float = 5.0
+    ) -> None:
         self.size = workers
         self.call_timeout_s = call_timeout_s
         self.grace_s = grace_s

@@ -45,12 +45,14 @@ class ReferenceTeacher:
         drafts = []
         for attempt, (variant, actions) in enumerate(_routes(item, self.detours)):
             draft = open_draft(task, variant, attempt)
-            episode = pool.episode(task.domain, state_json)
-            outcomes = await episode.run([(a.name, a.arguments) for a in actions])
+            # The whole route is known in advance, so it runs as one request: a fresh copy of the
+            # state, every call in order, the final hash.
+            calls = [(a.name, a.arguments) for a in actions]
+            outcomes, final_hash = await pool.replay(task.domain, state_json, calls)
             for action, outcome in zip(actions, outcomes, strict=True):
                 record_call(draft, task, action.name, action.arguments, outcome)
             final = item.final_message
             if actions and specs[actions[-1].name].kind is ToolKind.MODEL:
                 final = outcomes[-1].output
-            drafts.append(close_draft(draft, final, await episode.finish()))
+            drafts.append(close_draft(draft, final, final_hash))
         return drafts

@@ -1,0 +1,24 @@
+"""The `math` domain: word problems with an exact numeric answer, solved by orchestrating a
+calculator, a code executor and simulated experts (ToolOrchestra-style)."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from domains.math.tasks import TEMPLATES, build_task
+from domains.math.tools import MathTools
+from toolscale.contract import Domain, TaskSpec
+
+
+class MathDomain(Domain):
+    name = "math"
+    version = "1.0"
+    family = "orchestration"
+    toolkit = MathTools
+    policy = (Path(__file__).parent / "policy.md").read_text()
+    templates = tuple(TEMPLATES)
+
+    def sample(self, rng: random.Random, seed: int, index: int) -> TaskSpec:
+        """A word problem drawn from `rng` alone (`seed` and `index` are not needed here)."""
+        return build_task(rng)

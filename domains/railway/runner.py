@@ -1,0 +1,145 @@
+"""Helpers of the task templates: a recording gold-action runner and queries over a fresh state.
+
+`Runner` executes each gold action through the real toolkit on a private copy of the state, so
+every fact a template reports is read from a real tool output, and a gold action that breaks the
+policy fails while sampling instead of in the pipeline.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from domains.railway import rules
+from domains.railway.tools import RailwayTools
+from toolscale.contract import Action
+
+Record = dict[str, Any]
+T = TypeVar("T")
+
+
+class Runner:
+    """Executes gold actions on a private copy of the state and records them."""
+
+    def __init__(self, state: Record) -> None:
+        self.kit = RailwayTools(json.loads(json.dumps(state)))
+        self.actions: list[Action] = []
+
+    def __call__(self, name: str, **arguments: Any) -> Any:
+        output = getattr(self.kit, name)(**arguments)
+        self.actions.append(Action(name, arguments))
+        return json.loads(output)
+
+    def search(self, train: Record, day: str | None = None) -> Any:
+        """Play search_trains on `train`'s route, on `day` or the train's own date."""
+        return self(
+            "search_trains",
+            origin=train["origin"],
+            destination=train["destination"],
+            date=day or train["date"],
+        )
+
+
+@dataclass(frozen=True)
+class Draft:
+    """What a template produces; the sampler adds the template name and difficulty."""
+
+    instruction: str
+    actions: list[Action]
+    final_message: str
+    facts: list[str]
+
+
+def money(amount: float) -> str:
+    return f"{amount:.2f}"
+
+
+def facts(*values: str | float) -> list[str]:
+    """Required facts: strings as given, amounts as the tool output writes them (45.0, 20.9:
+    substrings of `money(amount)`). Zero amounts are left out: "0.0" is inside too many texts."""
+    return [v if isinstance(v, str) else str(v) for v in values if v != 0]
+
+
+def pick(rng: random.Random, items: list[T]) -> T | None:
+    return rng.choice(items) if items else None
+
+
+def upcoming(state: Record, test: Callable[[Record, Record], bool] | None = None) -> list[Record]:
+    """Confirmed bookings whose train is scheduled and that pass `test(booking, train)`."""
+    found = []
+    for booking in state["bookings"].values():
+        train = state["trains"][booking["train_number"]]
+        if booking["status"] != "confirmed" or rules.train_status(state, train) != "scheduled":
+            continue
+        if test is None or test(booking, train):
+            found.append(booking)
+    return found
+
+
+def customer_of(state: Record, booking: Record) -> Record:
+    return state["customers"][booking["customer_id"]]
+
+
+def train_of(state: Record, booking: Record) -> Record:
+    return state["trains"][booking["train_number"]]
+
+
+def trip(state: Record, train: Record) -> str:
+    """'from London to York' for the train's route."""
+    cities = [state["stations"][train[end]]["city"] for end in ("origin", "destination")]
+    return f"from {cities[0]} to {cities[1]}"
+
+
+def _trip_key(state: Record, booking: Record) -> tuple[str, str, str]:
+    train = train_of(state, booking)
+    return train["origin"], train["destination"], train["date"]
+
+
+def unique_trip(state: Record, booking: Record) -> bool:
+    """Whether route and date single this booking out among its customer's bookings."""
+    key = _trip_key(state, booking)
+    ids = customer_of(state, booking)["booking_ids"]
+    return sum(_trip_key(state, state["bookings"][i]) == key for i in ids) == 1
+
+
+def route_trains(state: Record, train: Record, day: str | None = None) -> list[Record]:
+    """Scheduled trains on `train`'s route (on `day` when given), earliest first."""
+    route = (train["origin"], train["destination"])
+    return sorted(
+        (
+            t
+            for t in state["trains"].values()
+            if (t["origin"], t["destination"]) == route
+            and (day is None or t["date"] == day)
+            and rules.train_status(state, t) == "scheduled"
+        ),
+        key=lambda t: (t["date"], t["departure_time"]),
+    )
+
+
+def bags_text(bags: int) -> str:
+    return f"{bags} checked bag" + ("" if bags == 1 else "s")
+
+
+def tickets_text(passengers: int, fare_class: str) -> str:
+    """'1 standard ticket', '2 first-class tickets'."""
+    label = "first-class" if fare_class == "first" else fare_class
+    return f"{passengers} {label} ticket" + ("" if passengers == 1 else "s")
+
+
+def fits(train: Record, fare_class: str, passengers: int) -> bool:
+    return train["seats_left"][fare_class] >= passengers
+
+
+def other_day_trains(state: Record, booking: Record) -> dict[str, list[Record]]:
+    """Other dates on the booking's route -> scheduled trains there that can take the booking."""
+    found: dict[str, list[Record]] = {}
+    for t in route_trains(state, train_of(state, booking)):
+        if t["date"] != booking["travel_date"] and fits(
+            t, booking["fare_class"], booking["passengers"]
+        ):
+            found.setdefault(t["date"], []).append(t)
+    return found

@@ -1,0 +1,157 @@
+"""Build one task's seeded railway database (stations, trains, customers, bookings) as plain JSON.
+
+Every task shares the same fixed clock (`TODAY`, `NOW`, also stated in policy.md); dates of trains
+are drawn relative to it. Money is a float rounded to 2 decimals. Nothing here reads the real clock
+or global random state: the result depends only on the rng handed in.
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import date, timedelta
+from typing import Any
+
+from faker import Faker
+
+from domains.railway.rules import FARE_CLASSES
+
+TODAY = "2025-06-10"
+NOW = f"{TODAY}T12:00"
+TIERS = ("regular", "silver", "gold")
+
+# (code, city, station name)
+STATIONS: tuple[tuple[str, str, str], ...] = (
+    ("LDN", "London", "London Kings Cross"),
+    ("EDB", "Edinburgh", "Edinburgh Waverley"),
+    ("MAN", "Manchester", "Manchester Piccadilly"),
+    ("BHM", "Birmingham", "Birmingham New Street"),
+    ("LDS", "Leeds", "Leeds Station"),
+    ("YRK", "York", "York Station"),
+    ("NCL", "Newcastle", "Newcastle Central"),
+    ("GLA", "Glasgow", "Glasgow Central"),
+    ("BRI", "Bristol", "Bristol Temple Meads"),
+    ("CDF", "Cardiff", "Cardiff Central"),
+    ("LIV", "Liverpool", "Liverpool Lime Street"),
+    ("OXF", "Oxford", "Oxford Station"),
+    ("CAM", "Cambridge", "Cambridge Station"),
+    ("NOT", "Nottingham", "Nottingham Station"),
+    ("SHF", "Sheffield", "Sheffield Station"),
+    ("PLY", "Plymouth", "Plymouth Station"),
+)
+DEPARTURES = ("06:15", "07:40", "08:30", "09:45", "11:10", "13:25", "15:50", "17:05", "18:40")
+_SEATS = (0, 1, 2, 3, 4, 6, 9, 14, 22)
+
+fake = Faker()
+
+
+def shift(day: str, days: int) -> str:
+    """The ISO date `days` after `day`."""
+    return (date.fromisoformat(day) + timedelta(days=days)).isoformat()
+
+
+def _arrival(departure: str, minutes: int) -> str:
+    hours, mins = divmod(int(departure[:2]) * 60 + int(departure[3:]) + minutes, 60)
+    return f"{hours % 24:02d}:{mins:02d}"
+
+
+def make_train(
+    rng: random.Random, number: str, route: tuple[str, str, float, int], day: str, departure: str
+) -> dict[str, Any]:
+    """One scheduled service of `route` = (origin, destination, base fare, minutes)."""
+    origin, destination, base, minutes = route
+    standard = round(base * rng.choice((0.9, 1.0, 1.0, 1.2, 1.35)), 2)
+    return {
+        "train_number": number,
+        "origin": origin,
+        "destination": destination,
+        "date": day,
+        "departure_time": departure,
+        "arrival_time": _arrival(departure, minutes),
+        "status": "scheduled",
+        "fares": {
+            "saver": round(standard * 0.6, 2),
+            "standard": standard,
+            "first": round(standard * 1.75, 2),
+        },
+        "seats_left": {c: rng.choice(_SEATS) for c in FARE_CLASSES},
+    }
+
+
+def make_booking(
+    state: dict[str, Any], customer_id: str, train: dict[str, Any], fare_class: str, passengers: int
+) -> dict[str, Any]:
+    """Add a confirmed booking under the next booking id and return it (seats are not touched:
+    `seats_left` counts what is still for sale)."""
+    booking_id = f"BK{state['next_booking_number']}"
+    state["next_booking_number"] += 1
+    booking = {
+        "booking_id": booking_id,
+        "customer_id": customer_id,
+        "train_number": train["train_number"],
+        "travel_date": train["date"],
+        "fare_class": fare_class,
+        "passengers": passengers,
+        "ticket_price": round(train["fares"][fare_class] * passengers, 2),
+        "luggage": 0,
+        "fees_paid": 0.0,
+        "status": "confirmed",
+        "refund_amount": 0.0,
+    }
+    state["bookings"][booking_id] = booking
+    state["customers"][customer_id]["booking_ids"].append(booking_id)
+    return booking
+
+
+def _slug(name: str) -> str:
+    return "".join(ch for ch in name.lower() if ch.isalnum())
+
+
+def _routes(rng: random.Random) -> list[tuple[str, str, float, int]]:
+    codes = [s[0] for s in rng.sample(STATIONS, 5)]
+    pairs = [(codes[0], codes[1]), (codes[1], codes[0]), (codes[2], codes[3]), (codes[4], codes[0])]
+    return [
+        (a, b, rng.randint(24, 110) + rng.choice((0.0, 0.25, 0.5, 0.75)), rng.randint(55, 320))
+        for a, b in rng.sample(pairs, 3)
+    ]
+
+
+def build_state(rng: random.Random) -> dict[str, Any]:
+    """Three routes with two services on each of two or three dates (one date may be past),
+    four customers with two or three bookings each."""
+    fake.seed_instance(rng.getrandbits(64))
+    routes = _routes(rng)
+    used = {code for route in routes for code in route[:2]}
+    state: dict[str, Any] = {
+        "today": TODAY,
+        "now": NOW,
+        "stations": {c: {"code": c, "city": t, "name": n} for c, t, n in STATIONS if c in used},
+        "trains": {},
+        "customers": {},
+        "bookings": {},
+        "next_booking_number": rng.randint(1000, 8900),
+    }
+    numbers = iter(rng.sample(range(100, 1000), 40))
+    for route in routes:
+        offsets = sorted(rng.sample(range(1, 31), 2))
+        if rng.random() < 0.5:
+            offsets.insert(0, -rng.randint(1, 6))
+        for offset in offsets:
+            for departure in sorted(rng.sample(DEPARTURES, 2)):
+                day = shift(TODAY, offset)
+                train = make_train(rng, f"RW{next(numbers)}", route, day, departure)
+                state["trains"][train["train_number"]] = train
+    trains = list(state["trains"].values())
+    for customer_number in rng.sample(range(10000, 100000), 4):
+        first, last = fake.first_name(), fake.last_name()
+        customer_id = f"C{customer_number}"
+        state["customers"][customer_id] = {
+            "customer_id": customer_id,
+            "name": f"{first} {last}",
+            "email": f"{_slug(first)}.{_slug(last)}{rng.randint(1, 99)}@example.com",
+            "membership": rng.choices(TIERS, weights=(5, 3, 2))[0],
+            "booking_ids": [],
+        }
+        for train in rng.sample(trains, rng.randint(2, 3)):
+            fare_class = rng.choices(FARE_CLASSES, weights=(2, 5, 3))[0]
+            make_booking(state, customer_id, train, fare_class, rng.randint(1, 3))
+    return state

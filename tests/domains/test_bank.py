@@ -1,0 +1,334 @@
+"""Bank domain: tool effects on a tiny hand-built bank, policy errors, and sampled gold paths."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from domains.bank import BankDomain
+from domains.bank.rules import external_fee, money, replacement_fee
+from domains.bank.tools import BankTools
+from toolscale.contract import ToolError, ToolKind, item_rng, normalize_text, state_hash
+
+
+def tiny_bank(tier: str = "gold") -> dict[str, Any]:
+    """One customer (checking 1000.00 with a card, savings 500.00, one payee) and a stranger."""
+
+    def txn(tid: str, account: str, date: str, kind: str, amount: float, party: str) -> dict:
+        return {
+            "transaction_id": tid,
+            "account_id": account,
+            "date": date,
+            "type": kind,
+            "amount": amount,
+            "counterparty": party,
+            "status": "posted",
+        }
+
+    return {
+        "today": "2025-06-16",
+        "customers": {
+            "CUS-1": {
+                "customer_id": "CUS-1",
+                "name": "Ada Lovelace",
+                "email": "ada@example.com",
+                "phone": "(555) 000-0000",
+                "address": "1 Main St",
+                "tier": tier,
+            },
+            "CUS-2": {
+                "customer_id": "CUS-2",
+                "name": "Bob Stranger",
+                "email": "bob@example.com",
+                "phone": "(555) 000-0001",
+                "address": "2 Main St",
+                "tier": "standard",
+            },
+        },
+        "accounts": {
+            "ACC-1": {
+                "account_id": "ACC-1",
+                "customer_id": "CUS-1",
+                "type": "checking",
+                "status": "open",
+                "balance": 1000.0,
+                "currency": "USD",
+                "opened": "2025-01-02",
+            },
+            "ACC-2": {
+                "account_id": "ACC-2",
+                "customer_id": "CUS-1",
+                "type": "savings",
+                "status": "open",
+                "balance": 500.0,
+                "currency": "USD",
+                "opened": "2025-01-02",
+            },
+            "ACC-9": {
+                "account_id": "ACC-9",
+                "customer_id": "CUS-2",
+                "type": "checking",
+                "status": "open",
+                "balance": 50.0,
+                "currency": "USD",
+                "opened": "2025-01-02",
+            },
+        },
+        "cards": {
+            "CARD-A": {
+                "card_id": "CARD-A",
+                "account_id": "ACC-1",
+                "last4": "1234",
+                "status": "active",
+                "daily_limit": 1000,
+            },
+        },
+        "transactions": {
+            "TX-NEW": {
+                **txn("TX-NEW", "ACC-1", "2025-04-17", "card_purchase", -40.25, "Etsy"),
+                "card_id": "CARD-A",
+            },
+            "TX-OLD": {
+                **txn("TX-OLD", "ACC-1", "2025-04-16", "card_purchase", -99.0, "IKEA"),
+                "card_id": "CARD-A",
+            },
+            "TX-PAY": txn("TX-PAY", "ACC-1", "2025-06-01", "deposit", 2000.0, "Payroll - Acme"),
+        },
+        "payees": {
+            "PAY-1": {
+                "payee_id": "PAY-1",
+                "customer_id": "CUS-1",
+                "name": "City Power & Light",
+                "bank": "Summit Savings",
+                "account_last4": "9876",
+            },
+        },
+        "disputes": {},
+    }
+
+
+def test_fee_arithmetic_matches_the_policy_table() -> None:
+    assert external_fee("standard", 15_050) == 250 + 151  # 1% of 150.50 = 1.505, half up
+    assert external_fee("standard", 500_000) == 2500  # capped at 25.00
+    assert external_fee("gold", 30_000) == 100 + 150
+    assert external_fee("gold", 400_000) == 1000  # capped at 10.00
+    assert external_fee("platinum", 900_000) == 0
+    assert replacement_fee("standard", True) == 2500
+    assert replacement_fee("gold", False) == 500
+    assert money(-705) == "-7.05" and money(123_450) == "1234.50"
+
+
+def test_external_transfer_books_amount_and_fee() -> None:
+    kit = BankTools(tiny_bank("gold"))
+    out = json.loads(kit.transfer_funds("ACC-1", "PAY-1", 300))
+    assert out == {
+        "status": "completed",
+        "amount": "300.00",
+        "fee": "2.50",
+        "from_account_balance": "697.50",
+    }
+    assert kit.state["accounts"]["ACC-1"]["balance"] == 697.5
+    booked = [t for t in kit.state["transactions"].values() if t["date"] == "2025-06-16"]
+    assert sorted((t["type"], t["amount"]) for t in booked) == [
+        ("external_transfer", -300.0),
+        ("fee", -2.5),
+    ]
+
+
+def test_internal_transfer_moves_money_between_own_accounts_only() -> None:
+    kit = BankTools(tiny_bank())
+    out = json.loads(kit.transfer_funds("ACC-2", "ACC-1", 125.75))
+    assert (out["fee"], out["from_account_balance"], out["to_account_balance"]) == (
+        "0.00",
+        "374.25",
+        "1125.75",
+    )
+    with pytest.raises(ToolError, match="same customer"):
+        kit.transfer_funds("ACC-1", "ACC-9", 10)
+
+
+@pytest.mark.parametrize(
+    ("source", "destination", "amount", "message"),
+    [
+        ("ACC-1", "PAY-1", 999.0, "insufficient funds"),  # 999 + fee (1.00 + 4.995 -> 6.00) > 1000
+        ("ACC-1", "ACC-2", 10.005, "at most 2 decimals"),
+        ("ACC-1", "PAY-404", 10.0, "not found"),
+        ("ACC-1", "CUS-2", 10.0, "neither an account nor a payee"),
+    ],
+)
+def test_transfer_policy_violations_raise_and_change_nothing(
+    source: str, destination: str, amount: float, message: str
+) -> None:
+    state = tiny_bank()
+    before = state_hash(state)
+    with pytest.raises(ToolError, match=message):
+        BankTools(state).transfer_funds(source, destination, amount)
+    assert state_hash(state) == before
+
+
+def test_daily_external_limit_counts_todays_transfers() -> None:
+    state = tiny_bank("standard")
+    state["accounts"]["ACC-1"]["balance"] = 9000.0
+    kit = BankTools(state)
+    kit.transfer_funds("ACC-1", "PAY-1", 2400)
+    assert json.loads(kit.get_account_details("ACC-1"))["external_transfers_today"] == "2400.00"
+    with pytest.raises(ToolError, match=r"daily external transfer limit of 2500\.00"):
+        kit.transfer_funds("ACC-1", "PAY-1", 100.01)
+    kit.transfer_funds("ACC-1", "PAY-1", 100)
+
+
+def test_frozen_account_cannot_send() -> None:
+    state = tiny_bank()
+    state["accounts"]["ACC-2"]["status"] = "frozen"
+    with pytest.raises(ToolError, match="frozen"):
+        BankTools(state).transfer_funds("ACC-2", "ACC-1", 10)
+
+
+def test_dispute_window_is_sixty_days_and_gold_gets_provisional_credit() -> None:
+    kit = BankTools(tiny_bank("gold"))
+    with pytest.raises(ToolError, match="older than 60 days"):
+        kit.dispute_transaction("TX-OLD", "unrecognized")
+    out = json.loads(kit.dispute_transaction("TX-NEW", "duplicate"))
+    assert (out["provisional_credit"], out["account_balance"]) == ("40.25", "1040.25")
+    assert out["dispute_id"].startswith("DSP-")
+    assert kit.state["transactions"]["TX-NEW"]["status"] == "disputed"
+    assert kit.state["disputes"][out["dispute_id"]]["reason"] == "duplicate"
+    with pytest.raises(ToolError, match="posted card purchase"):
+        kit.dispute_transaction("TX-NEW", "duplicate")
+    with pytest.raises(ToolError, match="posted card purchase"):
+        kit.dispute_transaction("TX-PAY", "unrecognized")
+
+
+def test_standard_dispute_gives_no_credit() -> None:
+    kit = BankTools(tiny_bank("standard"))
+    out = json.loads(kit.dispute_transaction("TX-NEW", "unrecognized"))
+    assert (out["provisional_credit"], out["account_balance"]) == ("0.00", "1000.00")
+
+
+def test_replacement_needs_a_blocked_card_and_charges_the_tier_fee() -> None:
+    kit = BankTools(tiny_bank("gold"))
+    with pytest.raises(ToolError, match="only a blocked card"):
+        kit.replace_card("CARD-A", True)
+    kit.block_card("CARD-A", "lost")
+    out = json.loads(kit.replace_card("CARD-A", True))
+    assert (out["fee"], out["account_balance"], out["delivery_business_days"]) == (
+        "20.00",
+        "980.00",
+        2,
+    )
+    new = kit.state["cards"][out["new_card_id"]]
+    assert (new["status"], new["daily_limit"], new["account_id"]) == ("active", 1000, "ACC-1")
+    old = kit.state["cards"]["CARD-A"]
+    assert (old["status"], old["replaced_by"], old["block_reason"]) == (
+        "replaced",
+        out["new_card_id"],
+        "lost",
+    )
+
+
+def test_daily_limit_bounds_follow_the_tier() -> None:
+    kit = BankTools(tiny_bank("gold"))
+    with pytest.raises(ToolError, match="between 100 and 3000"):
+        kit.update_daily_limit("CARD-A", 3050)
+    with pytest.raises(ToolError, match="multiple of 50"):
+        kit.update_daily_limit("CARD-A", 2975)
+    out = json.loads(kit.update_daily_limit("CARD-A", 3000))
+    assert (out["previous_daily_limit"], out["daily_limit"]) == (1000, 3000)
+
+
+def test_close_account_needs_zero_balance_and_cancels_cards() -> None:
+    kit = BankTools(tiny_bank())
+    with pytest.raises(ToolError, match=r"balance of 1000\.00"):
+        kit.close_account("ACC-1")
+    kit.transfer_funds("ACC-1", "ACC-2", 1000)
+    assert kit.close_account("ACC-1") == "Account ACC-1 is now closed; 1 card(s) cancelled."
+    assert kit.state["accounts"]["ACC-1"]["status"] == "closed"
+    assert kit.state["cards"]["CARD-A"]["status"] == "cancelled"
+
+
+def test_read_tools_leave_the_state_unchanged() -> None:
+    state = tiny_bank()
+    before = state_hash(state)
+    kit = BankTools(state)
+    kit.find_customer_by_email("ADA@example.com ")
+    kit.get_customer_details("CUS-1")
+    kit.list_accounts("CUS-1")
+    kit.get_account_details("ACC-1")
+    rows = json.loads(kit.list_recent_transactions("ACC-1", 2))
+    assert [r["transaction_id"] for r in rows] == ["TX-PAY", "TX-NEW"]
+    assert rows[1]["amount"] == "-40.25"
+    kit.get_transaction("TX-OLD")
+    kit.get_card_details("CARD-A")
+    kit.list_payees("CUS-1")
+    quote = json.loads(kit.get_fee_quote("ACC-1", "external_transfer", 300))
+    assert (quote["tier"], quote["fee"]) == ("gold", "2.50")
+    assert state_hash(state) == before
+
+
+def test_independent_writes_reach_the_same_state_in_any_order() -> None:
+    calls = [
+        ("dispute_transaction", ("TX-NEW", "unrecognized")),
+        ("update_daily_limit", ("CARD-A", 2000)),
+        ("transfer_funds", ("ACC-1", "PAY-1", 50)),
+        ("transfer_funds", ("ACC-2", "ACC-1", 50)),
+    ]
+    hashes = set()
+    for order in (calls, calls[::-1], calls[1:] + calls[:1]):
+        kit = BankTools(tiny_bank())
+        for name, args in order:
+            getattr(kit, name)(*args)
+        hashes.add(state_hash(kit.state))
+    assert len(hashes) == 1
+
+
+def test_schemas_derive_for_every_tool() -> None:
+    specs = BankTools.specs()
+    assert Counter(s.kind for s in specs.values()) == {
+        ToolKind.READ: 9,
+        ToolKind.WRITE: 6,
+        ToolKind.GENERIC: 2,
+    }
+    for schema in BankTools.schemas():
+        params = schema["function"]["parameters"]["properties"]
+        assert all(p.get("description") for p in params.values()), schema["function"]["name"]
+
+
+def test_policy_states_the_numbers_the_tools_use() -> None:
+    policy = BankDomain.policy
+    for text in ("2025-06-16", "2025-04-17", "60 days", "2.50 + 1%", "at most 25.00", "3000"):
+        assert text in policy
+
+
+def test_sampled_gold_paths_replay_and_report_their_facts() -> None:
+    domain = BankDomain()
+    seen: Counter[str] = Counter()
+    for index in range(300):
+        spec = domain.sample(item_rng("bank", 3, index), 3, index)
+        assert spec == domain.sample(item_rng("bank", 3, index), 3, index)
+        seen[spec.template] += 1
+        fresh = json.dumps(spec.initial_state)
+        kit = BankTools(json.loads(fresh))
+        outputs = [getattr(kit, a.name)(**a.arguments) for a in spec.gold_actions]
+        assert 1 <= len(outputs) <= 6
+        expected = {1: "easy", 2: "easy", 3: "medium", 4: "medium"}.get(len(outputs), "hard")
+        assert spec.difficulty == expected
+        for fact in spec.required_facts:
+            assert fact.lower() in spec.final_message.lower()
+            assert any(fact in out for out in outputs), (spec.template, fact)
+            assert normalize_text(fact) not in normalize_text(spec.instruction)
+        changed = state_hash(kit.state) != state_hash(spec.initial_state)
+        assert spec.required_facts or changed, spec.template
+        for route in spec.alternatives:
+            other = BankTools(json.loads(fresh))
+            for action in route:
+                getattr(other, action.name)(**action.arguments)
+            assert state_hash(other.state) == state_hash(kit.state)
+    assert set(seen) == set(domain.templates)
+    assert {domain.sample(item_rng("bank", 3, i), 3, i).difficulty for i in range(40)} == {
+        "easy",
+        "medium",
+        "hard",
+    }

@@ -1,0 +1,80 @@
+"""Contract tests run over every registered domain (bundled ones and the test fixture)."""
+
+from __future__ import annotations
+
+import json
+from types import SimpleNamespace
+
+import pytest
+
+from toolscale.contract import ToolKind, canonical_json, state_hash
+from toolscale.registry import get_domain, names
+from toolscale.sandbox.execute import execute, fresh_toolkit
+from toolscale.tasks import build_task
+from toolscale.verify import outcome_problems
+
+DOMAINS = names()
+INDEXES = range(40)
+
+
+@pytest.mark.parametrize("name", DOMAINS)
+def test_same_seed_same_task_other_seed_other_tasks(name):
+    domain = get_domain(name)
+    first = [build_task(domain, 7, i, 5).task for i in range(10)]
+    again = [build_task(domain, 7, i, 5).task for i in range(10)]
+    other = [build_task(domain, 8, i, 5).task for i in range(10)]
+    assert first == again
+    assert len({t.id for t in first}) == 10
+    assert {t.id for t in first}.isdisjoint({t.id for t in other})
+
+
+@pytest.mark.parametrize("name", DOMAINS)
+def test_gold_trace_scores_one_and_empty_trace_scores_zero(name):
+    domain = get_domain(name)
+    for index in INDEXES:
+        item = build_task(domain, 0, index, 5)
+        task = item.task
+        kit = fresh_toolkit(domain, canonical_json(task.initial_state))
+        for action in task.gold_actions:
+            assert execute(kit, action["name"], action["arguments"], 5).status == "ok"
+        gold = SimpleNamespace(
+            final_answer=item.final_message, final_state_hash=state_hash(kit.state)
+        )
+        assert outcome_problems(task, gold) == [], (name, index)
+        empty = SimpleNamespace(final_answer="", final_state_hash=state_hash(task.initial_state))
+        assert outcome_problems(task, empty) != [], (name, index)
+        assert 1 <= len(task.gold_actions) <= 6
+
+
+@pytest.mark.parametrize("name", DOMAINS)
+def test_every_tool_schema_derives_and_names_a_tool(name):
+    toolkit = get_domain(name).toolkit
+    schemas = toolkit.schemas()
+    assert [s["function"]["name"] for s in schemas] == sorted(toolkit.specs())
+    for schema in schemas:
+        assert schema["function"]["description"].strip()
+        params = schema["function"]["parameters"]
+        assert params["type"] == "object" and params["additionalProperties"] is False
+        for prop in params["properties"].values():
+            assert prop.get("description"), schema["function"]["name"]
+
+
+@pytest.mark.parametrize("name", DOMAINS)
+def test_read_tools_never_change_the_state(name):
+    domain = get_domain(name)
+    specs = domain.toolkit.specs()
+    read_calls = set()
+    for index in INDEXES:
+        task = build_task(domain, 0, index, 5).task
+        kit = fresh_toolkit(domain, canonical_json(task.initial_state))
+        for action in task.gold_actions:
+            before = state_hash(kit.state)
+            execute(kit, action["name"], action["arguments"], 5)
+            if specs[action["name"]].kind is ToolKind.READ:
+                assert state_hash(kit.state) == before, (name, action)
+                read_calls.add((action["name"], json.dumps(action["arguments"], sort_keys=True)))
+        # READ calls seen anywhere, replayed on this task's final state, change nothing either.
+        for tool_name, arguments in sorted(read_calls)[:20]:
+            before = state_hash(kit.state)
+            execute(kit, tool_name, json.loads(arguments), 5)
+            assert state_hash(kit.state) == before, (name, tool_name)

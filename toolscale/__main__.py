@@ -1,0 +1,5 @@
+"""`python -m toolscale` runs the command line."""
+
+from toolscale.cli import main
+
+main()
