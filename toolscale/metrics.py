@@ -1,4 +1,4 @@
-"""Per-call prices and per-trace metrics: calls, turns, cost and simulated latency.
+"""Per-call prices and per-trace metrics: calls, turns, cost, simulated latency, output size.
 
 Cost is in one unit: each tool's per-call price from the task's price table plus, for MODEL calls,
 tokens times the model's $ per 1M tokens. Latency is the simulated latency of each call from the
@@ -63,4 +63,5 @@ def trace_metrics(task: Task, calls: list[ToolCall], messages: list[Message]) ->
         "gold_calls": gold,
         "extra_calls": max(0, len(calls) - gold),
         "failed_calls": sum(1 for c in calls if c.status != "ok"),
+        "tool_output_chars": sum(len(c.output) for c in calls),
     }

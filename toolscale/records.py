@@ -111,6 +111,7 @@ class Trace(BaseModel):
     gold_calls: int
     extra_calls: int
     failed_calls: int
+    tool_output_chars: int
 
     def to_row(self) -> dict[str, Any]:
         row = self.model_dump()

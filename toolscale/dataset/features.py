@@ -77,6 +77,7 @@ TRACE_FEATURES = Features(
         "gold_calls": Value("int64"),
         "extra_calls": Value("int64"),
         "failed_calls": Value("int64"),
+        "tool_output_chars": Value("int64"),
     }
 )
 
