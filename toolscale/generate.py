@@ -128,6 +128,9 @@ async def judge(item: SampledTask, draft: Draft, teacher: str, pool: SandboxPool
         verified=verdict.verified,
         failure_stage=verdict.failure_stage,  # type: ignore[arg-type]
         failure_reasons=verdict.reasons,
+        teacher_prompt_tokens=draft.teacher_prompt_tokens,
+        teacher_completion_tokens=draft.teacher_completion_tokens,
+        teacher_latency_ms=draft.teacher_latency_ms,
         **trace_metrics(task, draft.tool_calls, draft.messages),
     )
 

@@ -112,6 +112,9 @@ class Trace(BaseModel):
     extra_calls: int
     failed_calls: int
     tool_output_chars: int
+    teacher_prompt_tokens: int
+    teacher_completion_tokens: int
+    teacher_latency_ms: float
 
     def to_row(self) -> dict[str, Any]:
         row = self.model_dump()

@@ -78,6 +78,9 @@ TRACE_FEATURES = Features(
         "extra_calls": Value("int64"),
         "failed_calls": Value("int64"),
         "tool_output_chars": Value("int64"),
+        "teacher_prompt_tokens": Value("int64"),
+        "teacher_completion_tokens": Value("int64"),
+        "teacher_latency_ms": Value("float64"),
     }
 )
 

@@ -29,6 +29,10 @@ class Draft:
     final_answer: str = ""
     final_state_hash: str = ""
     failure: tuple[str, str] | None = None
+    # What the teacher model itself used (0 for the reference teacher).
+    teacher_prompt_tokens: int = 0
+    teacher_completion_tokens: int = 0
+    teacher_latency_ms: float = 0.0
 
 
 class Teacher(Protocol):

@@ -1,0 +1,45 @@
+"""The README's first command really produces a >= 200-task dataset offline (setup steps aside)."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def readme_commands() -> list[str]:
+    text = (ROOT / "README.md").read_text()
+    block = text.split("```bash\n", 1)[1].split("```", 1)[0]
+    return [line for line in block.splitlines() if line.strip()]
+
+
+def test_readme_opens_with_exactly_two_commands_and_ci_runs_the_second():
+    commands = readme_commands()
+    assert len(commands) == 2
+    assert "generate" in commands[0] and "pytest" in commands[1]
+    assert commands[1] in (ROOT / ".ci" / "run").read_text()
+
+
+@pytest.mark.slow
+def test_first_command_generates_a_valid_200_task_dataset(tmp_path):
+    steps = [s.strip() for s in readme_commands()[0].split("&&")]
+    toolscale_steps = [shlex.split(s) for s in steps if s.startswith(".venv/bin/toolscale")]
+    assert [s[1] for s in toolscale_steps] == ["generate", "validate"]
+    for argv in toolscale_steps:  # the setup steps are what this test process runs in already
+        subprocess.run(
+            [sys.executable, "-m", "toolscale", *argv[1:]],
+            cwd=tmp_path,
+            check=True,
+            env={"PATH": "/usr/bin:/bin", "HF_HUB_OFFLINE": "1"},
+            capture_output=True,
+        )
+    run = json.loads((tmp_path / "out/demo/run.json").read_text())
+    assert run["counts"]["sampled"] >= 200
+    assert set(run["config"]["domains"]) == {"railway", "bank", "math", "knowledge"}
+    assert all(d["verified"] > 0 for d in run["per_domain"].values())
