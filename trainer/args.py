@@ -1,0 +1,30 @@
+"""toolscale's training options, added to TRL's GRPOConfig / SFTConfig and parsed by TrlParser."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+
+@dataclass
+class ToolscaleArguments:
+    """What to train on and how to reward it (everything else is TRL's config)."""
+
+    dataset: str = field(metadata={"help": "A toolscale output folder or a Hub dataset id."})
+    dataset_config: str | None = field(
+        default=None, metadata={"help": "Config to read: tasks (grpo default) or traces (sft)."}
+    )
+    domains: str = field(default="all", metadata={"help": 'Domain filter: "all" or "a,b".'})
+    model: str = field(
+        default="tiny-random",
+        metadata={"help": "Model folder, Hub id, local-smollm2 or tiny-random."},
+    )
+    reward_variant: Literal["linear", "toolorchestra"] = field(
+        default="linear",
+        metadata={"help": "linear: w_o*r_o + w_e*r_e + w_p*r_p; toolorchestra: group-normalised."},
+    )
+    w_o: float = field(default=1.0, metadata={"help": "Weight of r_outcome."})
+    w_e: float = field(default=1.0, metadata={"help": "Weight of r_efficiency."})
+    w_p: float = field(default=1.0, metadata={"help": "Weight of r_preference."})
+    max_tasks: int | None = field(default=None, metadata={"help": "Use at most this many rows."})
+    sandbox_workers: int = field(default=2, metadata={"help": "Sandbox worker processes."})

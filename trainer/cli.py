@@ -1,0 +1,33 @@
+"""`toolscale-train grpo|sft --config FILE [--key value ...]`: a thin shell over trainer.grpo/sft."""
+
+from __future__ import annotations
+
+import sys
+
+from toolscale.errors import ConfigError
+
+USAGE = "usage: toolscale-train {grpo,sft} --config trainer/configs/<name>.yaml [--key value ...]"
+
+
+def main(argv: list[str] | None = None) -> None:
+    argv = sys.argv[1:] if argv is None else argv
+    if not argv or argv[0] not in ("grpo", "sft"):
+        print(USAGE, file=sys.stderr)
+        sys.exit(2)
+    try:
+        if argv[0] == "grpo":
+            from trainer.grpo import grpo
+
+            folder = grpo(argv[1:])
+        else:
+            from trainer.sft import sft
+
+            folder = sft(argv[1:])
+    except ConfigError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        sys.exit(2)
+    print(f"saved the trained model and its metrics to {folder}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

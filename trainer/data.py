@@ -1,0 +1,102 @@
+"""Read a toolscale dataset for training and check it before any training starts.
+
+GRPO reads the `tasks` config: every row becomes a chat prompt (system prompt + instruction)
+and keeps all task columns, which the environment's `reset` rebuilds the task from. SFT reads the
+`traces` config: every verified trace's messages become a conversation with its tools.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from toolscale.dataset.features import TASK_FEATURES, TRACE_FEATURES
+from toolscale.errors import ConfigError
+from toolscale.registry import names
+
+
+def load_config(dataset: str, config: str) -> Any:
+    import datasets
+
+    if Path(dataset).exists() and not (Path(dataset) / "data" / config).is_dir():
+        raise ConfigError(f"{dataset} has no {config} config (no data/{config} folder)")
+    try:
+        return datasets.load_dataset(dataset, config, split="train")
+    except (FileNotFoundError, ValueError, datasets.exceptions.DatasetNotFoundError) as exc:
+        raise ConfigError(
+            f"cannot load {config} from {dataset}: {str(exc).splitlines()[0]}"
+        ) from None
+
+
+def check_rows(rows: Any, needed: list[str], config: str, domains: str) -> Any:
+    missing = [c for c in needed if c not in rows.column_names]
+    if missing:
+        raise ConfigError(
+            f"the {config} rows lack the columns {', '.join(missing)}; "
+            "give the output folder of `toolscale generate`"
+        )
+    installed = set(names())
+    unknown = sorted(set(rows["domain"]) - installed)
+    if unknown:
+        raise ConfigError(
+            f"rows use domains that are not installed: {', '.join(unknown)}; "
+            f"install them or filter with --domains {','.join(sorted(installed))}"
+        )
+    if domains != "all":
+        wanted = {d.strip() for d in domains.split(",")}
+        rows = rows.filter(lambda d: d in wanted, input_columns="domain")
+    if len(rows) == 0:
+        raise ConfigError(f"no {config} rows left after the domain filter {domains!r}")
+    return rows
+
+
+def grpo_rows(dataset: str, config: str | None, domains: str, max_tasks: int | None) -> Any:
+    rows = load_config(dataset, config or "tasks")
+    rows = check_rows(rows, list(TASK_FEATURES), config or "tasks", domains)
+    if max_tasks:
+        rows = rows.select(range(min(max_tasks, len(rows))))
+
+    def prompt(row: dict[str, Any]) -> dict[str, Any]:
+        return {
+            "prompt": [
+                {"role": "system", "content": row["system_prompt"]},
+                {"role": "user", "content": row["instruction"]},
+            ],
+            "environment": row["domain"],
+        }
+
+    return rows.map(prompt)
+
+
+def _chat_message(message: dict[str, Any]) -> dict[str, Any]:
+    """One message in chat-template form. Arguments stay JSON text (Qwen-style templates print a
+    string as is), so every row has the same Arrow type whatever the tools."""
+    return {
+        "role": message["role"],
+        "content": message["content"],
+        "tool_calls": [
+            {"type": "function", "function": {"name": c["name"], "arguments": c["arguments"]}}
+            for c in message["tool_calls"]
+        ]
+        or None,
+        "name": message["name"],
+    }
+
+
+def sft_rows(dataset: str, config: str | None, domains: str, max_tasks: int | None) -> Any:
+    """Verified traces as conversations with the tools they were offered."""
+    traces = check_rows(
+        load_config(dataset, config or "traces"), list(TRACE_FEATURES), config or "traces", domains
+    )
+    tasks = {row["id"]: row for row in load_config(dataset, "tasks")}
+    if max_tasks:
+        traces = traces.select(range(min(max_tasks, len(traces))))
+
+    def conversation(row: dict[str, Any]) -> dict[str, Any]:
+        task = tasks[row["task_id"]]
+        return {
+            "messages": [_chat_message(m) for m in row["messages"]],
+            "tools": task["tools"],  # JSON text; TRL's SFT tokenizer accepts it as is
+        }
+
+    return traces.map(conversation, remove_columns=traces.column_names)

@@ -1,0 +1,85 @@
+"""TRL `environment_factory` classes: one per domain, each tool executed in the toolscale sandbox.
+
+`reset(**row)` rebuilds the row's task (a `tasks` config row) and opens a fresh episode on a copy
+of its initial state in the sandbox worker pool. The domain's tools become public methods with the
+toolkit's own signatures and docstrings, so TRL derives the same schemas the dataset carries. Every
+call is executed in the sandbox and recorded in a Draft, which the reward functions hand to the
+same verifier and labelers as generation.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
+
+from toolscale.contract import canonical_json
+from toolscale.records import Task
+from toolscale.registry import get_domain
+from toolscale.sandbox.bridge import SandboxThread
+from toolscale.sandbox.pool import Episode
+from toolscale.teachers.base import Draft, close_draft, open_draft, record_call
+from toolscale.verify import Verdict, verify
+
+TASK_FIELDS = tuple(Task.model_fields)
+
+
+class ToolscaleEnvironment:
+    """Base of the generated per-domain environments. TRL turns every public method into a
+    tool, so everything here but `reset` is private or a property."""
+
+    sandbox: SandboxThread  # set on the generated subclass
+
+    def reset(self, **row: Any) -> None:
+        self._task = Task.from_row({k: row[k] for k in TASK_FIELDS})
+        self._episode: Episode = self.sandbox.pool.episode(
+            self._task.domain, canonical_json(self._task.initial_state)
+        )
+        self._draft = open_draft(self._task, "policy", 0)
+        self._verdict: Verdict | None = None
+        return None  # the prompt column already holds the system prompt and the instruction
+
+    def _call(self, name: str, arguments: dict[str, Any]) -> str:
+        outcome = self.sandbox.run(self._episode.call(name, arguments))
+        record_call(self._draft, self._task, name, arguments, outcome)
+        return outcome.output
+
+    @property
+    def task(self) -> Task:
+        return self._task
+
+    @property
+    def draft(self) -> Draft:
+        return self._draft
+
+    def _judge(self, final_answer: str) -> Verdict:
+        """Close the episode with the model's final answer and verify it (once per rollout)."""
+        if self._verdict is None:
+            final_hash = self.sandbox.run(self._episode.finish())
+            close_draft(self._draft, final_answer, final_hash)
+            self._verdict = self.sandbox.run(verify(self._task, self._draft, self.sandbox.pool))
+        return self._verdict
+
+
+def _tool_method(name: str, tool: Callable[..., Any]) -> Callable[..., str]:
+    @functools.wraps(tool)
+    def method(self: ToolscaleEnvironment, **arguments: Any) -> str:
+        return self._call(name, arguments)
+
+    return method
+
+
+def environment_class(domain: str, sandbox: SandboxThread) -> type[ToolscaleEnvironment]:
+    """A ToolscaleEnvironment subclass whose public methods are `domain`'s tools."""
+    toolkit = get_domain(domain).toolkit
+    members: dict[str, Any] = {"sandbox": sandbox}
+    for name in toolkit.specs():
+        members[name] = _tool_method(name, getattr(toolkit, name))
+    return type(f"{domain.title()}Environment", (ToolscaleEnvironment,), members)
+
+
+def environment_factories(
+    domains: list[str], sandbox: SandboxThread
+) -> dict[str, type[ToolscaleEnvironment]]:
+    """`{domain: class}` for TRL's multi-environment mode (the dataset's `environment` column)."""
+    return {domain: environment_class(domain, sandbox) for domain in domains}

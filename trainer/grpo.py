@@ -1,0 +1,54 @@
+"""`toolscale-train grpo`: GRPO with TRL on a toolscale `tasks` config, tools run in the sandbox."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+
+from toolscale.errors import ConfigError
+from toolscale.sandbox.bridge import SandboxThread
+from trainer.args import ToolscaleArguments
+from trainer.callbacks import MetricsRecorder
+from trainer.data import grpo_rows
+from trainer.environment import environment_factories
+from trainer.model import load
+from trainer.rewards import reward_functions
+
+
+def parse(argv: Sequence[str]) -> tuple[ToolscaleArguments, object]:
+    from trl import GRPOConfig, TrlParser
+
+    parser = TrlParser((ToolscaleArguments, GRPOConfig))
+    try:
+        return tuple(parser.parse_args_and_config(list(argv)))  # type: ignore[return-value]
+    except (OSError, ValueError) as exc:
+        raise ConfigError(str(exc).splitlines()[0]) from None
+
+
+def grpo(argv: Sequence[str]) -> str:
+    """Train; returns the output folder holding the model, metrics.jsonl and metrics.png."""
+    os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")
+    options, config = parse(argv)
+    rows = grpo_rows(options.dataset, options.dataset_config, options.domains, options.max_tasks)
+    model, tokenizer = load(options.model)
+    functions, weights = reward_functions(options)
+    config.reward_weights = weights
+    from trl import GRPOTrainer
+
+    sandbox = SandboxThread(options.sandbox_workers)
+    try:
+        trainer = GRPOTrainer(
+            model=model,
+            processing_class=tokenizer,
+            args=config,
+            train_dataset=rows,
+            reward_funcs=functions,
+            environment_factory=environment_factories(sorted(set(rows["domain"])), sandbox),
+            callbacks=[MetricsRecorder(config.output_dir)],
+        )
+        trainer.train()
+        trainer.save_model(config.output_dir)
+        tokenizer.save_pretrained(config.output_dir)
+    finally:
+        sandbox.close()
+    return config.output_dir
