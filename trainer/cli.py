@@ -1,4 +1,4 @@
-"""`toolscale-train grpo|sft --config FILE [--key value ...]`: a thin shell over trainer.grpo/sft."""
+"""`toolscale-train grpo|sft --config FILE [--key value ...]`: a thin shell over the trainer."""
 
 from __future__ import annotations
 

@@ -57,4 +57,7 @@ def serve(conn: Connection, call_timeout_s: float) -> None:
             reply = ("ok", getattr(worker, op)(*args))
         except Exception as exc:
             reply = ("fail", f"{type(exc).__name__}: {exc}")
-        conn.send(reply)
+        try:
+            conn.send(reply)
+        except (BrokenPipeError, OSError):  # the pool went away: nothing left to serve
+            return
