@@ -46,7 +46,8 @@ def main() -> None:
         )
     print(
         f"median: {statistics.median(rates):.0f} verified traces/s, "
-        f"{statistics.median(task_rates):.0f} tasks/s (workers={args.workers}, cores={os.cpu_count()})"
+        f"{statistics.median(task_rates):.0f} tasks/s "
+        f"(workers={args.workers}, cores={os.cpu_count()})"
     )
 
 

@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from toolscale.config import with_run_config
 from toolscale.errors import ConfigError
 
 app = typer.Typer(
@@ -53,20 +54,91 @@ def fail(message: str, code: int = 2) -> NoReturn:
 
 
 @app.command()
+@with_run_config
 def generate(
-    out: Annotated[Path, typer.Option(help="Output folder (new or empty, or with --resume).")],
+    ctx: typer.Context,
+    out: Annotated[
+        Path | None, typer.Option(help="Output folder (new or empty, or with --resume).")
+    ] = None,
     domains: Annotated[str, typer.Option(help='Comma-separated domain names, or "all".')] = "all",
     num_tasks: Annotated[int, typer.Option(help="Tasks in total, split over the domains.")] = 200,
-    teacher: Annotated[str, typer.Option(help="Who plays the agent: reference.")] = "reference",
+    teacher: Annotated[
+        str, typer.Option(help="Who plays the agent: reference, openai or local.")
+    ] = "reference",
     detours: Annotated[bool, typer.Option(help="Also play correct but costlier routes.")] = False,
     seed: Annotated[int, typer.Option(help="Run seed; every task derives from it.")] = 0,
     resume: Annotated[bool, typer.Option(help="Continue an interrupted run in --out.")] = False,
     workers: Annotated[int, typer.Option(help="Sandbox worker processes.")] = 2,
     chunk_size: Annotated[int, typer.Option(help="Tasks per shard (the unit of --resume).")] = 50,
+    profiles: Annotated[
+        str, typer.Option(help='Preference profiles and weights, e.g. "none=1,hurry=2", or "all".')
+    ] = "all",
+    reward_weights: Annotated[
+        str, typer.Option(help='Reward weights, e.g. "w_o=1,w_e=1,w_p=1" (the default).')
+    ] = "",
+    reward_options: Annotated[
+        str, typer.Option(help='Other reward settings, e.g. "efficiency=cost" (docs/rewards.md).')
+    ] = "",
+    # LLM teachers (docs/teachers.md)
+    base_url: Annotated[str | None, typer.Option(help="OpenAI-compatible endpoint URL.")] = None,
+    model: Annotated[
+        str | None, typer.Option(help="Endpoint model name; for --teacher local a model folder.")
+    ] = None,
+    api_key_env: Annotated[
+        str, typer.Option(help="Environment variable holding the endpoint's key.")
+    ] = "OPENAI_API_KEY",
+    attempts: Annotated[int, typer.Option(help="Sampled attempts per task (LLM teachers).")] = 1,
+    temperature: Annotated[
+        float | None, typer.Option(help="Sampling temperature [0 for 1 attempt, else 1].")
+    ] = None,
+    top_p: Annotated[float | None, typer.Option(help="Nucleus sampling top-p.")] = None,
+    max_tokens: Annotated[int, typer.Option(help="Most tokens per teacher answer.")] = 1024,
+    max_turns: Annotated[int, typer.Option(help="Most teacher answers per attempt.")] = 12,
+    concurrency: Annotated[
+        int | None, typer.Option(help="Attempts in flight at once [64; local: 2].")
+    ] = None,
+    request_timeout: Annotated[
+        float | None, typer.Option(help="Seconds per request try [60; local: 600].")
+    ] = None,
+    max_retries: Annotated[int, typer.Option(help="Retries per request (429/5xx/...).")] = 4,
+    retry_base: Annotated[float, typer.Option(help="First backoff delay in seconds.")] = 0.5,
+    teacher_price_in: Annotated[float, typer.Option(help="$ per 1M prompt tokens.")] = 0.0,
+    teacher_price_out: Annotated[float, typer.Option(help="$ per 1M completion tokens.")] = 0.0,
+    max_cost_usd: Annotated[
+        float | None, typer.Option(help="Stop (resumably) once the endpoints cost this much.")
+    ] = None,
+    cache_dir: Annotated[
+        Path | None, typer.Option(help="Request cache folder [OUT/.toolscale/cache].")
+    ] = None,
+    user_model: Annotated[
+        str | None, typer.Option(help="User-simulator model (tasks with a user scenario).")
+    ] = None,
+    user_base_url: Annotated[
+        str | None, typer.Option(help="User-simulator endpoint [the teacher's].")
+    ] = None,
+    user_api_key_env: Annotated[
+        str | None, typer.Option(help="User-simulator key variable [--api-key-env].")
+    ] = None,
+    experts: Annotated[
+        Path | None, typer.Option(help="YAML: expert alias -> endpoint (docs/teachers.md).")
+    ] = None,
+    config: Annotated[
+        Path | None, typer.Option(help="YAML run config holding any of these options.")
+    ] = None,
 ) -> None:
     """Sample tasks, let the teacher attempt them in the sandbox, verify, write the dataset."""
     from toolscale.generate import GenerateConfig
     from toolscale.generate import generate as run
+    from toolscale.preferences import parse_spread
+    from toolscale.rewards import parse_reward_config
+
+    if out is None:
+        fail("--out is required (on the command line or in --config)")
+    try:
+        spread = parse_spread(profiles)
+        reward = parse_reward_config(reward_weights, reward_options)
+    except ConfigError as exc:
+        fail(str(exc))
 
     config = GenerateConfig(
         domains=[d for d in domains.split(",")] if domains != "all" else ["all"],
@@ -78,6 +150,28 @@ def generate(
         resume=resume,
         workers=workers,
         chunk_size=chunk_size,
+        profiles=spread,
+        reward=reward,
+        base_url=base_url,
+        model=model,
+        api_key_env=api_key_env,
+        attempts=attempts,
+        temperature=temperature,
+        top_p=top_p,
+        max_tokens=max_tokens,
+        max_turns=max_turns,
+        concurrency=concurrency,
+        request_timeout_s=request_timeout,
+        max_retries=max_retries,
+        retry_base_s=retry_base,
+        teacher_price_in=teacher_price_in,
+        teacher_price_out=teacher_price_out,
+        max_cost_usd=max_cost_usd,
+        cache_dir=cache_dir,
+        user_model=user_model,
+        user_base_url=user_base_url,
+        user_api_key_env=user_api_key_env,
+        experts=experts,
     )
     bar = StageProgress(total=num_tasks)
     try:
@@ -92,6 +186,13 @@ def generate(
         f"{sum(summary['rejected_by_stage'].values())} rejected",
         highlight=False,
     )
+    if summary["status"] == "budget_exhausted":
+        console.print(
+            f"stopped: {summary['stop_reason']}; finished chunks are kept; continue with "
+            "--resume and a higher --max-cost-usd (cached requests cost nothing)",
+            highlight=False,
+        )
+        raise typer.Exit(3)
 
 
 @app.command()
@@ -129,6 +230,64 @@ def list_domains() -> None:
             name, cls.version, cls.family, str(len(cls.toolkit.specs())), str(len(cls.templates))
         )
     Console().print(table)
+
+
+@app.command("card")
+def card_command(
+    out: Annotated[Path, typer.Argument(help="A toolscale output folder.")],
+    repo_id: Annotated[str | None, typer.Option(help="Hub id for the loading example.")] = None,
+    license: Annotated[str, typer.Option(help="Licence the card declares.")] = "apache-2.0",
+) -> None:
+    """(Re)write OUT/README.md, the dataset card, from run.json and the data."""
+    from toolscale.card import card
+
+    try:
+        path = card(out, repo_id=repo_id, license_id=license)
+    except ConfigError as exc:
+        fail(str(exc))
+    console.print(f"wrote {path}", highlight=False)
+
+
+@app.command("push")
+def push_command(
+    out: Annotated[Path, typer.Argument(help="A complete toolscale output folder.")],
+    repo_id: Annotated[str, typer.Option(help="Dataset repository ORG/NAME.")],
+    private: Annotated[bool, typer.Option(help="Create the repository private.")] = False,
+    revision: Annotated[str | None, typer.Option(help="Branch to commit to.")] = None,
+    dry_run: Annotated[bool, typer.Option(help="Check and list files; upload nothing.")] = False,
+    license: Annotated[str, typer.Option(help="Licence the card declares.")] = "apache-2.0",
+) -> None:
+    """Check that every config loads, re-render the card, upload to the Hugging Face Hub."""
+    from toolscale.push import PushError, push
+
+    try:
+        result = push(
+            out, repo_id, private=private, revision=revision, dry_run=dry_run, license_id=license
+        )
+    except ConfigError as exc:
+        fail(str(exc))
+    except PushError as exc:
+        fail(str(exc), code=1)
+    for name, size in result.files:
+        console.print(f"{size:>12}  {name}", highlight=False)
+    verb = "uploaded" if result.uploaded else "would upload (dry run)"
+    console.print(f"{verb} {len(result.files)} files to {repo_id}", highlight=False)
+
+
+@app.command("export")
+def export_command(
+    out: Annotated[Path, typer.Argument(help="A toolscale output folder.")],
+    dest: Annotated[Path, typer.Argument(help="Folder to write into.")],
+    format: Annotated[str, typer.Option(help="tau2 (task files) or sft (chat JSONL).")] = "tau2",
+) -> None:
+    """Write the dataset as tau2-bench task files or as chat-format JSONL for SFT."""
+    from toolscale.export import export
+
+    try:
+        written = export(out, dest, format)
+    except ConfigError as exc:
+        fail(str(exc))
+    console.print(f"wrote {len(written)} files under {dest}", highlight=False)
 
 
 def main() -> None:

@@ -11,8 +11,9 @@ from __future__ import annotations
 import asyncio
 import platform
 from collections import Counter
-from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -23,13 +24,23 @@ import toolscale
 from toolscale.contract import ToolKind
 from toolscale.dataset.output import Output, write_json
 from toolscale.errors import ConfigError
+from toolscale.labels import group_labels, trace_labels
+from toolscale.llm.ledger import BudgetExhausted, StopRun
 from toolscale.metrics import trace_metrics
+from toolscale.preferences import DEFAULT_SPREAD, check_spread
+from toolscale.provenance import source_commit
 from toolscale.records import Trace, trace_id
 from toolscale.registry import get_domain, resolve
+from toolscale.reward_stats import reward_report
+from toolscale.rewards import RewardConfig
+from toolscale.sandbox.isolation import isolation_level
 from toolscale.sandbox.pool import SandboxError, SandboxPool
-from toolscale.tasks import SampledTask
+from toolscale.tasks import SampledTask, with_preference
 from toolscale.teachers.base import Draft, Teacher
-from toolscale.teachers.reference import ReferenceTeacher
+from toolscale.teachers.factory import check_teacher, open_teacher
+from toolscale.teachers.options import TeacherOptions
+from toolscale.teachers.report import attempt_counts, attempt_report
+from toolscale.tools.expert_endpoints import expert_environment, load_endpoints
 from toolscale.tools.experts import EXPERTS
 from toolscale.verify import Verdict, verify
 
@@ -38,7 +49,7 @@ Progress = Callable[[dict[str, int]], None]
 
 
 @dataclass(frozen=True)
-class GenerateConfig:
+class GenerateConfig(TeacherOptions):
     domains: list[str]
     num_tasks: int
     out: Path
@@ -49,12 +60,30 @@ class GenerateConfig:
     workers: int = 2
     chunk_size: int = 50
     call_timeout_s: float = 15.0
+    # Preference profiles drawn per task, with relative weights (toolscale.preferences).
+    profiles: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_SPREAD))
+    reward: RewardConfig = field(default_factory=RewardConfig)
     # Options that must not change between a run and its --resume.
-    RESUME_KEYS = ("domains", "num_tasks", "teacher", "detours", "seed", "chunk_size")
+    RESUME_KEYS = (
+        "domains",
+        "num_tasks",
+        "teacher",
+        "detours",
+        "seed",
+        "chunk_size",
+        "profiles",
+        "reward",
+        *TeacherOptions.TEACHER_RESUME_KEYS,
+    )
 
     def resolved(self) -> dict[str, Any]:
         values = asdict(self)
         values["out"] = str(self.out)
+        for key in ("cache_dir", "experts"):
+            values[key] = None if values[key] is None else str(values[key])
+        values["temperature"] = self.effective_temperature()
+        values["concurrency"] = self.effective_concurrency(self.teacher == "local")
+        values["request_timeout_s"] = self.effective_timeout_s(self.teacher == "local")
         values.pop("resume")
         return values
 
@@ -74,12 +103,8 @@ def check_config(config: GenerateConfig) -> None:
         raise ConfigError(f"--chunk-size must be at least 1 (got {config.chunk_size})")
     if config.workers < 1:
         raise ConfigError(f"--workers must be at least 1 (got {config.workers})")
-    if config.teacher != "reference":
-        raise ConfigError(f"unknown --teacher {config.teacher!r}; available: reference")
-
-
-def make_teacher(config: GenerateConfig) -> Teacher:
-    return ReferenceTeacher(detours=config.detours)
+    check_teacher(config.teacher, config)
+    check_spread(config.profiles)
 
 
 def plan(config: GenerateConfig) -> list[tuple[str, str, range]]:
@@ -97,7 +122,9 @@ def plan(config: GenerateConfig) -> list[tuple[str, str, range]]:
 def stage_counts(verdict: Verdict) -> list[str]:
     """The stages an attempt passed, for the yield funnel."""
     order = ["format", "execution", "grounding", "outcome"]
-    passed = order if verdict.verified else order[: order.index(verdict.failure_stage or "format")]
+    stage = verdict.failure_stage or "format"
+    # A teacher that failed before producing an attempt passed no stage.
+    passed = order if verdict.verified else order[: order.index(stage) if stage in order else 0]
     reached = ["attempts"]
     if {"format", "execution"} <= set(passed):
         reached.append("executed")
@@ -108,12 +135,15 @@ def stage_counts(verdict: Verdict) -> list[str]:
     return reached
 
 
-async def judge(item: SampledTask, draft: Draft, teacher: str, pool: SandboxPool) -> Trace:
+async def judge(
+    item: SampledTask, draft: Draft, teacher: str, pool: SandboxPool, config: GenerateConfig
+) -> Trace:
     task = item.task
     if draft.failure is not None:
         verdict = Verdict(False, draft.failure[0], [draft.failure[1]])
     else:
         verdict = await verify(task, draft, pool)
+    metrics = trace_metrics(task, draft)
     return Trace(
         id=trace_id(task.id, teacher, draft.variant, draft.attempt, draft.messages),
         task_id=task.id,
@@ -131,7 +161,15 @@ async def judge(item: SampledTask, draft: Draft, teacher: str, pool: SandboxPool
         teacher_prompt_tokens=draft.teacher_prompt_tokens,
         teacher_completion_tokens=draft.teacher_completion_tokens,
         teacher_latency_ms=draft.teacher_latency_ms,
-        **trace_metrics(task, draft.tool_calls, draft.messages),
+        **metrics,
+        **trace_labels(
+            task,
+            draft,
+            metrics,
+            verdict.verified,
+            config.reward,
+            (config.teacher_price_in, config.teacher_price_out),
+        ),
     )
 
 
@@ -140,15 +178,17 @@ async def run_task(
 ) -> ChunkResult:
     result = ChunkResult()
     try:
-        item: SampledTask = await pool.sample(domain, config.seed, index)
+        item = with_preference(await pool.sample(domain, config.seed, index), config.profiles)
     except SandboxError as exc:
         result.counts["sample_failed"] += 1
         result.counts[f"sample_error:{exc}"[:200]] += 1
         return result
     result.counts["sampled"] += 1
     result.tasks.append(item.task.to_row())
-    for draft in await teacher.attempts(item, pool):
-        trace = await judge(item, draft, teacher.name, pool)
+    drafts = await teacher.attempts(item, pool)
+    judged = [await judge(item, d, teacher.name, pool, config) for d in drafts]
+    result.counts.update(attempt_counts(drafts, judged))
+    for trace in group_labels(item.task, judged):
         verdict = Verdict(trace.verified, trace.failure_stage, trace.failure_reasons)
         result.counts.update(stage_counts(verdict))
         if trace.verified:
@@ -178,11 +218,12 @@ def versions() -> dict[str, str]:
         "python": platform.python_version(),
         "datasets": datasets.__version__,
         "pyarrow": pyarrow.__version__,
+        "toolscale_commit": source_commit(),
     }
 
 
-def expert_backends(domains: list[str]) -> dict[str, Any]:
-    """What answers the MODEL tools: no endpoint can be configured yet, so simulated experts."""
+def expert_backends(domains: list[str], experts: Path | None = None) -> dict[str, Any]:
+    """What answers the MODEL tools: a configured endpoint, else a simulated expert."""
     uses = any(
         spec.kind is ToolKind.MODEL
         for d in domains
@@ -190,10 +231,13 @@ def expert_backends(domains: list[str]) -> dict[str, Any]:
     )
     if not uses:
         return {}
-    return {
+    backends: dict[str, Any] = {
         alias: {"backend": "simulated", "accuracy": e.accuracy, **e.price.as_dict()}
         for alias, e in EXPERTS.items()
     }
+    for alias, endpoint in (load_endpoints(experts) if experts else {}).items():
+        backends[alias] = {"backend": "endpoint", **endpoint.model_dump()}
+    return backends
 
 
 def check_resume(output: Output, config: GenerateConfig) -> None:
@@ -212,16 +256,37 @@ def check_resume(output: Output, config: GenerateConfig) -> None:
             )
 
 
+@dataclass
+class RunState:
+    totals: Counter[str] = field(default_factory=Counter)
+    status: str = "complete"
+    stop_reason: str = ""
+    endpoints: dict[str, Any] = field(default_factory=dict)
+
+
 async def _run(
-    config: GenerateConfig, output: Output, on_progress: Progress | None
-) -> Counter[str]:
-    teacher = make_teacher(config)
-    totals: Counter[str] = Counter()
-    async with SandboxPool(config.workers, config.call_timeout_s) as pool:
-        for chunk, domain, indexes in plan(config):
+    config: GenerateConfig,
+    output: Output,
+    on_progress: Progress | None,
+    local: tuple[str, str] | None = None,
+) -> RunState:
+    """Run the chunks, several at once so that `concurrency` episodes can be in flight; each
+    chunk is written when it is complete. A StopRun (budget, endpoint refusal) cancels the
+    unfinished chunks, which a --resume redoes (their requests come from the cache)."""
+    state = RunState()
+    totals = state.totals
+    cache_dir = output.root / ".toolscale" / "cache"
+    run = open_teacher(
+        config.teacher, config, detours=config.detours, cache_dir=cache_dir, local=local
+    )
+    in_flight = config.effective_concurrency(local is not None)
+    window = asyncio.Semaphore(max(1, -(-in_flight // config.chunk_size)))
+
+    async def one(chunk: str, domain: str, indexes: range, pool: SandboxPool) -> None:
+        async with window:
             done = output.chunk_done(chunk)
             if done is None:
-                result = await run_chunk(config, domain, indexes, teacher, pool)
+                result = await run_chunk(config, domain, indexes, run.teacher, pool)
                 for name in ("tasks", "traces", "rejected"):
                     output.write_shard(name, chunk, getattr(result, name))
                 done = dict(result.counts)
@@ -230,8 +295,25 @@ async def _run(
             totals.update({f"{domain}:{k}": v for k, v in done.items() if k in STAGES})
             if on_progress:
                 on_progress(dict(totals))
-        totals["worker_restarts"] = pool.restarts
-    return totals
+
+    try:
+        with expert_environment(config.experts, cache_dir / "experts"):
+            async with SandboxPool(config.workers, config.call_timeout_s) as pool:
+                try:
+                    async with asyncio.TaskGroup() as group:
+                        for chunk, domain, indexes in plan(config):
+                            group.create_task(one(chunk, domain, indexes, pool))
+                except* StopRun as stopped:
+                    stop = stopped.exceptions[0]
+                    state.status = (
+                        "budget_exhausted" if isinstance(stop, BudgetExhausted) else "stopped"
+                    )
+                    state.stop_reason = str(stop)
+                totals["worker_restarts"] = pool.restarts
+    finally:
+        await run.aclose()
+        state.endpoints = run.summary()
+    return state
 
 
 def run_json(config: GenerateConfig, totals: Counter[str], status: str) -> dict[str, Any]:
@@ -245,8 +327,9 @@ def run_json(config: GenerateConfig, totals: Counter[str], status: str) -> dict[
         "per_domain": {d: {k: totals.get(f"{d}:{k}", 0) for k in STAGES} for d in config.domains},
         "sample_failures": totals.get("sample_failed", 0),
         "worker_restarts": totals.get("worker_restarts", 0),
-        "experts": expert_backends(config.domains),
-        "isolation": "subprocess with rlimits (no namespace isolation yet)",
+        "experts": expert_backends(config.domains, config.experts),
+        "attempts": attempt_report(totals),
+        "isolation": isolation_level(),
         "versions": versions(),
     }
 
@@ -254,13 +337,42 @@ def run_json(config: GenerateConfig, totals: Counter[str], status: str) -> dict[
 def generate(config: GenerateConfig, on_progress: Progress | None = None) -> dict[str, Any]:
     """Run generation to completion; returns the run summary also written to OUT/run.json."""
     check_config(config)
-    config = GenerateConfig(**{**asdict(config), "domains": resolve(",".join(config.domains))})
+    config = replace(config, domains=resolve(",".join(config.domains)))
     output = Output(config.out)
     output.prepare(config.resume)
     check_resume(output, config)
     write_json(config.out / "run.json", run_json(config, Counter(), "running"))
-    totals = asyncio.run(_run(config, output, on_progress))
-    summary = run_json(config, totals, "complete")
+    try:
+        with local_endpoint(config) as local:
+            state = asyncio.run(_run(config, output, on_progress, local))
+    except KeyboardInterrupt:
+        write_json(config.out / "run.json", run_json(config, Counter(), "interrupted"))
+        raise
+    summary = {
+        **run_json(config, state.totals, state.status),
+        **reward_report(output),
+        "endpoints": state.endpoints,
+    }
+    if state.stop_reason:
+        summary["stop_reason"] = state.stop_reason
     output.write_readme(f"toolscale dataset: {', '.join(config.domains)}")
     write_json(config.out / "run.json", summary)
+    if output.row_count("tasks"):
+        from toolscale.card import card  # matplotlib and jinja2: only once there is a card
+
+        card(config.out)  # the full data card replaces the minimal README above
+    if state.status == "stopped":
+        raise ConfigError(f"{state.stop_reason}; finished chunks are kept, fix it and --resume")
     return summary
+
+
+@contextmanager
+def local_endpoint(config: GenerateConfig) -> Iterator[tuple[str, str] | None]:
+    """For `--teacher local`: a started local server's (base_url, model), stopped on leaving."""
+    if config.teacher != "local":
+        yield None
+        return
+    from toolscale.local.server import serve_local_model
+
+    with serve_local_model(config.model) as server:
+        yield server.base_url, server.model

@@ -13,12 +13,13 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict
 
 from toolscale.contract import canonical_json, content_id
+from toolscale.preferences import Preference
 
 FailureStage = Literal["sample", "teacher", "format", "execution", "grounding", "outcome"]
 CallStatus = Literal["ok", "error", "crash", "timeout"]
 
 # Fields held as JSON strings in dataset rows.
-_TASK_JSON = ("tools", "prices", "gold_actions", "initial_state")
+_TASK_JSON = ("tools", "prices", "gold_actions", "initial_state", "preference")
 _TRACE_JSON = ("calls_per_tool",)
 
 
@@ -42,16 +43,20 @@ class Task(BaseModel):
     expected_answer: str | None
     expected_state_hash: str
     required_facts: list[str]
+    # The user's preference profile; its instruction is already appended to `instruction`.
+    preference: Preference
 
     def to_row(self) -> dict[str, Any]:
         row = self.model_dump()
         for key in _TASK_JSON:
             row[key] = canonical_json(row[key])
+        row["preference_profile"] = self.preference.profile  # a plain column to filter on
         return row
 
     @classmethod
     def from_row(cls, row: dict[str, Any]) -> Task:
         data = dict(row)
+        data.pop("preference_profile", None)
         for key in _TASK_JSON:
             data[key] = json.loads(data[key])
         return cls(**data)
@@ -115,6 +120,26 @@ class Trace(BaseModel):
     teacher_prompt_tokens: int
     teacher_completion_tokens: int
     teacher_latency_ms: float
+    repeated_calls: int
+    tool_output_tokens: int
+    model_tool_tokens: int
+    num_tokens: int
+    total_latency_ms: float
+    # Labels (toolscale.labels): cost with the teacher priced, preference, rewards.
+    teacher_cost: float
+    total_cost: float
+    preference_profile: str
+    preference_compliant: bool
+    preference_violations: list[str]
+    solved_quickly: bool
+    stated_confidence: float | None
+    reward_outcome: float
+    reward_efficiency: float
+    reward_preference: float
+    reward_total: float
+    reward_weights: str  # JSON {"w_e": ..., "w_o": ..., "w_p": ...}
+    # ToolOrchestra's reward within the attempts at the same task (toolscale.labels.group_labels).
+    reward_group: float = 0.0
 
     def to_row(self) -> dict[str, Any]:
         row = self.model_dump()

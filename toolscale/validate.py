@@ -3,11 +3,17 @@
 Tasks are rebuilt from (domain, seed, index) and must equal the stored row. Every trace and
 rejected row must parse, carry its content id, point at a stored task, carry the metrics its calls
 give, and get the same verdict again — which replays every call on a fresh state (grounding).
+Labels and rewards are recomputed with the profile spread and reward config saved in run.json;
+`reward_total` must equal the weighted sum of the row's own components and weights (1e-9), and
+`reward_group` the group reward over the attempts at the same task by the same teacher.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
+from collections import defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -16,10 +22,14 @@ from pydantic import ValidationError
 
 from toolscale.dataset.output import Output
 from toolscale.errors import ConfigError
+from toolscale.labels import trace_labels
 from toolscale.metrics import trace_metrics
+from toolscale.preferences import DEFAULT_SPREAD
 from toolscale.records import Task, Trace, trace_id
 from toolscale.registry import names
+from toolscale.rewards import GroupFeatures, RewardConfig, group_rewards, row_total
 from toolscale.sandbox.pool import SandboxError, SandboxPool
+from toolscale.tasks import with_preference
 from toolscale.verify import verify
 
 
@@ -34,7 +44,28 @@ def _first_error(exc: ValidationError) -> str:
     return f"field {'.'.join(map(str, error['loc']))}: {error['msg']}"
 
 
-async def check_task(row: dict[str, Any], pool: SandboxPool) -> tuple[Task | None, list[str]]:
+@dataclass(frozen=True)
+class RunSettings:
+    """What the labels of a run depend on, read back from its run.json."""
+
+    profiles: dict[str, float]
+    reward: RewardConfig
+    teacher_price: tuple[float, float]
+
+
+def run_settings(output: Output) -> RunSettings:
+    path = output.root / "run.json"
+    config = json.loads(path.read_text()).get("config", {}) if path.exists() else {}
+    return RunSettings(
+        profiles=config.get("profiles") or dict(DEFAULT_SPREAD),
+        reward=RewardConfig(**config.get("reward", {})),
+        teacher_price=(config.get("teacher_price_in", 0.0), config.get("teacher_price_out", 0.0)),
+    )
+
+
+async def check_task(
+    row: dict[str, Any], pool: SandboxPool, profiles: Mapping[str, float]
+) -> tuple[Task | None, list[str]]:
     try:
         task = Task.from_row(row)
     except (ValidationError, ValueError, TypeError) as exc:
@@ -42,7 +73,8 @@ async def check_task(row: dict[str, Any], pool: SandboxPool) -> tuple[Task | Non
     if task.domain not in names():
         return task, [f"domain {task.domain!r} is not installed"]
     try:
-        rebuilt = (await pool.sample(task.domain, task.seed, task.index)).task
+        sampled = await pool.sample(task.domain, task.seed, task.index)
+        rebuilt = with_preference(sampled, profiles).task
     except SandboxError as exc:
         return task, [f"cannot rebuild task: {exc}"]
     if rebuilt != task:
@@ -52,7 +84,11 @@ async def check_task(row: dict[str, Any], pool: SandboxPool) -> tuple[Task | Non
 
 
 async def check_trace(
-    config: str, row: dict[str, Any], tasks: dict[str, Task], pool: SandboxPool
+    config: str,
+    row: dict[str, Any],
+    tasks: dict[str, Task],
+    pool: SandboxPool,
+    settings: RunSettings,
 ) -> list[str]:
     try:
         trace = Trace.from_row(row)
@@ -67,9 +103,17 @@ async def check_trace(
         problems.append("id does not match the content")
     if trace.verified != (config == "traces"):
         problems.append(f"a {'failed' if config == 'traces' else 'verified'} attempt in {config}")
-    stored = {k: getattr(trace, k) for k in trace_metrics(task, [], [])}
-    if stored != trace_metrics(task, trace.tool_calls, trace.messages):
+    metrics = trace_metrics(task, trace)
+    if {k: getattr(trace, k) for k in metrics} != metrics:
         problems.append("stored metrics differ from the recomputed ones")
+    labels = trace_labels(
+        task, trace, metrics, trace.verified, settings.reward, settings.teacher_price
+    )
+    differ = sorted(k for k, v in labels.items() if getattr(trace, k) != v)
+    if differ:
+        problems.append(f"stored labels differ from the recomputed ones: {', '.join(differ)}")
+    if abs(row_total(row) - trace.reward_total) > 1e-9:
+        problems.append("reward_total is not the weighted sum of the stored components")
     if trace.failure_stage == "teacher":
         return problems
     verdict = await verify(task, trace, pool)
@@ -82,22 +126,49 @@ async def check_trace(
     return problems
 
 
+def group_problems(
+    trace_rows: list[tuple[str, dict[str, Any]]], tasks: dict[str, Task]
+) -> list[tuple[str, str]]:
+    """(row id, problem) for each stored `reward_group` that its group does not give again."""
+    groups: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
+    for _, row in trace_rows:
+        if row.get("task_id") in tasks:
+            groups[(row["task_id"], row["teacher"])].append(row)
+    problems = []
+    for (task_id, _), rows in groups.items():
+        try:
+            scores = group_rewards(
+                [GroupFeatures.of(r) for r in rows], tasks[task_id].preference.vector
+            )
+        except (KeyError, TypeError, ValueError):
+            continue  # an unreadable row, already reported by check_trace
+        problems += [
+            (str(r["id"]), "reward_group differs from the group's recomputed reward")
+            for r, score in zip(rows, scores, strict=True)
+            if abs(r["reward_group"] - score) > 1e-9
+        ]
+    return problems
+
+
 async def _validate(output: Output, workers: int) -> Report:
     report = Report()
     task_rows = [row for _, row in output.read_rows("tasks")]
     trace_rows = [(c, row) for c in ("traces", "rejected") for _, row in output.read_rows(c)]
     report.rows = len(task_rows) + len(trace_rows)
     tasks: dict[str, Task] = {}
+    settings = run_settings(output)
     async with SandboxPool(workers) as pool:
-        for row, (task, problems) in zip(
-            task_rows, await asyncio.gather(*(check_task(r, pool) for r in task_rows)), strict=True
-        ):
+        checked = await asyncio.gather(*(check_task(r, pool, settings.profiles) for r in task_rows))
+        for row, (task, problems) in zip(task_rows, checked, strict=True):
             if task is not None:
                 tasks[task.id] = task
             report.problems += [(str(row.get("id")), p) for p in problems]
-        results = await asyncio.gather(*(check_trace(c, r, tasks, pool) for c, r in trace_rows))
+        results = await asyncio.gather(
+            *(check_trace(c, r, tasks, pool, settings) for c, r in trace_rows)
+        )
     for (_, row), problems in zip(trace_rows, results, strict=True):
         report.problems += [(str(row.get("id")), p) for p in problems]
+    report.problems += group_problems(trace_rows, tasks)
     return report
 
 
@@ -108,3 +179,11 @@ def validate_output(root: Path, workers: int = 2) -> Report:
     if not output.is_toolscale_output():
         raise ConfigError(f"{root} is not a toolscale output (no .toolscale folder)")
     return asyncio.run(_validate(output, workers))
+
+
+def validate_rows(root: Path, workers: int = 2) -> Report:
+    """The same checks on any folder holding `data/<config>/*.parquet` and run.json (e.g. a
+    dataset downloaded from the Hub, which has no .toolscale folder)."""
+    if not (root / "data" / "tasks").is_dir():
+        raise ConfigError(f"{root} holds no data/tasks folder; give a toolscale dataset")
+    return asyncio.run(_validate(Output(root), workers))

@@ -7,12 +7,21 @@
 - grounding: replaying the calls on a fresh copy of the task's state reproduces every recorded
   output, status and token count, and the recorded final state hash;
 - outcome: the final state hash equals the gold one, every required fact is in the final answer,
-  and the expected answer (when there is one) is stated.
+  and the expected answer (when there is one) is stated. A final answer that is a JSON object
+  with an "answer" field is judged on that field (so a stated confidence is never the answer).
+
+`preference_problems` checks the task's preference profile (forbidden tools, answer format and
+confidence). It is deliberately not a stage: the verdict says whether an attempt is real and
+correct, the preference says how well it suited this user. A correct attempt that ignores a
+preference is still a verified trace, labelled `preference_compliant = False` with reward
+`r_preference = 0`; users who want only compliant SFT data filter on that column, and the
+rejected funnel keeps meaning "wrong or unreal".
 """
 
 from __future__ import annotations
 
 import json
+from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Protocol
@@ -21,6 +30,7 @@ from jsonschema import Draft202012Validator
 
 from toolscale.contract import canonical_json, fact_stated
 from toolscale.errors import ConfigError
+from toolscale.preferences import answer_text, violations
 from toolscale.records import Message, Task, ToolCall
 from toolscale.registry import get_domain
 from toolscale.sandbox.pool import SandboxPool
@@ -116,17 +126,22 @@ def outcome_problems(task: Task, attempt: Attempt) -> list[str]:
     problems = []
     if attempt.final_state_hash != task.expected_state_hash:
         problems.append("the final state differs from the gold final state")
+    answer = answer_text(attempt.final_answer)
     problems += [
         f"required fact not stated: {fact!r}"
         for fact in task.required_facts
-        if not fact_stated(fact, attempt.final_answer)
+        if not fact_stated(fact, answer)
     ]
     domain = get_domain(task.domain)
-    if task.expected_answer is not None and not domain.check_answer(
-        task.expected_answer, attempt.final_answer
-    ):
+    if task.expected_answer is not None and not domain.check_answer(task.expected_answer, answer):
         problems.append(f"expected answer {task.expected_answer!r} not stated")
     return problems
+
+
+def preference_problems(task: Task, attempt: Attempt) -> list[str]:
+    """The constraints of the task's preference profile that the attempt breaks (a label)."""
+    calls_per_tool = Counter(c.name for c in attempt.tool_calls)
+    return violations(task.preference, calls_per_tool, attempt.final_answer)
 
 
 async def verify(task: Task, attempt: Attempt, pool: SandboxPool) -> Verdict:

@@ -10,9 +10,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from toolscale.dataset.features import TASK_FEATURES, TRACE_FEATURES
+from toolscale.dataset.features import TASK_FEATURES
 from toolscale.errors import ConfigError
 from toolscale.registry import names
+
+SFT_COLUMNS = ["task_id", "domain", "messages"]
 
 
 def load_config(dataset: str, config: str) -> Any:
@@ -29,7 +31,10 @@ def load_config(dataset: str, config: str) -> Any:
 
 
 def check_rows(rows: Any, needed: list[str], config: str, domains: str) -> Any:
-    missing = [c for c in needed if c not in rows.column_names]
+    # A card that declares the features makes `datasets` fill an absent column with nulls, so a
+    # column that is null in the first row (none of the needed ones can be) counts as missing.
+    first = rows[0] if len(rows) else {}
+    missing = [c for c in needed if c not in rows.column_names or first.get(c) is None]
     if missing:
         raise ConfigError(
             f"the {config} rows lack the columns {', '.join(missing)}; "
@@ -52,7 +57,8 @@ def check_rows(rows: Any, needed: list[str], config: str, domains: str) -> Any:
 
 def grpo_rows(dataset: str, config: str | None, domains: str, max_tasks: int | None) -> Any:
     rows = load_config(dataset, config or "tasks")
-    rows = check_rows(rows, list(TASK_FEATURES), config or "tasks", domains)
+    needed = [c for c in TASK_FEATURES if c != "expected_answer"]  # null for stateful tasks
+    rows = check_rows(rows, needed, config or "tasks", domains)
     if max_tasks:
         rows = rows.select(range(min(max_tasks, len(rows))))
 
@@ -86,7 +92,7 @@ def _chat_message(message: dict[str, Any]) -> dict[str, Any]:
 def sft_rows(dataset: str, config: str | None, domains: str, max_tasks: int | None) -> Any:
     """Verified traces as conversations with the tools they were offered."""
     traces = check_rows(
-        load_config(dataset, config or "traces"), list(TRACE_FEATURES), config or "traces", domains
+        load_config(dataset, config or "traces"), SFT_COLUMNS, config or "traces", domains
     )
     tasks = {row["id"]: row for row in load_config(dataset, "tasks")}
     if max_tasks:

@@ -37,6 +37,7 @@ class ToolscaleEnvironment:
         )
         self._draft = open_draft(self._task, "policy", 0)
         self._verdict: Verdict | None = None
+        self._labels: dict[str, Any] | None = None  # set by trainer.rewards.rollout_labels
         return None  # the prompt column already holds the system prompt and the instruction
 
     def _call(self, name: str, arguments: dict[str, Any]) -> str:

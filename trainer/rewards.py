@@ -1,9 +1,16 @@
 """TRL reward functions, one per reward component, computed by the verifier and labelers of
-generation on what the policy really did in the sandbox.
+generation (`toolscale.verify`, `toolscale.metrics`, `toolscale.labels`) on what the policy
+really did in the sandbox.
 
-Each function has TRL's signature (`completions`, `environments`, dataset columns, ...) and
-returns one float per completion. The verdict of a rollout is computed once (the first function
-to ask closes the episode and verifies it) and reused by the others.
+Each function has TRL's signature (`completions`, `environments`, `completion_ids`, dataset
+columns, ...) and returns one float per completion. A rollout is closed, verified and labelled
+once (by the first function that asks) and the others reuse its labels. The policy's own
+completion tokens (tool results included, as TRL counts them) stand in for the teacher's tokens,
+so r_efficiency charges the policy for what it writes and reads.
+
+Variants: `linear` gives three functions (r_outcome, r_efficiency, r_preference) weighted
+w_o / w_e / w_p by TRL, so their weighted sum is the dataset's `reward_total`; `toolorchestra`
+gives one function, ToolOrchestra's group-normalised reward over the rollouts of each task.
 """
 
 from __future__ import annotations
@@ -11,7 +18,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from toolscale.labels import trace_labels
+from toolscale.metrics import trace_metrics
+from toolscale.rewards import GroupFeatures, RewardConfig, group_rewards
 from trainer.environment import ToolscaleEnvironment
+
+RewardFunction = Callable[..., list[float]]
 
 
 def final_answer(completion: list[dict[str, Any]]) -> str:
@@ -23,27 +35,89 @@ def final_answer(completion: list[dict[str, Any]]) -> str:
     return ""
 
 
-def _verdicts(completions: list, environments: list[ToolscaleEnvironment]) -> list[Any]:
-    return [env._judge(final_answer(c)) for c, env in zip(completions, environments, strict=True)]
+def rollout_labels(
+    completion: list[dict[str, Any]],
+    environment: ToolscaleEnvironment,
+    tokens: int,
+    config: RewardConfig,
+) -> dict[str, Any]:
+    """Verdict, metrics and labels of one rollout, computed once and kept on its environment."""
+    cached = getattr(environment, "_labels", None)
+    if cached is not None:
+        return cached
+    verdict = environment._judge(final_answer(completion))
+    draft = environment.draft
+    draft.teacher_completion_tokens = tokens
+    metrics = trace_metrics(environment.task, draft)
+    labels = trace_labels(environment.task, draft, metrics, verdict.verified, config)
+    environment._labels = {**metrics, **labels, "verified": verdict.verified}
+    return environment._labels
 
 
-def reward_outcome(
-    completions: list,
-    environments: list[ToolscaleEnvironment],
-    log_metric: Callable | None = None,
-    **_: Any,
-) -> list[float]:
-    """1.0 when the rollout verifies (format, execution, grounding, outcome), else 0.0."""
-    verdicts = _verdicts(completions, environments)
-    rewards = [1.0 if v.verified else 0.0 for v in verdicts]
-    if log_metric is not None:
-        calls = [env.draft.tool_calls for env in environments]
-        log_metric("toolscale/success_rate", sum(rewards) / len(rewards))
-        log_metric("toolscale/tool_calls", sum(len(c) for c in calls) / len(calls))
-        log_metric("toolscale/cost", sum(sum(x.cost for x in c) for c in calls) / len(calls))
-    return rewards
+def _all_labels(
+    config: RewardConfig, completions: list, environments: list, completion_ids: list | None
+) -> list[dict[str, Any]]:
+    ids = completion_ids or [[] for _ in completions]
+    return [
+        rollout_labels(c, env, len(t), config)
+        for c, env, t in zip(completions, environments, ids, strict=True)
+    ]
 
 
-def reward_functions(options: Any) -> tuple[list[Callable[..., list[float]]], list[float]]:
-    """The reward functions and their weights for the configured variant."""
-    return [reward_outcome], [options.w_o]
+def _log(log_metric: Callable | None, labels: list[dict[str, Any]]) -> None:
+    if log_metric is None:
+        return
+    n = len(labels)
+    log_metric("toolscale/success_rate", sum(x["verified"] for x in labels) / n)
+    log_metric("toolscale/tool_calls", sum(x["num_tool_calls"] for x in labels) / n)
+    log_metric("toolscale/cost", sum(x["total_cost"] for x in labels) / n)
+    log_metric("toolscale/reward_total", sum(x["reward_total"] for x in labels) / n)
+
+
+def linear_rewards(config: RewardConfig) -> list[RewardFunction]:
+    """r_outcome, r_efficiency, r_preference as three TRL reward functions."""
+
+    def reward_outcome(completions, environments, completion_ids=None, log_metric=None, **_):
+        labels = _all_labels(config, completions, environments, completion_ids)
+        _log(log_metric, labels)
+        return [x["reward_outcome"] for x in labels]
+
+    def reward_efficiency(completions, environments, completion_ids=None, **_):
+        labels = _all_labels(config, completions, environments, completion_ids)
+        return [x["reward_efficiency"] for x in labels]
+
+    def reward_preference(completions, environments, completion_ids=None, **_):
+        labels = _all_labels(config, completions, environments, completion_ids)
+        return [x["reward_preference"] for x in labels]
+
+    return [reward_outcome, reward_efficiency, reward_preference]
+
+
+def group_reward(config: RewardConfig) -> RewardFunction:
+    """ToolOrchestra's reward over the rollouts of each task in the batch (its group)."""
+
+    def reward_group(completions, environments, completion_ids=None, log_metric=None, **_):
+        labels = _all_labels(config, completions, environments, completion_ids)
+        _log(log_metric, labels)
+        groups: dict[str, list[int]] = {}
+        for i, env in enumerate(environments):
+            groups.setdefault(env.task.id, []).append(i)
+        rewards = [0.0] * len(environments)
+        for members in groups.values():
+            task = environments[members[0]].task
+            features = [GroupFeatures.of(labels[i]) for i in members]
+            for i, score in zip(
+                members, group_rewards(features, task.preference.vector), strict=True
+            ):
+                rewards[i] = score
+        return rewards
+
+    return reward_group
+
+
+def reward_functions(options: Any) -> tuple[list[RewardFunction], list[float]]:
+    """The reward functions and their TRL weights for the configured variant."""
+    config = RewardConfig(w_o=options.w_o, w_e=options.w_e, w_p=options.w_p)
+    if options.reward_variant == "toolorchestra":
+        return [group_reward(config)], [1.0]
+    return linear_rewards(config), [config.w_o, config.w_e, config.w_p]

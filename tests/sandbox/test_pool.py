@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 
+from tests.sandbox.processes import sandbox_processes
+from toolscale.contract import canonical_json
 from toolscale.sandbox.pool import SandboxPool
 
 STATE = json.dumps({"counter": 10})
@@ -74,3 +77,22 @@ def test_replay_reproduces_outputs_and_final_hash():
     (first, hash1), (second, hash2) = run(go())
     assert [o.output for o in first] == ["13", "13"] == [o.output for o in second]
     assert hash1 == hash2
+
+
+def test_code_executor_runs_in_the_workers_and_leaves_no_process_behind():
+    async def go():
+        async with SandboxPool(workers=2) as pool:
+            sampled = await pool.sample("math", 0, 0)
+            episode = pool.episode("math", canonical_json(sampled.task.initial_state))
+            outcome = await episode.call("code_executor", {"code": "print(6 * 7)"})
+            workers = [proc.process.pid for proc in pool.procs]
+        return outcome, workers
+
+    outcome, workers = run(go())
+    assert (outcome.status, outcome.output) == ("ok", "42")
+    # Each worker kept a warm spare; with the worker gone, the spare exits (bubblewrap's
+    # --die-with-parent, or end-of-file on its stdin at the other levels).
+    deadline = time.monotonic() + 5
+    while sandbox_processes(workers) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert sandbox_processes(workers) == []

@@ -114,6 +114,10 @@ def test_two_grpo_steps_change_parameters_from_real_sandbox_rewards(tmp_path, mo
     steps = [json.loads(line) for line in (out / "metrics.jsonl").read_text().splitlines()]
     logged = [s for s in steps if "rewards/reward_outcome/mean" in s]
     assert len(logged) == 2 and all(s["rewards/reward_outcome/mean"] == 0.5 for s in logged)
+    for step in logged:  # every component was computed and logged; the gold rollouts cost calls
+        assert step["rewards/reward_efficiency/mean"] < 0
+        assert step["rewards/reward_preference/mean"] > 0
+        assert step["toolscale/success_rate"] == 0.5
     assert (out / "metrics.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     from transformers import AutoModelForCausalLM
 

@@ -1,7 +1,7 @@
 """The one fixed schema of each dataset config: `tasks`, `traces` and `rejected`.
 
-Tool arguments, schemas, states and price tables are JSON strings, so this schema never changes
-with the domains or tools a run uses. `traces` and `rejected` share one schema.
+Tool arguments, schemas, states, price tables and preference profiles are JSON strings, so this
+schema never changes with the domains or tools a run uses. `traces` and `rejected` share one schema.
 """
 
 from __future__ import annotations
@@ -30,6 +30,8 @@ TASK_FEATURES = Features(
         "expected_answer": Value("string"),
         "expected_state_hash": Value("string"),
         "required_facts": List(Value("string")),
+        "preference": Value("string"),
+        "preference_profile": Value("string"),
     }
 )
 
@@ -81,6 +83,24 @@ TRACE_FEATURES = Features(
         "teacher_prompt_tokens": Value("int64"),
         "teacher_completion_tokens": Value("int64"),
         "teacher_latency_ms": Value("float64"),
+        "repeated_calls": Value("int64"),
+        "tool_output_tokens": Value("int64"),
+        "model_tool_tokens": Value("int64"),
+        "num_tokens": Value("int64"),
+        "total_latency_ms": Value("float64"),
+        "teacher_cost": Value("float64"),
+        "total_cost": Value("float64"),
+        "preference_profile": Value("string"),
+        "preference_compliant": Value("bool"),
+        "preference_violations": List(Value("string")),
+        "solved_quickly": Value("bool"),
+        "stated_confidence": Value("float64"),
+        "reward_outcome": Value("float64"),
+        "reward_efficiency": Value("float64"),
+        "reward_preference": Value("float64"),
+        "reward_total": Value("float64"),
+        "reward_weights": Value("string"),
+        "reward_group": Value("float64"),
     }
 )
 

@@ -1,25 +1,32 @@
-"""Run untrusted Python code in a separate, resource-limited process (first version).
+"""Run untrusted Python code in an isolated, resource-limited interpreter and report what it did.
 
-Covered: a separate interpreter (`python -I -S`: isolated mode, no site-packages, so the code
-sees the standard library only), an empty environment, a fresh temporary working directory, a
-wall-clock timeout that kills the whole process group, limits on CPU seconds, address space, file
-size and open files (set by a short bootstrap before the code runs), and output capped at
-`max_output` bytes. Not covered yet (see the sandbox hardening issue): network, PID and filesystem
-isolation (bubblewrap), process-count limits. Never raises for what the code did.
-
-The bootstrap, rather than a `preexec_fn`, applies the limits so that the child is started with
-vfork/posix_spawn instead of a full fork of the (large) worker process: about 8 ms per run here
-instead of about 30 ms.
+`run_code` hands the code to a sandboxed interpreter from the warm pool (`toolscale.sandbox.warm`)
+at the strongest isolation level this machine allows (`toolscale.sandbox.isolation`; what each
+level covers and what it does not is in docs/sandbox.md). The bootstrap inside limits CPU seconds,
+address space, file size, open files and (under a dedicated uid) the number of processes and
+threads; here the call is bounded by a wall-clock timeout that kills every process of the
+sandbox, and the output is capped. It never raises for what the code did: a crash, a timeout, a
+signal or too much output is a field of the `ExecResult`.
 """
 
 from __future__ import annotations
 
+import math
 import os
+import selectors
 import signal
 import subprocess
-import sys
-import tempfile
+import time
 from dataclasses import dataclass
+
+from toolscale.sandbox.warm import Sandbox, pool
+
+MAX_CODE_CHARS = 100_000
+# Processes plus threads a program may have (enforced under a dedicated uid only).
+MAX_PROCESSES = 64
+# Output beyond `max_output` is read and dropped, up to this many bytes in all; then the program
+# is killed, so that a program printing gigabytes costs milliseconds, not a gigabyte of memory.
+DRAIN_LIMIT = 4 << 20
 
 
 @dataclass(frozen=True)
@@ -45,61 +52,102 @@ class ExecResult:
         return "\n".join(p for p in parts if p).strip() or "[no output]"
 
 
-_BOOTSTRAP = """\
-import resource as r, sys
-cpu, memory = int(sys.argv[1]), int(sys.argv[2]) << 20
-r.setrlimit(r.RLIMIT_CPU, (cpu, cpu + 1))
-r.setrlimit(r.RLIMIT_AS, (memory, memory))
-r.setrlimit(r.RLIMIT_FSIZE, (16 << 20, 16 << 20))
-r.setrlimit(r.RLIMIT_NOFILE, (64, 64))
-code = sys.argv[3]
-del r, cpu, memory
-sys.argv = ["<code>"]
-exec(compile(code, "<code>", "exec"), {"__name__": "__main__"})
-"""
-MAX_CODE_CHARS = 100_000
+@dataclass
+class _Output:
+    data: bytes = b""
+    seen: int = 0
 
 
-def _decode(data: bytes, cap: int) -> tuple[str, bool]:
-    return data[:cap].decode("utf-8", "replace"), len(data) > cap
+def _collect(sandbox: Sandbox, deadline: float, cap: int) -> tuple[_Output, _Output, str | None]:
+    """Read stdout and stderr until both close; returns them and why the sandbox was killed."""
+    streams = {sandbox.proc.stdout: _Output(), sandbox.proc.stderr: _Output()}
+    selector = selectors.DefaultSelector()
+    for stream in streams:
+        selector.register(stream, selectors.EVENT_READ)
+    reason, swept = None, False
+    try:
+        while selector.get_map():
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                reason = "timeout"
+                break
+            if not swept and sandbox.proc.poll() is not None:
+                # The program has exited but something still holds its output open: a process
+                # that escaped it (possible without a PID namespace). Kill it and read on.
+                sandbox.kill()
+                swept = True
+            for key, _ in selector.select(min(remaining, 0.05)):
+                chunk = os.read(key.fd, 1 << 16)
+                if not chunk:
+                    selector.unregister(key.fileobj)
+                    continue
+                output = streams[key.fileobj]
+                output.seen += len(chunk)
+                if len(output.data) <= cap:
+                    output.data += chunk[: cap + 1 - len(output.data)]
+            if sum(o.seen for o in streams.values()) > DRAIN_LIMIT:
+                reason = "output limit"
+                break
+    finally:
+        selector.close()
+    out, err = streams.values()
+    return out, err, reason
+
+
+def _exit_status(returncode: int, level: str) -> tuple[int, str | None]:
+    """bubblewrap and unshare report a child killed by signal n as exit code 128 + n."""
+    if returncode < 0:
+        return returncode, signal.Signals(-returncode).name
+    if level != "rlimits" and 128 < returncode < 128 + signal.NSIG:
+        return returncode, signal.Signals(returncode - 128).name
+    return returncode, None
+
+
+def _send(sandbox: Sandbox, job: bytes) -> None:
+    sandbox.proc.stdin.write(job)
+    sandbox.proc.stdin.close()
+
+
+def _start(job: bytes) -> Sandbox:
+    sandbox = pool().take()
+    try:
+        _send(sandbox, job)
+    except OSError:  # the spare died between the check and the write: start a fresh one
+        sandbox.close()
+        sandbox = Sandbox()
+        _send(sandbox, job)
+    return sandbox
 
 
 def run_code(
     code: str, *, timeout_s: float = 10, memory_mb: int = 512, max_output: int = 16_384
 ) -> ExecResult:
-    """Run `code` with `python -I -S` in a fresh temporary folder and return what happened."""
+    """Run `code` in a sandbox and return what happened (see the module docstring)."""
     if len(code) > MAX_CODE_CHARS:
         return ExecResult(
             "", f"code too long (at most {MAX_CODE_CHARS} characters)", None, False, None, False
         )
-    limits = [str(max(1, int(timeout_s))), str(memory_mb)]
-    with tempfile.TemporaryDirectory(prefix="toolscale-code-") as workdir:
-        proc = subprocess.Popen(
-            [sys.executable, "-I", "-S", "-c", _BOOTSTRAP, *limits, code],
-            cwd=workdir,
-            env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": workdir},
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            start_new_session=True,
-        )
-        timed_out = False
-        try:
-            out, err = proc.communicate(timeout=timeout_s)
-        except subprocess.TimeoutExpired:
-            timed_out = True
-            os.killpg(proc.pid, signal.SIGKILL)
-            out, err = proc.communicate()
-    stdout, cut_out = _decode(out, max_output)
-    stderr, cut_err = _decode(err, max_output)
-    killed_by = None
-    if proc.returncode is not None and proc.returncode < 0:
-        killed_by = signal.Signals(-proc.returncode).name
+    header = f"{max(1, math.ceil(timeout_s))} {memory_mb} {MAX_PROCESSES}\n"
+    deadline = time.monotonic() + timeout_s
+    sandbox = _start(header.encode() + code.encode("utf-8", "surrogatepass"))
+    try:
+        out, err, reason = _collect(sandbox, deadline, max_output)
+        if reason is None:
+            try:
+                sandbox.proc.wait(timeout=max(0.0, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                reason = "timeout"
+        if reason is not None:
+            sandbox.kill()
+        returncode = sandbox.proc.wait()
+    finally:
+        sandbox.close()
+    exit_code, killed_by = _exit_status(returncode, sandbox.level)
     return ExecResult(
-        stdout=stdout,
-        stderr=stderr,
-        exit_code=proc.returncode,
-        timed_out=timed_out,
-        killed_by=killed_by,
-        truncated=cut_out or cut_err,
+        stdout=out.data[:max_output].decode("utf-8", "replace"),
+        stderr=err.data[:max_output].decode("utf-8", "replace"),
+        exit_code=exit_code,
+        timed_out=reason == "timeout",
+        killed_by="output limit" if reason == "output limit" else killed_by,
+        truncated=out.seen > max_output or err.seen > max_output,
     )

@@ -18,9 +18,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from toolscale.sandbox.execute import CallOutcome
-from toolscale.sandbox.worker import serve
+from toolscale.sandbox.worker import READY, serve
 
 _MAX_IN_FLIGHT = 8
+
+
+_START_LIMIT_S = 120.0
 
 
 class SandboxError(Exception):
@@ -54,13 +57,14 @@ class _Process:
         child.close()
         self.conn = parent
         self.head_started = time.monotonic()
+        self.ready = False  # a time limit runs only once the worker has said it is ready
         self.generation += 1
         self.pool.loop.add_reader(parent.fileno(), self._on_readable)
 
     async def request(self, message: tuple, limit_s: float) -> Any:
         async with self.slots:
             future = self.pool.loop.create_future()
-            if not self.pending:
+            if not self.pending and self.ready:
                 self.head_started = time.monotonic()
             self.pending.append((future, limit_s))
             try:
@@ -76,6 +80,10 @@ class _Process:
         try:
             while self.conn.poll():
                 reply = self.conn.recv()
+                if reply == READY:  # imports done: the first request's clock starts now
+                    self.ready = True
+                    self.head_started = time.monotonic()
+                    continue
                 future, _ = self.pending.popleft()
                 self.head_started = time.monotonic()
                 if not future.done():
@@ -84,6 +92,8 @@ class _Process:
             self.lose("the worker process died")
 
     def overdue(self, now: float) -> bool:
+        if not self.ready:  # starting up (importing): only a start that never ends is overdue
+            return now - self.head_started > _START_LIMIT_S
         return bool(self.pending) and now - self.head_started > self.pending[0][1]
 
     def lose(self, reason: str) -> None:

@@ -44,10 +44,17 @@ class Worker:
         return outcomes, state_hash(kit.state)
 
 
+READY = ("ready", None)
+
+
 def serve(conn: Connection, call_timeout_s: float) -> None:
     """The worker's main loop: (op, *args) in, ("ok", result) or ("fail", reason) out."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     worker = Worker(call_timeout_s)
+    try:
+        conn.send(READY)
+    except (BrokenPipeError, OSError):
+        return
     while True:
         try:
             op, *args = conn.recv()

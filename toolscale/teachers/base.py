@@ -7,6 +7,8 @@ judged here; the verifier does that. The LLM teachers implement the same protoco
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -33,6 +35,8 @@ class Draft:
     teacher_prompt_tokens: int = 0
     teacher_completion_tokens: int = 0
     teacher_latency_ms: float = 0.0
+    # Mistakes the model made that went back to it as tool errors, by kind.
+    model_errors: Counter[str] = field(default_factory=Counter)
 
 
 class Teacher(Protocol):
@@ -56,20 +60,34 @@ def open_draft(task: Task, variant: str, attempt: int) -> Draft:
 
 
 def record_call(draft: Draft, task: Task, name: str, arguments: Any, outcome: CallOutcome) -> None:
-    """Append one assistant tool call and its tool result to the draft."""
-    call_id = f"call_{len(draft.tool_calls)}"
+    """Append one assistant tool call and its tool result to the draft. `arguments` is a value,
+    or the exact JSON text the model wrote (kept as is, even when it does not parse)."""
     text = arguments if isinstance(arguments, str) else canonical_json(arguments)
+    record_turn(draft, task, "", [(name, text, outcome)])
+
+
+def record_turn(
+    draft: Draft, task: Task, content: str, calls: Sequence[tuple[str, str, CallOutcome]]
+) -> None:
+    """Append one assistant message holding `calls` (name, argument text, outcome) and the tool
+    result of each. Call ids are `call_<n>`, numbered over the whole draft."""
+    start = len(draft.tool_calls)
+    ids = [f"call_{start + i}" for i in range(len(calls))]
     draft.messages.append(
         Message(
             role="assistant",
-            content="",
-            tool_calls=[FunctionCall(id=call_id, name=name, arguments=text)],
+            content=content,
+            tool_calls=[
+                FunctionCall(id=i, name=name, arguments=text)
+                for i, (name, text, _) in zip(ids, calls, strict=True)
+            ],
         )
     )
-    draft.messages.append(
-        Message(role="tool", content=outcome.output, tool_call_id=call_id, name=name)
-    )
-    draft.tool_calls.append(tool_call_record(task, call_id, name, text, outcome))
+    for call_id, (name, text, outcome) in zip(ids, calls, strict=True):
+        draft.messages.append(
+            Message(role="tool", content=outcome.output, tool_call_id=call_id, name=name)
+        )
+        draft.tool_calls.append(tool_call_record(task, call_id, name, text, outcome))
 
 
 def close_draft(draft: Draft, final_answer: str, final_state_hash: str) -> Draft:

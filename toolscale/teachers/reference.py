@@ -6,15 +6,22 @@ and every alternative route the domain offers (e.g. an expert or code_executor i
 calculator). A route that ends by asking an expert answers with the expert's reply, as an agent
 relying on it would; a simulated expert can be wrong, and the verifier then rejects the attempt
 at the outcome stage like any other wrong attempt.
+
+When the task's preference profile asks for a JSON answer with a confidence, every route answers
+`{"answer": ..., "confidence": ...}` (confidence 1.0 for its own answer, the expert's stated
+accuracy when it relays an expert), and `--detours` adds `plain_answer`: the gold route answered
+in plain text, which ignores the profile, so the preference label differs between the two.
 """
 
 from __future__ import annotations
 
 from toolscale.contract import Action, ToolKind, canonical_json
+from toolscale.records import Task
 from toolscale.registry import get_domain
 from toolscale.sandbox.pool import SandboxPool
 from toolscale.tasks import SampledTask
 from toolscale.teachers.base import Draft, close_draft, open_draft, record_call
+from toolscale.tools.experts import EXPERTS
 
 
 def _routes(item: SampledTask, detours: bool) -> list[tuple[str, list[Action]]]:
@@ -29,7 +36,17 @@ def _routes(item: SampledTask, detours: bool) -> list[tuple[str, list[Action]]]:
         i = reads[0]
         routes.append(("repeat_read", [*gold[: i + 1], gold[i], *gold[i + 1 :]]))
     routes += [(f"alternative_{n}", route) for n, route in enumerate(item.alternatives, 1)]
+    if task.preference.answer_format == "json_confidence":
+        routes.append(("plain_answer", gold))
     return routes
+
+
+def _final_message(task: Task, variant: str, text: str, expert: str | None) -> str:
+    """The route's answer, in the format the task's preference asks for (except `plain_answer`)."""
+    if task.preference.answer_format != "json_confidence" or variant == "plain_answer":
+        return text
+    confidence = EXPERTS[expert].accuracy if expert in EXPERTS else 1.0
+    return canonical_json({"answer": text, "confidence": confidence})
 
 
 class ReferenceTeacher:
@@ -51,8 +68,9 @@ class ReferenceTeacher:
             outcomes, final_hash = await pool.replay(task.domain, state_json, calls)
             for action, outcome in zip(actions, outcomes, strict=True):
                 record_call(draft, task, action.name, action.arguments, outcome)
-            final = item.final_message
+            final, expert = item.final_message, None
             if actions and specs[actions[-1].name].kind is ToolKind.MODEL:
-                final = outcomes[-1].output
+                final, expert = outcomes[-1].output, outcomes[-1].model
+            final = _final_message(task, variant, final, expert)
             drafts.append(close_draft(draft, final, final_hash))
         return drafts

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from toolscale.contract import ModelUsage, ToolError, ToolKind, Toolkit, ToolPrice, tool
+from toolscale.tools.expert_endpoints import configured, endpoint_reply
 
 
 @dataclass(frozen=True)
@@ -33,8 +34,12 @@ EXPERTS: dict[str, SimulatedExpert] = {
 
 
 def expert_prices() -> dict[str, ToolPrice]:
-    """Price-table entries of the expert aliases (per-token prices, simulated latency)."""
-    return {alias: expert.price for alias, expert in EXPERTS.items()}
+    """Price-table entries of the expert aliases: a configured endpoint's prices, else the
+    simulated expert's (per-token prices, simulated latency)."""
+    prices = {alias: expert.price for alias, expert in EXPERTS.items()}
+    for alias, endpoint in configured().items():
+        prices[alias] = ToolPrice(0, 0, endpoint.input_per_m, endpoint.output_per_m)
+    return prices
 
 
 def _tokens(text: str) -> int:
@@ -81,6 +86,11 @@ class ExpertTool(Toolkit):
         """
         if expert not in EXPERTS:
             raise ToolError(f"unknown expert {expert!r}; choose one of {sorted(EXPERTS)}")
+        endpoint = configured().get(expert)
+        if endpoint is not None:
+            reply, usage = endpoint_reply(expert, endpoint, question)
+            self.record_usage(usage)
+            return reply
         reply = simulated_reply(expert, question, self.state["expert"])
         self.record_usage(
             ModelUsage(

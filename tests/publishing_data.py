@@ -1,0 +1,53 @@
+"""A small real dataset for the publishing tests, generated through the command line.
+
+24 tasks over the four bundled domains with detours and seed 3: the simulated expert answers
+math task 5 wrongly on one route, so `rejected` holds a real outcome failure as well.
+"""
+
+from __future__ import annotations
+
+import atexit
+import shutil
+import subprocess
+import sys
+import tempfile
+from functools import cache
+from pathlib import Path
+
+import pyarrow.parquet as pq
+
+DOMAINS = "railway,bank,math,knowledge"
+NUM_TASKS = 24
+
+
+def generate(out: Path) -> Path:
+    args = ["generate", "--domains", DOMAINS, "--num-tasks", str(NUM_TASKS), "--detours"]
+    args += ["--seed", "3", "--out", str(out)]
+    result = subprocess.run(
+        [sys.executable, "-m", "toolscale", *args], capture_output=True, text=True, timeout=600
+    )
+    if result.returncode != 0:
+        raise AssertionError(result.stderr)
+    return out
+
+
+@cache
+def shared() -> Path:
+    """One generated dataset per test process, shared read-only by the publishing tests (a test
+    that changes files works on a `copy`)."""
+    root = Path(tempfile.mkdtemp(prefix="toolscale-publishing-"))
+    atexit.register(shutil.rmtree, root, ignore_errors=True)
+    return generate(root / "out")
+
+
+def copy(source: Path, dest: Path) -> Path:
+    shutil.copytree(source, dest)
+    return dest
+
+
+def rows(out: Path, config: str) -> list[dict]:
+    return [
+        row
+        for path in sorted((out / "data" / config).glob("*.parquet"))
+        for row in pq.read_table(path).to_pylist()
+    ]

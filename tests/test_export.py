@@ -1,0 +1,164 @@
+"""`toolscale export`: tau2-bench task files checked against tau2's Task structure, and SFT JSONL.
+
+The tau2 models below restate the structure tau2-bench documents for its `Task`
+(src/tau2/data_model/tasks.py, docs/evaluation.md) as strict pydantic models: unknown keys are
+errors, so a misspelt field fails here instead of being ignored there.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any, Literal
+
+import pytest
+from pydantic import BaseModel, ConfigDict
+
+from tests.publishing_data import rows, shared
+from toolscale.contract import state_hash
+from toolscale.errors import ConfigError
+from toolscale.export import export
+from toolscale.registry import get_domain
+from toolscale.sandbox.execute import execute, fresh_toolkit
+
+pytestmark = pytest.mark.slow
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Instructions(Strict):
+    domain: str
+    reason_for_call: str
+    known_info: str | None = None
+    unknown_info: str | None = None
+    task_instructions: str
+
+
+class UserScenario(Strict):
+    persona: str | None = None
+    instructions: Instructions | str
+
+
+class Description(Strict):
+    purpose: str | None = None
+    relevant_policies: str | None = None
+    notes: str | None = None
+
+
+class Action(Strict):
+    action_id: str
+    requestor: Literal["user", "assistant"] = "assistant"
+    name: str
+    arguments: dict[str, Any]
+    info: str | None = None
+    compare_args: list[str] | None = None
+
+
+class InitializationData(Strict):
+    agent_data: dict[str, Any] | None = None
+    user_data: dict[str, Any] | None = None
+
+
+class InitialState(Strict):
+    initialization_data: InitializationData | None = None
+    initialization_actions: list[dict[str, Any]] | None = None
+    message_history: list[dict[str, Any]] | None = None
+
+
+class EvaluationCriteria(Strict):
+    actions: list[Action] | None = None
+    env_assertions: list[dict[str, Any]] | None = None
+    communicate_info: list[str] | None = None
+    nl_assertions: list[str] | None = None
+    reward_basis: list[Literal["DB", "ENV_ASSERTION", "NL_ASSERTION", "ACTION", "COMMUNICATE"]]
+
+
+class Tau2Task(Strict):
+    id: str
+    description: Description | None = None
+    user_scenario: UserScenario
+    ticket: str | None = None
+    initial_state: InitialState | None = None
+    evaluation_criteria: EvaluationCriteria | None = None
+    issues: list[dict[str, Any]] | None = None
+    required_documents: list[str] | None = None
+    user_tools: list[str] | None = None
+
+
+@pytest.fixture(scope="module")
+def dataset() -> Path:
+    return shared()
+
+
+def test_tau2_files_follow_the_task_model_and_replay_to_the_gold_state(dataset, tmp_path):
+    written = export(dataset, tmp_path, "tau2")
+    tasks = {t["id"]: t for t in rows(dataset, "tasks")}
+    stateful = sorted({t["domain"] for t in tasks.values() if t["family"] == "stateful"})
+    assert sorted({p.parent.name for p in written}) == stateful == ["bank", "railway"]
+    exported = 0
+    for domain in stateful:
+        items = json.loads((tmp_path / domain / "tasks.json").read_text())
+        assert len(items) == sum(t["domain"] == domain for t in tasks.values())
+        for item in items:
+            task = Tau2Task.model_validate(item)
+            row = tasks[task.id]
+            criteria = task.evaluation_criteria
+            assert [(a.name, a.arguments) for a in criteria.actions] == [
+                (a["name"], a["arguments"]) for a in json.loads(row["gold_actions"])
+            ]
+            assert criteria.communicate_info == row["required_facts"]
+            assert task.user_scenario.instructions.reason_for_call == row["instruction"]
+            state = task.initial_state.initialization_data.agent_data
+            assert state == json.loads(row["initial_state"])
+            # The DB reward basis holds: the actions on that state give the gold final state.
+            kit = fresh_toolkit(get_domain(domain), json.dumps(state))
+            for action in criteria.actions:
+                assert execute(kit, action.name, action.arguments, 15.0).status == "ok"
+            assert state_hash(kit.state) == row["expected_state_hash"]
+            exported += 1
+    assert exported == sum(t["family"] == "stateful" for t in tasks.values())
+
+
+def test_tau2_policy_and_tools_are_the_domain_s(dataset, tmp_path):
+    export(dataset, tmp_path, "tau2")
+    task = next(t for t in rows(dataset, "tasks") if t["domain"] == "bank")
+    assert (tmp_path / "bank" / "policy.md").read_text() == task["system_prompt"] + "\n"
+    assert json.loads((tmp_path / "bank" / "tools.json").read_text()) == json.loads(task["tools"])
+
+
+def test_sft_lines_are_the_verified_conversations(dataset, tmp_path):
+    (path,) = export(dataset, tmp_path, "sft")
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    traces = {r["id"]: r for r in rows(dataset, "traces")}
+    tasks = {t["id"]: t for t in rows(dataset, "tasks")}
+    assert sorted(line["id"] for line in lines) == sorted(traces)
+    for line in lines:
+        trace = traces[line["id"]]
+        assert line["tools"] == json.loads(tasks[trace["task_id"]]["tools"])
+        messages = line["messages"]
+        assert [m["role"] for m in messages][:2] == ["system", "user"]
+        assert messages[-1] == {"role": "assistant", "content": trace["final_answer"]}
+        calls = [c for m in messages for c in m.get("tool_calls", [])]
+        assert [(c["id"], c["function"]["name"], c["function"]["arguments"]) for c in calls] == [
+            (c["id"], c["name"], c["arguments"]) for c in trace["tool_calls"]
+        ]
+        assert all(c["type"] == "function" for c in calls)
+        results = [(m["tool_call_id"], m["content"]) for m in messages if m["role"] == "tool"]
+        assert results == [(c["id"], c["output"]) for c in trace["tool_calls"]]
+
+
+def test_unknown_format_is_a_config_error(dataset, tmp_path):
+    with pytest.raises(ConfigError, match="unknown --format"):
+        export(dataset, tmp_path, "csv")
+    result = subprocess.run(
+        [sys.executable, "-m", "toolscale", "export", str(dataset), str(tmp_path), "--format", "x"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 2
+    assert "error: unknown --format 'x'" in result.stderr

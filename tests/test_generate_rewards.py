@@ -1,0 +1,208 @@
+"""Reward and preference columns of a generated dataset, end to end through the command line."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+
+from toolscale.dataset.output import Output
+from toolscale.rewards import row_total
+
+pytestmark = pytest.mark.slow
+DOMAINS = ("bank", "knowledge", "math", "railway")
+COMPONENTS = ("reward_outcome", "reward_efficiency", "reward_preference", "reward_total")
+
+
+def cli(*args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+    result = subprocess.run(
+        [sys.executable, "-m", "toolscale", *args], capture_output=True, text=True, timeout=600
+    )
+    if check and result.returncode != 0:
+        raise AssertionError(result.stderr)
+    return result
+
+
+def rows(out: Path, *configs: str) -> list[dict]:
+    return [
+        r
+        for c in configs
+        for p in sorted((out / "data" / c).glob("*.parquet"))
+        for r in pq.read_table(p).to_pylist()
+    ]
+
+
+def by_task(out: Path) -> dict[str, list[dict]]:
+    grouped: dict[str, list[dict]] = defaultdict(list)
+    for row in rows(out, "traces", "rejected"):
+        grouped[row["task_id"]].append(row)
+    return grouped
+
+
+@pytest.fixture(scope="module")
+def dataset(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("rewards") / "out"
+    cli(
+        "generate",
+        "--domains",
+        "all",
+        "--num-tasks",
+        "60",
+        "--detours",
+        "--seed",
+        "5",
+        "--reward-weights",
+        "w_o=1,w_e=2,w_p=0.5",
+        "--out",
+        str(out),
+    )
+    return out
+
+
+def test_every_row_total_is_the_weighted_sum_of_its_components(dataset):
+    attempts = rows(dataset, "traces", "rejected")
+    assert len(attempts) > 150
+    for row in attempts:
+        assert json.loads(row["reward_weights"]) == {"w_o": 1.0, "w_e": 2.0, "w_p": 0.5}
+        assert abs(row_total(row) - row["reward_total"]) <= 1e-9, row["id"]
+        assert row["reward_outcome"] == (1.0 if row["verified"] else 0.0)
+        assert row["reward_efficiency"] <= 0.0 <= row["reward_preference"]
+
+
+def test_more_calls_or_tokens_never_get_a_higher_efficiency(dataset):
+    compared = 0
+    for attempts in by_task(dataset).values():
+        for a in attempts:
+            for b in attempts:
+                if (
+                    a["num_tool_calls"] >= b["num_tool_calls"]
+                    and a["num_tokens"] >= b["num_tokens"]
+                ):
+                    assert a["reward_efficiency"] <= b["reward_efficiency"], (a["id"], b["id"])
+                    compared += a is not b
+    assert compared > 100
+
+
+def test_the_preference_label_flips_where_a_profile_forbids_a_detours_tool(dataset):
+    tasks = {r["id"]: r for r in rows(dataset, "tasks")}
+    flipped = 0
+    for task_id, attempts in by_task(dataset).items():
+        preference = json.loads(tasks[task_id]["preference"])
+        for row in attempts:
+            used = json.loads(row["calls_per_tool"])
+            breaks_format = (
+                preference["answer_format"] == "json_confidence"
+                and row["variant"] == "plain_answer"
+            )
+            forbidden = any(t in used for t in preference["forbidden_tools"])
+            assert row["preference_compliant"] == (not forbidden and not breaks_format), row["id"]
+            if not row["preference_compliant"]:
+                assert row["reward_preference"] == 0.0
+        labels = {r["preference_compliant"] for r in attempts if r["verified"]}
+        if preference["forbidden_tools"] and labels == {True, False}:
+            flipped += 1
+    assert flipped >= 3
+
+
+def test_json_profile_gold_complies_and_plain_answer_does_not(dataset):
+    tasks = {r["id"]: r for r in rows(dataset, "tasks")}
+    json_tasks = [t for t in tasks.values() if t["preference_profile"] == "json_confidence"]
+    assert json_tasks
+    for task_id, attempts in by_task(dataset).items():
+        if tasks[task_id]["preference_profile"] != "json_confidence":
+            assert all(r["variant"] != "plain_answer" for r in attempts)
+            continue
+        variants = {r["variant"]: r for r in attempts}
+        assert variants["gold"]["verified"] and variants["gold"]["preference_compliant"]
+        assert variants["gold"]["stated_confidence"] == 1.0
+        assert variants["plain_answer"]["verified"]
+        assert not variants["plain_answer"]["preference_compliant"]
+
+
+def test_run_json_reports_profiles_and_reward_distributions_per_domain(dataset):
+    run = json.loads((dataset / "run.json").read_text())
+    assert run["config"]["reward"]["w_e"] == 2.0
+    # "all" is every installed domain: the bundled four and the tests' faulty fixture domain.
+    assert set(DOMAINS) <= set(run["config"]["domains"]) == set(run["profiles"])
+    assert sum(sum(c.values()) for c in run["profiles"].values()) == run["counts"]["sampled"]
+    assert {p for c in run["profiles"].values() for p in c} == {
+        "none",
+        "hurry",
+        "cheap",
+        "avoid_tool",
+        "json_confidence",
+    }
+    attempts = rows(dataset, "traces", "rejected")
+    for domain in run["reward_distributions"]:
+        report = run["reward_distributions"][domain]
+        mine = [r for r in attempts if r["domain"] == domain]
+        for component in (*COMPONENTS, "reward_group"):
+            values = [r[component] for r in mine]
+            assert report[component]["n"] == len(mine)
+            assert report[component]["min"] == round(min(values), 6)
+            assert report[component]["max"] == round(max(values), 6)
+            assert report[component]["mean"] == pytest.approx(sum(values) / len(values), abs=1e-6)
+
+
+def test_profiles_follow_the_configured_spread(tmp_path):
+    out = tmp_path / "out"
+    cli(
+        "generate",
+        "--domains",
+        "all",
+        "--num-tasks",
+        "40",
+        "--profiles",
+        "hurry=1,avoid_tool=1",
+        "--out",
+        str(out),
+    )
+    run = json.loads((out / "run.json").read_text())
+    drawn = defaultdict(int)
+    for counts in run["profiles"].values():
+        for profile, n in counts.items():
+            drawn[profile] += n
+    assert set(drawn) == {"hurry", "avoid_tool"}
+    assert sum(drawn.values()) == run["counts"]["sampled"] >= 30
+    assert min(drawn.values()) >= 8  # about half each
+    tasks = rows(out, "tasks")
+    hurry = [t for t in tasks if t["preference_profile"] == "hurry"]
+    assert all(t["instruction"].endswith("than needed.") for t in hurry)
+    # The domain part of each task is the same as with no preference at all.
+    plain = tmp_path / "plain"
+    cli(
+        "generate",
+        "--domains",
+        "all",
+        "--num-tasks",
+        "40",
+        "--profiles",
+        "none",
+        "--out",
+        str(plain),
+    )
+    base = {(t["domain"], t["index"]): t for t in rows(plain, "tasks")}
+    for task in tasks:
+        other = base[(task["domain"], task["index"])]
+        assert task["instruction"].startswith(other["instruction"])
+        assert task["gold_actions"] == other["gold_actions"]
+        assert task["initial_state"] == other["initial_state"]
+
+
+def test_validate_catches_a_changed_reward(dataset, tmp_path):
+    out = tmp_path / "out"
+    subprocess.run(["cp", "-r", str(dataset), str(out)], check=True)
+    output = Output(out)
+    shard = output.shards("traces")[0]
+    table = pq.read_table(shard).to_pylist()
+    table[0]["reward_total"] += 0.5
+    output.write_shard("traces", shard.stem, table)
+    result = cli("validate", str(out), check=False)
+    assert result.returncode == 1
+    assert table[0]["id"] in result.stderr.splitlines()[-1]
+    assert "reward_total" in result.stderr

@@ -1,0 +1,179 @@
+"""Preference profiles: sampling, attachment to tasks, and the constraint checks."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from collections import Counter
+
+import pytest
+
+from toolscale.contract import ToolKind
+from toolscale.errors import ConfigError
+from toolscale.preferences import (
+    DEFAULT_SPREAD,
+    JSON_INSTRUCTION,
+    NO_PREFERENCE,
+    PROFILES,
+    Preference,
+    PreferenceVector,
+    answer_text,
+    parse_spread,
+    sample_preference,
+    stated_confidence,
+    violations,
+    within_budget,
+)
+from toolscale.registry import get_domain
+from toolscale.tasks import build_task, with_preference
+
+KNOWLEDGE_PRICES = {
+    "search": {"cost": 1.0, "latency_ms": 500.0},
+    "calculator": {"cost": 0.1, "latency_ms": 10.0},
+}
+KNOWLEDGE_GOLD = [
+    {"name": "search", "arguments": {"query": "a"}},
+    {"name": "search", "arguments": {"query": "b"}},
+    {"name": "calculator", "arguments": {"expression": "1+1"}},
+]
+
+
+def draw(spread: dict[str, float], seed: int = 0) -> Preference:
+    return sample_preference(
+        spread, random.Random(seed), "knowledge", KNOWLEDGE_PRICES, KNOWLEDGE_GOLD, []
+    )
+
+
+def test_parse_spread():
+    assert parse_spread("hurry=2, none") == {"hurry": 2.0, "none": 1.0}
+    assert parse_spread("all") == DEFAULT_SPREAD
+    assert set(DEFAULT_SPREAD) == set(PROFILES)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("fast=1", "unknown profile 'fast'"),
+        ("hurry=x", "not a number"),
+        ("hurry=-1", "must be >= 0"),
+        ("hurry=0,none=0", "needs a positive weight"),
+    ],
+)
+def test_bad_spread_is_a_config_error(text, message):
+    with pytest.raises(ConfigError, match=message):
+        parse_spread(text)
+
+
+def test_hurry_and_cheap_budgets_are_the_gold_routes():
+    # search 500 ms + search 500 ms + calculator 10 ms; cost 1.0 + 1.0 + 0.1.
+    hurry = draw({"hurry": 1})
+    assert (hurry.max_latency_ms, hurry.max_cost, hurry.vector.latency) == (1010.0, None, 1.0)
+    cheap = draw({"cheap": 1})
+    assert (cheap.max_cost, cheap.max_latency_ms, cheap.vector.cost) == (2.1, None, 1.0)
+
+
+def test_spread_is_followed():
+    drawn = Counter(draw({"hurry": 3, "json_confidence": 1}, seed).profile for seed in range(400))
+    assert set(drawn) == {"hurry", "json_confidence"}
+    assert 0.65 < drawn["hurry"] / 400 < 0.85  # expected 0.75
+
+
+def test_avoided_tool_is_off_the_gold_route_never_a_write_and_prefers_detour_tools():
+    for index in range(10):
+        item = with_preference(build_task(get_domain("bank"), 0, index, 5), {"avoid_tool": 1})
+        specs = get_domain("bank").toolkit.specs()
+        (tool,) = item.task.preference.forbidden_tools
+        assert tool not in {a["name"] for a in item.task.gold_actions}
+        assert specs[tool].kind is not ToolKind.WRITE
+        assert item.task.preference.vector.tools == {tool: -1.0}
+    for index in range(5):
+        item = with_preference(build_task(get_domain("math"), 0, index, 5), {"avoid_tool": 1})
+        assert item.task.preference.forbidden_tools[0] in {"code_executor", "ask_expert"}
+
+
+def test_with_preference_keeps_the_domain_task_and_appends_the_instruction():
+    base = build_task(get_domain("math"), 0, 4, 5)
+    item = with_preference(base, {"json_confidence": 1})
+    assert item.task.instruction == f"{base.task.instruction} {JSON_INSTRUCTION}"
+    assert item.task.preference.answer_format == "json_confidence"
+    assert item.task.gold_actions == base.task.gold_actions
+    assert item.task.expected_state_hash == base.task.expected_state_hash
+    assert item.task.id != base.task.id
+    assert with_preference(base, {"json_confidence": 1}) == item  # deterministic
+    # "none" changes nothing, the id included.
+    assert with_preference(base, {"none": 1}).task == base.task
+    assert base.task.preference == NO_PREFERENCE
+
+
+def test_task_row_round_trip_carries_the_profile():
+    task = with_preference(build_task(get_domain("math"), 0, 4, 5), {"hurry": 1}).task
+    row = task.to_row()
+    assert row["preference_profile"] == "hurry"
+    assert type(task).from_row(row) == task
+
+
+def test_a_forbidden_tool_used_is_a_violation():
+    profile = draw({"avoid_tool": 1})
+    tool = profile.forbidden_tools[0]
+    assert violations(profile, {"search": 2}, "x") == []
+    assert violations(profile, {tool: 2, "search": 1}, "x") == [
+        f"called forbidden tool {tool!r} (2 times)"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("final", "problems"),
+    [
+        ('{"answer": "35", "confidence": 0.9}', 0),
+        ('{"answer": "35", "confidence": 1}', 0),
+        ("The answer is 35.", 2),
+        ('{"answer": "35"}', 1),
+        ('{"answer": "35", "confidence": 1.5}', 1),
+        ('{"answer": "35", "confidence": true}', 1),
+        ('{"answer": 35, "confidence": 0.5}', 1),
+        ('["35", 0.9]', 2),
+    ],
+)
+def test_json_confidence_format(final, problems):
+    profile = draw({"json_confidence": 1})
+    assert len(violations(profile, {}, final)) == problems
+
+
+def test_answer_text_and_confidence():
+    assert answer_text('{"answer": "It is 35.", "confidence": 0.9}') == "It is 35."
+    assert answer_text('{"answer": 35, "confidence": 0.9}') == "35"
+    assert answer_text("It is 35.") == "It is 35."
+    assert stated_confidence('{"answer": "x", "confidence": 0.25}') == 0.25
+    assert stated_confidence("0.25") is None
+
+
+def test_within_budget():
+    hurry = Preference(
+        profile="hurry", instruction="", vector=PreferenceVector(), max_latency_ms=1010.0
+    )
+    assert within_budget(hurry, 3, 3, 1010.0, 99.0)
+    assert not within_budget(hurry, 4, 3, 1010.0, 0.0)  # a call beyond gold
+    assert not within_budget(hurry, 1, 3, 2000.0, 0.0)  # an expert: fewer calls, slower
+    assert within_budget(NO_PREFERENCE, 1, 3, 2000.0, 0.0)
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "message"),
+    [
+        ("--profiles", "fast=1", "unknown profile 'fast'"),
+        ("--reward-weights", "w_o=x", "w_o must be a number"),
+        ("--reward-options", "efficiency=speed", "efficiency must be one of"),
+    ],
+)
+def test_cli_rejects_bad_profile_and_reward_options(tmp_path, option, value, message):
+    out = tmp_path / "out"
+    result = subprocess.run(
+        [sys.executable, "-m", "toolscale", "generate", "--out", str(out), option, value],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 2
+    assert message in result.stderr and "Traceback" not in result.stderr
+    assert not out.exists()

@@ -1,0 +1,145 @@
+"""The reward formulas, against values computed by hand, and their edge cases."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from types import SimpleNamespace
+
+import pytest
+
+from toolscale.errors import ConfigError
+from toolscale.preferences import PreferenceVector
+from toolscale.rewards import (
+    GroupFeatures,
+    RewardConfig,
+    efficiency_reward,
+    group_rewards,
+    outcome_reward,
+    parse_reward_config,
+    preference_reward,
+    row_total,
+    total_reward,
+)
+
+DEFAULT = RewardConfig()
+COST = RewardConfig(efficiency="cost")
+
+
+def attempt(verified: bool, cost: float, latency: float = 0.0, **calls: int) -> GroupFeatures:
+    return GroupFeatures(calls, verified, cost, latency)
+
+
+def test_outcome_is_one_only_for_a_verified_attempt():
+    assert (outcome_reward(True), outcome_reward(False)) == (1.0, 0.0)
+
+
+def test_efficiency_token_form_by_hand():
+    # 3 calls, no tokens: -0.01 * 3; one expert call of 120 tokens: -0.01 - 0.0001 * 120.
+    assert efficiency_reward(3, 0, 99.0, 99.0, DEFAULT) == pytest.approx(-0.03, abs=1e-12)
+    assert efficiency_reward(1, 120, 0.0, 0.0, DEFAULT) == pytest.approx(-0.022, abs=1e-12)
+
+
+def test_zero_tokens_and_zero_calls_cost_nothing():
+    assert efficiency_reward(0, 0, 0.0, 0.0, DEFAULT) == 0.0
+    assert efficiency_reward(0, 0, 0.0, 0.0, COST) == 0.0
+
+
+def test_efficiency_cost_form_by_hand():
+    # search, search, calculator: cost 2.1, 1010 ms -> -0.01 * 2.1 - 0.01 * 1.01 = -0.0311.
+    assert efficiency_reward(3, 500, 2.1, 1010.0, COST) == pytest.approx(-0.0311, abs=1e-12)
+
+
+def test_more_calls_or_tokens_never_raise_efficiency():
+    grid = list(itertools.product(range(5), (0, 10, 500)))
+    for (c1, t1), (c2, t2) in itertools.product(grid, grid):
+        if c1 >= c2 and t1 >= t2:
+            assert efficiency_reward(c1, t1, 0, 0, DEFAULT) <= efficiency_reward(
+                c2, t2, 0, 0, DEFAULT
+            )
+
+
+def test_preference_reward_quick_slow_violated():
+    assert preference_reward(True, True, DEFAULT) == 0.5
+    assert preference_reward(False, True, DEFAULT) == 0.1
+    # A forbidden tool used (not compliant) scores 0 even when quick.
+    assert preference_reward(True, False, DEFAULT) == 0.0
+
+
+def test_total_by_hand_and_from_a_row():
+    assert total_reward(1.0, -0.03, 0.5, DEFAULT.weights()) == pytest.approx(1.47)
+    weights = {"w_o": 2.0, "w_e": 10.0, "w_p": 0.5}
+    assert total_reward(1.0, -0.03, 0.1, weights) == pytest.approx(2.0 - 0.3 + 0.05)
+    row = {
+        "reward_outcome": 1.0,
+        "reward_efficiency": -0.03,
+        "reward_preference": 0.1,
+        "reward_weights": json.dumps(weights),
+    }
+    assert row_total(row) == pytest.approx(1.75, abs=1e-12)
+
+
+def test_group_reward_worked_example():
+    # P = outcome 1, cost 1. outcome [1, 1, 0]; -cost [-0.3, -0.5, -0.1] -> [0.5, 0, 1].
+    group = [attempt(True, 0.3), attempt(True, 0.5), attempt(False, 0.1)]
+    rewards = group_rewards(group, PreferenceVector(outcome=1.0, cost=1.0))
+    assert rewards == pytest.approx([1.5, 1.0, 0.0])
+
+
+def test_group_reward_every_attempt_identical_is_zero():
+    group = [attempt(True, 0.3, 30.0, calculator=3)] * 4
+    vector = PreferenceVector(tools={"calculator": 1.0}, outcome=1.0, cost=1.0, latency=1.0)
+    assert group_rewards(group, vector) == [0.0, 0.0, 0.0, 0.0]
+
+
+def test_group_reward_every_attempt_wrong_is_zero():
+    group = [attempt(False, 0.3, calculator=3), attempt(False, 0.1, calculator=1)]
+    assert group_rewards(group, PreferenceVector(outcome=1.0, cost=1.0)) == [0.0, 0.0]
+
+
+def test_group_reward_a_forbidden_tool_used_is_negative():
+    # P forbids ask_expert (weight -1); both correct, so outcome is constant and contributes 0.
+    group = [attempt(True, 0.3, calculator=3), attempt(True, 0.0001, ask_expert=1)]
+    rewards = group_rewards(group, PreferenceVector(tools={"ask_expert": -1.0}))
+    assert rewards == [0.0, -1.0]
+
+
+def test_group_reward_latency_direction_and_empty_group():
+    group = [attempt(True, 0.0, 2000.0), attempt(True, 0.0, 30.0), attempt(True, 0.0, 1015.0)]
+    assert group_rewards(group, {"outcome": 1.0, "latency": 2.0}) == pytest.approx([0, 2, 1])
+    assert group_rewards([], PreferenceVector()) == []
+
+
+def test_group_features_from_a_row_and_from_an_object():
+    row = {
+        "calls_per_tool": '{"search":2}',
+        "verified": True,
+        "total_cost": 2.0,
+        "total_latency_ms": 1000.0,
+    }
+    obj = SimpleNamespace(
+        calls_per_tool={"search": 2}, verified=True, total_cost=2.0, total_latency_ms=1000.0
+    )
+    assert GroupFeatures.of(row) == GroupFeatures.of(obj) == attempt(True, 2.0, 1000.0, search=2)
+
+
+def test_parse_reward_config():
+    config = parse_reward_config("w_o=2,w_e=0.5", "efficiency=cost,per_second=0.02")
+    assert (config.w_o, config.w_e, config.w_p) == (2.0, 0.5, 1.0)
+    assert (config.efficiency, config.per_second) == ("cost", 0.02)
+    assert json.loads(config.weights_json()) == {"w_o": 2.0, "w_e": 0.5, "w_p": 1.0}
+    assert parse_reward_config() == RewardConfig()
+
+
+@pytest.mark.parametrize(
+    ("weights", "options", "message"),
+    [
+        ("w_x=1", "", "unknown key 'w_x'"),
+        ("w_o=high", "", "must be a number"),
+        ("", "w_o=1", "unknown key 'w_o' in --reward-options"),
+        ("", "efficiency=speed", "efficiency must be one of"),
+    ],
+)
+def test_bad_reward_config_is_a_config_error(weights, options, message):
+    with pytest.raises(ConfigError, match=message):
+        parse_reward_config(weights, options)

@@ -1,0 +1,147 @@
+"""`toolscale-train` as written in the README: a real CPU run, and one clear line for bad input."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+
+from toolscale.generate import GenerateConfig, generate
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def train(*args: str, env: dict | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "trainer.cli", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        env=env,
+    )
+
+
+def assert_one_line_error(result: subprocess.CompletedProcess[str], *words: str) -> None:
+    assert result.returncode == 2, result.stderr[-2000:]
+    assert "Traceback" not in result.stderr
+    last = result.stderr.strip().splitlines()[-1]
+    assert last.startswith("error:")
+    for word in words:
+        assert word in last, last
+
+
+@pytest.fixture(scope="module")
+def dataset(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("train") / "data"
+    generate(GenerateConfig(domains=["math", "faulty"], num_tasks=4, out=out))
+    return out
+
+
+def test_missing_dataset(tmp_path):
+    result = train(
+        "grpo",
+        "--config",
+        "trainer/configs/cpu-smoke.yaml",
+        "--dataset",
+        str(tmp_path / "nope"),
+        "--output_dir",
+        str(tmp_path / "run"),
+    )
+    assert_one_line_error(result, "nope")
+
+
+def test_dataset_without_the_needed_columns(dataset, tmp_path):
+    broken = tmp_path / "broken"
+    subprocess.run(["cp", "-r", str(dataset), str(broken)], check=True)
+    for shard in (broken / "data" / "tasks").glob("*.parquet"):
+        table = pq.read_table(shard)
+        pq.write_table(table.drop(["gold_actions", "initial_state"]), shard)
+    result = train(
+        "grpo",
+        "--config",
+        "trainer/configs/cpu-smoke.yaml",
+        "--dataset",
+        str(broken),
+        "--output_dir",
+        str(tmp_path / "run"),
+    )
+    assert_one_line_error(result, "gold_actions", "initial_state")
+
+
+def test_rows_of_a_domain_that_is_not_installed(dataset, tmp_path):
+    env = {k: v for k, v in os.environ.items() if k != "TOOLSCALE_DOMAINS"}
+    result = train(
+        "grpo",
+        "--config",
+        "trainer/configs/cpu-smoke.yaml",
+        "--dataset",
+        str(dataset),
+        "--domains",
+        "all",
+        "--output_dir",
+        str(tmp_path / "run"),
+        env=env,
+    )
+    assert_one_line_error(result, "not installed", "faulty")
+
+
+def test_model_path_that_does_not_exist(dataset, tmp_path):
+    result = train(
+        "grpo",
+        "--config",
+        "trainer/configs/cpu-smoke.yaml",
+        "--dataset",
+        str(dataset),
+        "--model",
+        str(tmp_path / "no-model"),
+        "--output_dir",
+        str(tmp_path / "run"),
+    )
+    assert_one_line_error(result, "does not exist", "no-model")
+    assert not (tmp_path / "run").exists()
+
+
+@pytest.mark.slow
+def test_readme_smoke_command_runs_two_steps(dataset, tmp_path):
+    out = tmp_path / "run"
+    result = train(
+        "grpo",
+        "--config",
+        "trainer/configs/cpu-smoke.yaml",
+        "--dataset",
+        str(dataset),
+        "--max_steps",
+        "2",
+        "--output_dir",
+        str(out),
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert (out / "model.safetensors").exists()
+    assert len((out / "metrics.jsonl").read_text().splitlines()) >= 2
+
+
+def test_configs_parse():
+    from trainer.grpo import parse
+
+    for name in ("cpu-smoke", "orchestrator-8b"):
+        options, config = parse(
+            [
+                "--config",
+                f"trainer/configs/{name}.yaml",
+                "--dataset",
+                "x",
+                "--output_dir",
+                "/tmp/x",
+                "--use_cpu",
+                "true",
+                "--bf16",
+                "false",
+            ]
+        )
+        assert options.model in ("tiny-random", "Qwen/Qwen3-8B")
+        assert config.max_tool_calling_iterations >= 4

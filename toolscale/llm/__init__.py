@@ -1,0 +1,1 @@
+"""Talking to OpenAI-compatible chat endpoints: client, request cache, tool-call parsing."""

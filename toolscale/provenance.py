@@ -1,0 +1,34 @@
+"""Where the running toolscale came from: the git commit of its source tree, for run.json."""
+
+from __future__ import annotations
+
+import subprocess
+from functools import cache
+from pathlib import Path
+
+
+@cache
+def source_commit() -> str:
+    """The commit of the checkout toolscale runs from, with "+dirty" when it has uncommitted
+    changes; "not a git checkout" for an installed wheel (then the version identifies it)."""
+    root = Path(__file__).resolve().parent.parent
+    if not (root / ".git").exists():
+        return "not a git checkout"
+    try:
+        commit = subprocess.run(
+            ["git", "-C", str(root), "rev-parse", "HEAD"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=True,
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=True,
+        ).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return "unknown (git failed)"
+    return commit + ("+dirty" if dirty else "")

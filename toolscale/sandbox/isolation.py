@@ -1,0 +1,81 @@
+"""Find, once per process, the strongest isolation this machine allows for untrusted code.
+
+The probe starts a real sandboxed interpreter at each level, strongest first (bwrap, unshare,
+rlimits; see `toolscale.sandbox.command`) and keeps the first that runs. A level below bwrap is
+logged once as a warning. `isolation_level()` is what run.json and the data card record: the
+level, plus `+uid` when the code runs under a dedicated unprivileged uid (possible only when
+toolscale runs as root), which is what makes the kernel enforce the process-count limit.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import stat
+import subprocess
+import sysconfig
+from functools import cache
+from pathlib import Path
+
+from toolscale.sandbox.command import ENV, argv
+
+log = logging.getLogger(__name__)
+
+LEVELS = ("bwrap", "unshare", "rlimits")
+_PROBE_JOB = b"1 256 16\nprint('ok')"
+
+
+def _others_can_read(folder: str) -> bool:
+    """Whether a uid with no relation to the owner can reach and list `folder`."""
+    path = Path(folder).resolve()
+    steps = [path, *path.parents]
+    return all(p.stat().st_mode & stat.S_IXOTH for p in steps) and bool(
+        path.stat().st_mode & stat.S_IROTH
+    )
+
+
+def dedicated_uid(level: str) -> bool:
+    """Whether sandboxed code at `level` runs under its own uid: only root may switch uids, and
+    without bubblewrap's private view the uid must be able to read the standard library where it
+    is (a pyenv install under /root is not)."""
+    if os.geteuid() != 0:
+        return False
+    return level == "bwrap" or _others_can_read(sysconfig.get_paths()["stdlib"])
+
+
+def _works(level: str) -> bool:
+    if level != "rlimits" and shutil.which(level) is None:
+        return False
+    uid = 2**31 - 2 if dedicated_uid(level) else None
+    try:
+        done = subprocess.run(
+            argv(level, "toolscale-sandbox-probe", uid),
+            input=_PROBE_JOB,
+            capture_output=True,
+            env=ENV,
+            cwd="/",
+            timeout=30,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return done.returncode == 0 and done.stdout == b"ok\n"
+
+
+@cache
+def sandbox_level() -> str:
+    """The strongest level that works here: "bwrap", "unshare" or "rlimits"."""
+    level = next(lv for lv in LEVELS if _works(lv))
+    if level != "bwrap":
+        log.warning(
+            "bubblewrap is not usable here: untrusted code runs with isolation level %r "
+            "(see docs/sandbox.md; install the `bubblewrap` package for full isolation)",
+            level,
+        )
+    return level
+
+
+def isolation_level() -> str:
+    """The level as recorded in run.json: e.g. "bwrap+uid", "bwrap", "unshare+uid", "rlimits"."""
+    level = sandbox_level()
+    return level + ("+uid" if dedicated_uid(level) else "")

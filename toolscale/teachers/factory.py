@@ -1,0 +1,145 @@
+"""Choose, check and build the run's teacher from its options; report what its endpoints did.
+
+`check_teacher` runs before anything is written or sent, so a missing model, URL or key fails
+first with one line that says what to write. `TeacherRun` owns the clients of one run (teacher
+and user simulator), closes them, and summarises their requests, retries, faults, tokens and
+cost for run.json.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from toolscale.errors import ConfigError
+from toolscale.llm.cache import RequestCache
+from toolscale.llm.client import ChatClient, Endpoint, RetryPolicy
+from toolscale.llm.ledger import Budget, Ledger
+from toolscale.teachers.base import Teacher
+from toolscale.teachers.openai_teacher import OpenAITeacher
+from toolscale.teachers.options import TeacherOptions
+from toolscale.teachers.reference import ReferenceTeacher
+from toolscale.teachers.usersim import UserSimulator
+from toolscale.tools.expert_endpoints import load_endpoints
+
+TEACHERS = ("reference", "openai", "local")
+# transformers serve needs no key; the openai client still wants a non-empty one.
+LOCAL_KEY = "local"
+
+
+def _positive(name: str, value: float | None, minimum: float = 1, flag: str = "") -> None:
+    if value is not None and value < minimum:
+        flag = flag or "--" + name.replace("_", "-")
+        raise ConfigError(f"{flag} must be at least {minimum:g} (got {value:g})")
+
+
+def _key(variable: str) -> str:
+    key = os.environ.get(variable, "")
+    if not key:
+        raise ConfigError(
+            f"the environment variable {variable} holding the endpoint's API key is not set; "
+            f"export {variable}=... (any value for a server that needs no key), or name another "
+            "variable with --api-key-env"
+        )
+    return key
+
+
+def check_teacher(teacher: str, options: TeacherOptions) -> None:
+    """Raise ConfigError for any teacher option that cannot work, before the run starts."""
+    if teacher not in TEACHERS:
+        raise ConfigError(f"unknown --teacher {teacher!r}; available: {', '.join(TEACHERS)}")
+    for name in ("attempts", "max_turns", "concurrency"):
+        _positive(name, getattr(options, name))
+    _positive("max_retries", options.max_retries, 0)
+    _positive("max_tokens", options.max_tokens)
+    for name in ("teacher_price_in", "teacher_price_out", "retry_base_s", "temperature"):
+        _positive(name, getattr(options, name), 0)
+    if options.request_timeout_s is not None and options.request_timeout_s <= 0:
+        raise ConfigError("--request-timeout must be positive")
+    if options.max_cost_usd is not None and options.max_cost_usd <= 0:
+        raise ConfigError("--max-cost-usd must be positive; leave it out for no limit")
+    if options.experts is not None:
+        load_endpoints(options.experts)
+    if teacher == "openai":
+        if not options.base_url or not options.model:
+            raise ConfigError(
+                "--teacher openai needs --base-url (e.g. https://api.openai.com/v1 or "
+                "http://localhost:8000/v1) and --model (the endpoint's model name)"
+            )
+        _key(options.api_key_env)
+    if options.user_model and (teacher == "openai" or options.user_base_url):
+        _key(options.user_api_key_env or options.api_key_env)
+    if teacher == "reference" and options.attempts != 1:
+        raise ConfigError("--attempts is for LLM teachers; the reference teacher plays each route")
+
+
+class TeacherRun:
+    """The teacher of one run plus the clients it holds."""
+
+    def __init__(self, teacher: Teacher, clients: dict[str, ChatClient] | None = None) -> None:
+        self.teacher = teacher
+        self.clients = clients or {}
+
+    async def aclose(self) -> None:
+        for client in self.clients.values():
+            await client.close()
+
+    def summary(self) -> dict[str, Any]:
+        return {role: client.ledger.summary() for role, client in self.clients.items()}
+
+    @property
+    def spent_usd(self) -> float:
+        return sum(c.ledger.cost_usd for c in self.clients.values())
+
+
+def open_teacher(
+    teacher: str,
+    options: TeacherOptions,
+    *,
+    detours: bool,
+    cache_dir: Path,
+    local: tuple[str, str] | None = None,
+) -> TeacherRun:
+    """Build the teacher. `local` is (base_url, model) of a started local server."""
+    if teacher == "reference":
+        return TeacherRun(ReferenceTeacher(detours=detours))
+    if local is not None:
+        base_url, model, key = local[0], local[1], LOCAL_KEY
+        name = f"local:{Path(model).name}"
+    else:
+        base_url, model = str(options.base_url), str(options.model)  # set: check_teacher
+        key = _key(options.api_key_env)
+        name = f"openai:{model}"
+    is_local = local is not None
+    timeout_s = options.effective_timeout_s(is_local)
+    policy = RetryPolicy(timeout_s, options.max_retries, options.retry_base_s)
+    budget = Budget(options.max_cost_usd)
+    cache = RequestCache(options.cache_dir or cache_dir)
+    endpoint = Endpoint(
+        base_url, model, options.api_key_env, options.teacher_price_in, options.teacher_price_out
+    )
+    ledger = Ledger(endpoint.price_in, endpoint.price_out, budget)
+    clients = {"teacher": ChatClient(endpoint, key, policy, ledger, cache)}
+    user = None
+    if options.user_model:
+        user_env = options.user_api_key_env or options.api_key_env
+        user_key = key if local is not None and not options.user_base_url else _key(user_env)
+        user_endpoint = Endpoint(options.user_base_url or base_url, options.user_model, user_env)
+        user_ledger = Ledger(0.0, 0.0, budget)
+        clients["user"] = ChatClient(user_endpoint, user_key, policy, user_ledger, cache)
+        user = UserSimulator(clients["user"])
+    return TeacherRun(
+        OpenAITeacher(
+            clients["teacher"],
+            name=name,
+            attempts=options.attempts,
+            temperature=options.effective_temperature(),
+            top_p=options.top_p,
+            max_tokens=options.max_tokens,
+            max_turns=options.max_turns,
+            concurrency=options.effective_concurrency(is_local),
+            user=user,
+        ),
+        clients,
+    )

@@ -1,0 +1,125 @@
+"""Evaluate a policy on held-out tasks: greedy multi-turn rollouts with its tools run in the
+sandbox, judged by the verifier and scored by the same reward functions as training.
+
+One rollout per task: the model writes, its tool calls (parsed by TRL's `parse_response`, as in
+training) are executed through the task's environment, the results are appended, until it answers
+without a tool call or `max_turns` is reached.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from toolscale.sandbox.bridge import SandboxThread
+from trainer.environment import environment_factories
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    tasks: int
+    success_rate: float
+    mean_reward: float
+    mean_tool_calls: float
+
+
+def _tools_of(environment: Any) -> list[Any]:
+    return [
+        getattr(environment, name)
+        for name in type(environment).__dict__
+        if not name.startswith("_")
+        and name not in ("reset", "sandbox")
+        and callable(getattr(environment, name))
+    ]
+
+
+def rollout(
+    model: Any,
+    tokenizer: Any,
+    environment: Any,
+    row: dict[str, Any],
+    max_turns: int,
+    max_new_tokens: int,
+) -> list[dict[str, Any]]:
+    """The completion messages of one greedy rollout (the prompt excluded)."""
+    import torch
+    from trl.chat_template_utils import parse_response
+
+    environment.reset(**row)
+    tools = _tools_of(environment)
+    prompt = [
+        {"role": "system", "content": row["system_prompt"]},
+        {"role": "user", "content": row["instruction"]},
+    ]
+    completion: list[dict[str, Any]] = []
+    for _ in range(max_turns):
+        ids = tokenizer.apply_chat_template(
+            prompt + completion,
+            tools=tools,
+            add_generation_prompt=True,
+            tokenize=True,
+            return_dict=True,
+        )["input_ids"]
+        with torch.no_grad():
+            out = model.generate(
+                torch.tensor([ids]),
+                max_new_tokens=max_new_tokens,
+                do_sample=False,
+                pad_token_id=tokenizer.pad_token_id,
+            )
+        new = out[0, len(ids) :].tolist()
+        message = parse_response(tokenizer, new, prefix=ids, tools=tools)
+        completion.append(message)
+        calls = message.get("tool_calls") or []
+        if not calls:
+            break
+        for call in calls:
+            function = call["function"]
+            method = getattr(environment, function["name"], None)
+            if method is None or function["name"].startswith("_"):
+                result = f"Error: unknown tool {function['name']!r}"
+            else:
+                try:
+                    result = method(**(function.get("arguments") or {}))
+                except TypeError as exc:  # wrong argument names: the model's mistake, shown to it
+                    result = f"Error: {exc}"
+            completion.append({"role": "tool", "name": function["name"], "content": result})
+    return completion
+
+
+def evaluate(
+    model: Any,
+    tokenizer: Any,
+    rows: Any,
+    reward_functions: list,
+    weights: list[float],
+    workers: int = 2,
+    max_turns: int = 4,
+    max_new_tokens: int = 96,
+) -> Evaluation:
+    """Success rate (verified rollouts), mean weighted reward and mean tool calls over `rows`."""
+    sandbox = SandboxThread(workers)
+    try:
+        classes = environment_factories(sorted(set(rows["domain"])), sandbox)
+        environments, completions = [], []
+        for row in rows:
+            environment = classes[row["domain"]]()
+            completions.append(
+                rollout(model, tokenizer, environment, row, max_turns, max_new_tokens)
+            )
+            environments.append(environment)
+        columns = {k: [row[k] for row in rows] for k in rows.column_names}
+        scores = [
+            f(completions=completions, environments=environments, **columns)
+            for f in reward_functions
+        ]
+        totals = [
+            sum(w * s[i] for w, s in zip(weights, scores, strict=True))
+            for i in range(len(environments))
+        ]
+        verified = [env._judge("") for env in environments]  # already judged: cached verdicts
+        calls = [len(env.draft.tool_calls) for env in environments]
+    finally:
+        sandbox.close()
+    n = len(environments)
+    return Evaluation(n, sum(v.verified for v in verified) / n, sum(totals) / n, sum(calls) / n)
