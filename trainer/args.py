@@ -15,6 +15,9 @@ class ToolscaleArguments:
         default=None, metadata={"help": "Config to read: tasks (grpo default) or traces (sft)."}
     )
     domains: str = field(default="all", metadata={"help": 'Domain filter: "all" or "a,b".'})
+    templates: str = field(
+        default="all", metadata={"help": 'Task-template filter (an easy subset): "all" or "a,b".'}
+    )
     model: str = field(
         default="tiny-random",
         metadata={"help": "Model folder, Hub id, local-smollm2 or tiny-random."},

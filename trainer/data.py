@@ -55,10 +55,26 @@ def check_rows(rows: Any, needed: list[str], config: str, domains: str) -> Any:
     return rows
 
 
-def grpo_rows(dataset: str, config: str | None, domains: str, max_tasks: int | None) -> Any:
+def _templates(spec: str) -> set[str]:
+    return set() if spec.strip() == "all" else {t.strip() for t in spec.split(",") if t.strip()}
+
+
+def grpo_rows(options: Any) -> Any:
+    """The `tasks` rows to train on (filtered), each with its chat prompt and environment."""
+    dataset, config, domains, max_tasks = (
+        options.dataset,
+        options.dataset_config,
+        options.domains,
+        options.max_tasks,
+    )
     rows = load_config(dataset, config or "tasks")
     needed = [c for c in TASK_FEATURES if c != "expected_answer"]  # null for stateful tasks
     rows = check_rows(rows, needed, config or "tasks", domains)
+    wanted = _templates(options.templates)
+    if wanted:
+        rows = rows.filter(lambda t: t in wanted, input_columns="template")
+    if len(rows) == 0:
+        raise ConfigError(f"no tasks of the templates {options.templates!r}")
     if max_tasks:
         rows = rows.select(range(min(max_tasks, len(rows))))
 
@@ -89,12 +105,23 @@ def _chat_message(message: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def sft_rows(dataset: str, config: str | None, domains: str, max_tasks: int | None) -> Any:
+def sft_rows(options: Any) -> Any:
     """Verified traces as conversations with the tools they were offered."""
+    dataset, config, domains, max_tasks = (
+        options.dataset,
+        options.dataset_config,
+        options.domains,
+        options.max_tasks,
+    )
     traces = check_rows(
         load_config(dataset, config or "traces"), SFT_COLUMNS, config or "traces", domains
     )
     tasks = {row["id"]: row for row in load_config(dataset, "tasks")}
+    wanted = _templates(options.templates)
+    if wanted:
+        traces = traces.filter(lambda i: tasks[i]["template"] in wanted, input_columns="task_id")
+    if len(traces) == 0:
+        raise ConfigError(f"no verified traces of the templates {options.templates!r}")
     if max_tasks:
         traces = traces.select(range(min(max_tasks, len(traces))))
 

@@ -29,7 +29,7 @@ def grpo(argv: Sequence[str]) -> str:
     """Train; returns the output folder holding the model, metrics.jsonl and metrics.png."""
     os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")
     options, config = parse(argv)
-    rows = grpo_rows(options.dataset, options.dataset_config, options.domains, options.max_tasks)
+    rows = grpo_rows(options)
     model, tokenizer = load(options.model)
     functions, weights = reward_functions(options)
     config.reward_weights = weights

@@ -24,7 +24,7 @@ def parse(argv: Sequence[str]) -> tuple[ToolscaleArguments, object]:
 def sft(argv: Sequence[str]) -> str:
     """Fine-tune on verified traces; returns the output folder."""
     options, config = parse(argv)
-    rows = sft_rows(options.dataset, options.dataset_config, options.domains, options.max_tasks)
+    rows = sft_rows(options)
     model, tokenizer = load(options.model)
     from trl import SFTTrainer
 

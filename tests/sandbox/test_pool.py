@@ -46,7 +46,7 @@ def test_model_errors_are_tool_messages():
 
 def test_hang_crash_and_death_fail_one_call_and_the_episode_goes_on():
     async def go():
-        async with SandboxPool(workers=1, call_timeout_s=0.5, grace_s=0.5) as pool:
+        async with SandboxPool(workers=1, call_timeout_s=2.0, grace_s=2.0) as pool:
             episode = pool.episode("faulty", STATE)
             outcomes = await episode.run(
                 [
