@@ -27,6 +27,8 @@ def scripted(model, tokenizer, tasks: list[dict]):
     """Replace model.generate: gold calls then the answer (even rows), a wrong answer (odd)."""
 
     def generate_(input_ids, attention_mask=None, generation_config=None, **_):
+        if attention_mask is None:
+            attention_mask = torch.ones_like(input_ids)
         rows = []
         for position, (ids, mask) in enumerate(zip(input_ids, attention_mask, strict=True)):
             text = tokenizer.decode(ids[mask.bool()])
@@ -124,3 +126,32 @@ def test_two_grpo_steps_change_parameters_from_real_sandbox_rewards(tmp_path, mo
     reloaded = dict(AutoModelForCausalLM.from_pretrained(out).named_parameters())
     name = changed[0]
     assert torch.equal(reloaded[name].detach(), after[name].detach())
+
+
+def test_evaluation_harness_runs_rollouts_through_the_sandbox(tmp_path):
+    """Evaluation plays one rollout per task (batch of one, so the scripted model plays gold)."""
+    data = tmp_path / "data"
+    generate(GenerateConfig(domains=["math"], num_tasks=3, out=data, profiles={"none": 1.0}))
+    import datasets
+
+    from toolscale.rewards import RewardConfig
+    from trainer.evaluate import evaluate
+    from trainer.rewards import linear_rewards
+
+    rows = datasets.load_dataset(str(data), "tasks", split="train")
+    model, tokenizer = load("tiny-random")
+    scripted(model, tokenizer, list(rows))
+    result = evaluate(
+        model,
+        tokenizer,
+        rows,
+        linear_rewards(RewardConfig()),
+        [1.0, 1.0, 1.0],
+        workers=1,
+        max_turns=6,
+    )
+    gold_calls = [len(json.loads(r["gold_actions"])) for r in rows]
+    assert result.tasks == 3 and result.success_rate == 1.0
+    assert result.mean_tool_calls == sum(gold_calls) / 3
+    # Verified, quick, no preference: 1 - 0.01 * calls - 0.0001 * tokens + 0.5 for each rollout.
+    assert 1.5 - 0.01 * max(gold_calls) - 0.2 < result.mean_reward < 1.5 - 0.01 * min(gold_calls)
