@@ -9,6 +9,8 @@ from typing import Any
 from transformers import TrainerCallback
 
 PLOTTED = (
+    "loss",
+    "mean_token_accuracy",
     "reward",
     "rewards/reward_outcome/mean",
     "rewards/reward_efficiency/mean",
