@@ -9,6 +9,7 @@ tool calls execute in the sandbox worker processes.
 from __future__ import annotations
 
 import asyncio
+import json
 import platform
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -241,8 +242,6 @@ def expert_backends(domains: list[str], experts: Path | None = None) -> dict[str
 
 
 def check_resume(output: Output, config: GenerateConfig) -> None:
-    import json
-
     path = output.root / "run.json"
     if not path.exists():
         return

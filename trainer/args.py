@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
+
+from toolscale.errors import ConfigError
 
 
 @dataclass
@@ -31,3 +34,16 @@ class ToolscaleArguments:
     w_p: float = field(default=1.0, metadata={"help": "Weight of r_preference."})
     max_tasks: int | None = field(default=None, metadata={"help": "Use at most this many rows."})
     sandbox_workers: int = field(default=2, metadata={"help": "Sandbox worker processes."})
+
+
+def parse(trl_config: type, argv: Sequence[str]) -> tuple[ToolscaleArguments, Any]:
+    """toolscale's options and a TRL config (GRPOConfig or SFTConfig) from `--config FILE` and
+    `--key value` flags; a bad file or flag is a ConfigError."""
+    from trl import TrlParser
+
+    parser = TrlParser((ToolscaleArguments, trl_config))
+    try:
+        options, config = parser.parse_args_and_config(list(argv))
+    except (OSError, ValueError) as exc:
+        raise ConfigError(str(exc).splitlines()[0]) from None
+    return options, config

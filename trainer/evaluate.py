@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from toolscale.registry import get_domain
 from toolscale.sandbox.bridge import SandboxThread
 from trainer.environment import environment_factories
 
@@ -24,13 +25,9 @@ class Evaluation:
 
 
 def _tools_of(environment: Any) -> list[Any]:
-    return [
-        getattr(environment, name)
-        for name in type(environment).__dict__
-        if not name.startswith("_")
-        and name not in ("reset", "sandbox")
-        and callable(getattr(environment, name))
-    ]
+    """The environment's tool methods (after `reset`), as TRL renders them into the prompt."""
+    names = get_domain(environment.task.domain).toolkit.specs()
+    return [getattr(environment, name) for name in names]
 
 
 def rollout(
@@ -117,9 +114,9 @@ def evaluate(
             sum(w * s[i] for w, s in zip(weights, scores, strict=True))
             for i in range(len(environments))
         ]
-        verified = [env._judge("") for env in environments]  # already judged: cached verdicts
+        verified = [env._labels["verified"] for env in environments]  # set by the rewards
         calls = [len(env.draft.tool_calls) for env in environments]
     finally:
         sandbox.close()
     n = len(environments)
-    return Evaluation(n, sum(v.verified for v in verified) / n, sum(totals) / n, sum(calls) / n)
+    return Evaluation(n, sum(verified) / n, sum(totals) / n, sum(calls) / n)

