@@ -90,8 +90,9 @@ def test_the_cache_answers_a_repeated_request_without_sending_it(server, tmp_pat
     assert second.cached and not first.cached
     assert (second.message, second.prompt_tokens) == (first.message, first.prompt_tokens)
     assert client.ledger.summary()["cached"] == 1
+    assert len(RequestCache(tmp_path)) == 1
     for path in tmp_path.rglob("*"):
-        assert not path.is_file() or KEY not in path.read_text()
+        assert not path.is_file() or KEY.encode() not in path.read_bytes()
 
 
 def test_usage_is_priced_and_the_budget_stops_the_next_request(server):

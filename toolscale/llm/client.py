@@ -151,7 +151,7 @@ class ChatClient:
         """One chat completion. `sampling` holds the request's sampling parameters plus any
         extra cache-key fields (keys starting with "_", not sent)."""
         key = request_key(self.endpoint.base_url, self.endpoint.model, messages, tools, sampling)
-        entry = self.cache.get(key) if self.cache else None
+        entry = self.cache.get(key) if self.cache is not None else None
         if entry is not None:
             self.ledger.counts["cached"] += 1
             return Completion(**entry, cached=True)
@@ -166,7 +166,7 @@ class ChatClient:
             "latency_ms": round((time.perf_counter() - started) * 1000, 3),
         }
         self.ledger.charge(entry["prompt_tokens"], entry["completion_tokens"])
-        if self.cache:
+        if self.cache is not None:
             self.cache.put(key, entry)
         return Completion(**entry, cached=False)
 

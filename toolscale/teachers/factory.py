@@ -77,13 +77,21 @@ def check_teacher(teacher: str, options: TeacherOptions) -> None:
 class TeacherRun:
     """The teacher of one run plus the clients it holds."""
 
-    def __init__(self, teacher: Teacher, clients: dict[str, ChatClient] | None = None) -> None:
+    def __init__(
+        self,
+        teacher: Teacher,
+        clients: dict[str, ChatClient] | None = None,
+        cache: RequestCache | None = None,
+    ) -> None:
         self.teacher = teacher
         self.clients = clients or {}
+        self.cache = cache
 
     async def aclose(self) -> None:
         for client in self.clients.values():
             await client.close()
+        if self.cache is not None:
+            self.cache.close()
 
     def summary(self) -> dict[str, Any]:
         return {role: client.ledger.summary() for role, client in self.clients.items()}
@@ -142,4 +150,5 @@ def open_teacher(
             user=user,
         ),
         clients,
+        cache,
     )

@@ -107,6 +107,12 @@ def expert_environment(path: Path | None, cache_dir: Path) -> Iterator[None]:
 
 
 @cache
+def _store(folder: str) -> RequestCache:
+    """This process's connection to the experts' request cache in `folder`."""
+    return RequestCache(Path(folder))
+
+
+@cache
 def _client(alias: str) -> openai.OpenAI:
     endpoint = configured()[alias]
     return openai.OpenAI(
@@ -122,7 +128,7 @@ def endpoint_reply(alias: str, endpoint: ExpertEndpoint, question: str) -> tuple
     messages = [{"role": "user", "content": question}]
     sampling = {"temperature": 0.0, "max_tokens": endpoint.max_tokens}
     key = request_key(endpoint.base_url, endpoint.model, messages, [], sampling)
-    store = RequestCache(Path(os.environ.get(CACHE_VAR, ".toolscale-expert-cache")))
+    store = _store(os.environ.get(CACHE_VAR, ".toolscale-expert-cache"))
     entry: dict[str, Any] | None = store.get(key)
     if entry is None:
         started = time.perf_counter()
