@@ -1,17 +1,19 @@
 """LLM-teacher pipeline overhead: completed episodes per second against an instant endpoint.
 
 Starts the loopback fake OpenAI server (tests/teachers/fake_openai.py) in its own process, scripted
-to play each math task's gold actions, then in the same run measures
+to play each math task's gold actions, then, `--repeats` times in turn in the same run, measures
   1. a bare async `openai` loop: the same conversations at the same concurrency, tool results
      replaced by a fixed string (no sandbox, no verification, no output);
   2. the pipeline: `toolscale.generate.generate --teacher openai` (sampling, sandbox execution of
-     every call, verification with replay, labels, parquet shards, request cache),
-and reports pipeline rate / bare rate (target >= 0.9) and the pipeline's CPU time per tool call
-(this process, and this process plus its sandbox workers). It also runs the same tasks with the
-reference teacher (same sandbox, verification and output, no HTTP) to show which part bounds the
-rate.
+     every call, verification with replay, labels, parquet shards, request cache, data card),
+and reports the medians: pipeline rate / bare rate (target >= 0.9), end to end (the pipeline's
+worker start-up and its data card included) and in the steady state (from the first written chunk
+to the last, against the bare loop from its 64th finished episode to its last), and the
+pipeline's CPU time per tool call (this process, and this process plus its sandbox workers). It
+also runs the same tasks once with the reference teacher (same sandbox, verification and output,
+no HTTP) to show which part bounds the rate.
 
-    .venv/bin/python benchmarks/teacher_overhead.py --num-tasks 1000 --concurrency 64
+    .venv/bin/python benchmarks/teacher_overhead.py --num-tasks 5000 --repeats 3
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import asyncio
 import json
 import os
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -44,10 +47,14 @@ def cpu_s(who: int) -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-async def bare_loop(base_url: str, prompts: list[tuple[str, str, list]], concurrency: int) -> float:
-    """Episodes per second of a plain loop: request, fake tool results, repeat until no call."""
+async def bare_loop(
+    base_url: str, prompts: list[tuple[str, str, list]], concurrency: int
+) -> tuple[float, float]:
+    """(end-to-end, steady) episodes per second of a plain loop: request, fake tool results,
+    repeat until the answer has no call."""
     client = openai.AsyncOpenAI(api_key="bench", base_url=base_url, max_retries=0)
     slots = asyncio.Semaphore(concurrency)
+    finished: list[float] = []
 
     async def episode(system: str, instruction: str, tools: list) -> None:
         async with slots:
@@ -61,23 +68,47 @@ async def bare_loop(base_url: str, prompts: list[tuple[str, str, list]], concurr
                 )
                 message = reply.choices[0].message
                 if not message.tool_calls:
-                    return
+                    break
                 messages.append(message.model_dump(exclude_none=True))
                 for call in message.tool_calls:
                     messages.append({"role": "tool", "tool_call_id": call.id, "content": "ok"})
+        finished.append(time.perf_counter())
 
     started = time.perf_counter()
     await asyncio.gather(*(episode(*p) for p in prompts))
     elapsed = time.perf_counter() - started
     await client.close()
-    return len(prompts) / elapsed
+    first = min(concurrency, len(finished)) - 1
+    steady = (len(finished) - 1 - first) / (finished[-1] - finished[first])
+    return len(prompts) / elapsed, steady
+
+
+def pipeline(config: GenerateConfig) -> dict[str, float]:
+    """End-to-end and steady episodes per second of one `generate` run, and its CPU seconds."""
+    marks: list[tuple[float, int]] = []
+    cpu_self, cpu_children = cpu_s(resource.RUSAGE_SELF), cpu_s(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    summary = generate(
+        config, on_progress=lambda c: marks.append((time.perf_counter(), c.get("attempts", 0)))
+    )
+    elapsed = time.perf_counter() - started
+    (t0, c0), (t1, c1) = marks[0], marks[-1]
+    return {
+        "rate": summary["counts"]["attempts"] / elapsed,
+        "steady": (c1 - c0) / (t1 - t0),
+        "verified": summary["counts"]["verified"],
+        "requests": summary["endpoints"]["teacher"]["requests"],
+        "cpu_own": cpu_s(resource.RUSAGE_SELF) - cpu_self,
+        "cpu_workers": cpu_s(resource.RUSAGE_CHILDREN) - cpu_children,
+    }
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--num-tasks", type=int, default=1000)
+    parser.add_argument("--num-tasks", type=int, default=5000)
     parser.add_argument("--concurrency", type=int, default=64)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 2)
+    parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args()
     n = args.num_tasks
     with tempfile.TemporaryDirectory() as tmp:
@@ -98,7 +129,6 @@ def main() -> None:
                 for i in range(n)
             ]
             prompts = [(t.system_prompt, t.instruction, t.tools) for t in tasks]
-            bare = asyncio.run(bare_loop(base_url, prompts, args.concurrency))
             os.environ["BENCH_KEY"] = "bench"
             config = GenerateConfig(
                 domains=["math"],
@@ -112,32 +142,38 @@ def main() -> None:
                 chunk_size=args.concurrency,
                 workers=args.workers,
             )
+            bare, runs = [], []
+            for repeat in range(args.repeats):
+                bare.append(asyncio.run(bare_loop(base_url, prompts, args.concurrency)))
+                runs.append(pipeline(replace(config, out=Path(tmp) / f"out-{repeat}")))
             floor_started = time.perf_counter()
             generate(replace(config, teacher="reference", out=Path(tmp) / "reference"))
             floor = n / (time.perf_counter() - floor_started)
-            cpu_self, cpu_children = cpu_s(resource.RUSAGE_SELF), cpu_s(resource.RUSAGE_CHILDREN)
-            started = time.perf_counter()
-            summary = generate(config)
-            elapsed = time.perf_counter() - started
-            own = cpu_s(resource.RUSAGE_SELF) - cpu_self
-            workers = cpu_s(resource.RUSAGE_CHILDREN) - cpu_children
         finally:
             server.terminate()
             server.wait()
-    episodes = summary["counts"]["attempts"]
     calls = sum(len(t.gold_actions) for t in tasks)
-    pipeline = episodes / elapsed
+    median = statistics.median
+    bare_rate, bare_steady = median(b[0] for b in bare), median(b[1] for b in bare)
+    rate, steady = median(r["rate"] for r in runs), median(r["steady"] for r in runs)
+    fixed = median(n / r["rate"] - n / r["steady"] for r in runs)
     print(f"tasks {n}, concurrency {args.concurrency}, workers {args.workers}")
-    print(f"bare openai loop: {bare:.1f} episodes/s")
+    print(f"medians of {args.repeats} repeats, bare loop and pipeline in turn:")
+    print(f"bare openai loop: {bare_rate:.1f} episodes/s end to end, {bare_steady:.1f} steady")
     print(
-        f"pipeline: {pipeline:.1f} episodes/s ({summary['counts']['verified']} verified, "
-        f"{summary['endpoints']['teacher']['requests']} requests, {calls} tool calls)"
+        f"pipeline: {rate:.1f} episodes/s end to end, {steady:.1f} steady "
+        f"({runs[0]['verified']} verified, {runs[0]['requests']} requests, {calls} tool calls)"
     )
-    print(f"pipeline / bare: {pipeline / bare:.2%} (target >= 90%)")
+    ratios = ", ".join(f"{r['rate'] / b[0]:.1%}" for r, b in zip(runs, bare, strict=True))
+    print(f"pipeline / bare, end to end: {rate / bare_rate:.1%} (repeats: {ratios})")
+    print(f"pipeline / bare, steady state: {steady / bare_steady:.1%} (target for both: >= 90%)")
+    print(f"pipeline start-up and finish (workers, data card), beyond steady: {fixed:.1f} s")
     print(
         f"the same pipeline with the reference teacher (no LLM, no HTTP): {floor:.1f} episodes/s "
-        f"(pipeline / reference: {pipeline / floor:.2%})"
+        "end to end"
     )
+    own = median(r["cpu_own"] for r in runs)
+    workers = median(r["cpu_workers"] for r in runs)
     print(
         f"pipeline CPU per tool call: {own / calls * 1000:.2f} ms in the pipeline process, "
         f"{(own + workers) / calls * 1000:.2f} ms with its sandbox workers (server excluded)"

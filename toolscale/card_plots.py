@@ -24,7 +24,17 @@ def histograms(frame: pd.DataFrame, columns: list[str], title: str, path: Path) 
     """One histogram per column, three to a row, in one PNG."""
     ncols = min(3, len(columns))
     nrows = -(-len(columns) // ncols)
-    figure, axes = plt.subplots(nrows, ncols, figsize=(3.4 * ncols, 2.6 * nrows), squeeze=False)
+    width, height = 3.4 * ncols, 2.6 * nrows
+    figure, axes = plt.subplots(nrows, ncols, figsize=(width, height), squeeze=False)
+    # A fixed layout, in inches (tight_layout measured every label: a third of the drawing time).
+    figure.subplots_adjust(
+        left=0.45 / width,
+        right=1 - 0.15 / width,
+        bottom=0.35 / height,
+        top=1 - 0.65 / height,
+        wspace=0.3,
+        hspace=0.55,
+    )
     for axis in axes.flat[len(columns) :]:
         axis.set_visible(False)
     for axis, column in zip(axes.flat, columns, strict=False):
@@ -33,7 +43,6 @@ def histograms(frame: pd.DataFrame, columns: list[str], title: str, path: Path) 
         axis.set_title(column, fontsize=9)
         axis.tick_params(labelsize=7)
     figure.suptitle(title, fontsize=10)
-    figure.tight_layout()
     buffer = io.BytesIO()
     # A fixed Software tag and no date keep the bytes identical for identical data.
     figure.savefig(buffer, format="png", dpi=100, metadata={"Software": "toolscale"})

@@ -279,7 +279,9 @@ async def _run(
         config.teacher, config, detours=config.detours, cache_dir=cache_dir, local=local
     )
     in_flight = config.effective_concurrency(local is not None)
-    window = asyncio.Semaphore(max(1, -(-in_flight // config.chunk_size)))
+    # Enough chunks to keep `in_flight` episodes busy, plus one: the next chunk starts while the
+    # last episodes of the others finish, so the teacher's slots never drain between chunks.
+    window = asyncio.Semaphore(-(-in_flight // config.chunk_size) + 1)
 
     async def one(chunk: str, domain: str, indexes: range, pool: SandboxPool) -> None:
         async with window:

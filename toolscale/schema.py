@@ -3,18 +3,20 @@
 The derivation itself is transformers' `get_json_schema`; this module only normalises its output
 into strict JSON Schema (nullable -> a "null" type, no extra properties, no "return" entry) so that
 the same schema is shown to the model and enforced by the verifier with jsonschema.
+
+transformers is imported on first use, and kept from importing torch: `get_json_schema` imports
+torch (a second of start-up, half a second at exit, in every sandbox worker) only to map a
+`torch.Tensor` hint, and a hint can only name `torch.Tensor` once torch is imported. So while
+deriving, transformers is told torch is available exactly when it is already loaded: the same
+schemas, without the import.
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from typing import Any
-
-from transformers.utils import get_json_schema
-from transformers.utils.chat_template_utils import (
-    DocstringParsingException,
-    TypeHintParsingException,
-)
+from unittest import mock
 
 
 class SchemaError(ValueError):
@@ -42,9 +44,13 @@ def function_schema(fn: Callable[..., Any], name: str | None = None) -> dict[str
 
     Raises SchemaError naming the tool when a parameter lacks a type hint or a docstring entry.
     """
+    from transformers.utils import chat_template_utils as derive
+
+    loaded = derive.is_torch_available() and "torch" in sys.modules
     try:
-        raw = get_json_schema(fn)
-    except (DocstringParsingException, TypeHintParsingException, ValueError) as exc:
+        with mock.patch.object(derive, "is_torch_available", lambda: loaded):
+            raw = derive.get_json_schema(fn)
+    except (derive.DocstringParsingException, derive.TypeHintParsingException, ValueError) as exc:
         raise SchemaError(f"tool {fn.__qualname__}: {exc}") from None
     function = raw["function"]
     parameters = function.get("parameters") or {"type": "object", "properties": {}}

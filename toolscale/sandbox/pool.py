@@ -109,12 +109,14 @@ class _Process:
         self.restarts += 1
         self._start()
 
-    def stop(self) -> None:
-        """Close the pipe so the worker exits by itself (releasing what it holds); kill it if
-        it has not after a moment."""
+    def hang_up(self) -> None:
+        """Close the pipe: the worker exits by itself, releasing what it holds."""
         self.pool.loop.remove_reader(self.conn.fileno())
         self.conn.close()
-        self.process.join(timeout=2)
+
+    def reap(self, deadline: float) -> None:
+        """Wait for the hung-up worker until `deadline`; then kill it."""
+        self.process.join(timeout=max(0.0, deadline - time.monotonic()))
         if self.process.is_alive():
             self.process.kill()
             self.process.join(timeout=5)
@@ -142,8 +144,11 @@ class SandboxPool:
 
     async def __aexit__(self, *exc: object) -> None:
         self._watchdog.cancel()
+        for proc in self.procs:  # all at once: the workers wind down in parallel
+            proc.hang_up()
+        deadline = time.monotonic() + 2.0
         for proc in self.procs:
-            proc.stop()
+            proc.reap(deadline)
 
     @property
     def restarts(self) -> int:
@@ -191,20 +196,23 @@ class Episode:
         self.proc: _Process | None = None
         self.generation = -1
 
-    async def _ensure_open(self) -> _Process:
+    def _placed(self) -> tuple[_Process, tuple | None]:
+        """The worker holding this episode, and what it needs to open the episode first (sent
+        with the next request) when it does not hold it yet: on first use, or after the worker
+        that held it was replaced."""
         proc = self.proc
-        if proc is None or proc.generation != self.generation:
-            proc = self.proc = self.pool.pick()
-            self.generation = proc.generation
-            message = ("open", self.ident, self.domain, self.state_json, self.executed)
-            await proc.request(message, self.pool.limit(len(self.executed) + 1))
-        return proc
+        if proc is not None and proc.generation == self.generation:
+            return proc, None
+        proc = self.proc = self.pool.pick()
+        self.generation = proc.generation
+        return proc, (self.domain, self.state_json, list(self.executed))
 
     async def run(self, calls: Sequence[tuple[str, Any]]) -> list[CallOutcome]:
         calls = list(calls)
-        proc = await self._ensure_open()
+        proc, opening = self._placed()
+        limit = self.pool.limit(len(calls) + (len(opening[2]) + 1 if opening else 0))
         try:
-            outcomes = await proc.request(("run", self.ident, calls), self.pool.limit(len(calls)))
+            outcomes = await proc.request(("run", self.ident, calls, opening), limit)
         except WorkerLost as lost:
             if len(calls) > 1:  # find the culprit: one call at a time
                 return [(await self.run([call]))[0] for call in calls]
@@ -219,5 +227,6 @@ class Episode:
         return (await self.run([(name, arguments)]))[0]
 
     async def finish(self) -> str:
-        proc = await self._ensure_open()
-        return await proc.request(("close", self.ident), self.pool.limit())
+        proc, opening = self._placed()
+        limit = self.pool.limit(len(opening[2]) + 1 if opening else 1)
+        return await proc.request(("close", self.ident, opening), limit)

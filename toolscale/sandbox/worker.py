@@ -25,17 +25,23 @@ class Worker:
     def sample(self, domain: str, seed: int, index: int) -> Any:
         return build_task(get_domain(domain), seed, index, self.timeout)
 
-    def open(self, episode: int, domain: str, state_json: str, calls: list) -> None:
-        kit = fresh_toolkit(get_domain(domain), state_json)
-        for name, arguments in calls:
-            execute(kit, name, arguments, self.timeout)
-        self.episodes[episode] = kit
+    def _kit(self, episode: int, opening: tuple[str, str, list] | None) -> Toolkit:
+        """The episode's toolkit; `opening` (domain, state JSON, calls so far) first builds it
+        here, replaying the calls it already made on a worker that is gone."""
+        if opening is not None:
+            domain, state_json, calls = opening
+            kit = fresh_toolkit(get_domain(domain), state_json)
+            for name, arguments in calls:
+                execute(kit, name, arguments, self.timeout)
+            self.episodes[episode] = kit
+        return self.episodes[episode]
 
-    def run(self, episode: int, calls: list) -> list[CallOutcome]:
-        kit = self.episodes[episode]
+    def run(self, episode: int, calls: list, opening: tuple | None = None) -> list[CallOutcome]:
+        kit = self._kit(episode, opening)
         return [execute(kit, name, arguments, self.timeout) for name, arguments in calls]
 
-    def close(self, episode: int) -> str:
+    def close(self, episode: int, opening: tuple | None = None) -> str:
+        self._kit(episode, opening)
         return state_hash(self.episodes.pop(episode).state)
 
     def replay(self, domain: str, state_json: str, calls: list) -> tuple[list[CallOutcome], str]:

@@ -27,15 +27,17 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import openai
 import yaml
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from toolscale.contract import ModelUsage
 from toolscale.errors import ConfigError
 from toolscale.llm.cache import RequestCache, request_key
+
+if TYPE_CHECKING:
+    import openai
 
 CONFIG_VAR = "TOOLSCALE_EXPERTS"
 CACHE_VAR = "TOOLSCALE_EXPERT_CACHE"
@@ -114,6 +116,8 @@ def _store(folder: str) -> RequestCache:
 
 @cache
 def _client(alias: str) -> openai.OpenAI:
+    import openai  # only a process that asks a real expert pays for importing the client
+
     endpoint = configured()[alias]
     return openai.OpenAI(
         api_key=os.environ[endpoint.api_key_env],
