@@ -11,16 +11,20 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import multiprocessing
+import socket
+import subprocess
+import sys
 import time
 from collections import deque
 from collections.abc import Sequence
+from multiprocessing.connection import Connection
 from typing import Any
 
 from toolscale.sandbox.execute import CallOutcome
-from toolscale.sandbox.worker import READY, serve
+from toolscale.sandbox.worker import READY
 
 _MAX_IN_FLIGHT = 8
+_BOOT = "from toolscale.sandbox.worker import main; main()"
 
 
 _START_LIMIT_S = 120.0
@@ -49,17 +53,23 @@ class _Process:
         self._start()
 
     def _start(self) -> None:
-        parent, child = self.pool.ctx.Pipe()
-        self.process = self.pool.ctx.Process(
-            target=serve, args=(child, self.pool.call_timeout_s), daemon=True
+        # A plain child interpreter on one end of a socket pair (what multiprocessing's duplex
+        # Pipe is). Not multiprocessing's spawn: that re-imports the caller's __main__ in every
+        # worker, which for a script or a test session is seconds of imports the worker never
+        # uses. The worker reads the parent's sys.path from its command line.
+        parent, child = socket.socketpair()
+        boot = f"import sys; sys.path[:] = {sys.path!r}; {_BOOT}"
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", boot, str(child.fileno()), repr(self.pool.call_timeout_s)],
+            pass_fds=[child.fileno()],
+            stdin=subprocess.DEVNULL,
         )
-        self.process.start()
         child.close()
-        self.conn = parent
+        self.conn = Connection(parent.detach())
         self.head_started = time.monotonic()
         self.ready = False  # a time limit runs only once the worker has said it is ready
         self.generation += 1
-        self.pool.loop.add_reader(parent.fileno(), self._on_readable)
+        self.pool.loop.add_reader(self.conn.fileno(), self._on_readable)
 
     async def request(self, message: tuple, limit_s: float) -> Any:
         async with self.slots:
@@ -100,7 +110,7 @@ class _Process:
         """Kill this worker, fail everything queued on it, start a fresh one."""
         self.pool.loop.remove_reader(self.conn.fileno())
         self.process.kill()
-        self.process.join(timeout=5)
+        self.process.wait(timeout=5)
         self.conn.close()
         for position, (future, _) in enumerate(self.pending):
             if not future.done():
@@ -116,10 +126,11 @@ class _Process:
 
     def reap(self, deadline: float) -> None:
         """Wait for the hung-up worker until `deadline`; then kill it."""
-        self.process.join(timeout=max(0.0, deadline - time.monotonic()))
-        if self.process.is_alive():
+        try:
+            self.process.wait(timeout=max(0.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
             self.process.kill()
-            self.process.join(timeout=5)
+            self.process.wait(timeout=5)
 
 
 class SandboxPool:
@@ -132,7 +143,6 @@ class SandboxPool:
         self.size = workers
         self.call_timeout_s = call_timeout_s
         self.grace_s = grace_s
-        self.ctx = multiprocessing.get_context("spawn")
         self.procs: list[_Process] = []
         self._ids = itertools.count()
 

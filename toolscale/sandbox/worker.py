@@ -8,6 +8,7 @@ Ctrl-C is left to the parent, which stops the workers.
 from __future__ import annotations
 
 import signal
+import sys
 from multiprocessing.connection import Connection
 from typing import Any
 
@@ -51,6 +52,11 @@ class Worker:
 
 
 READY = ("ready", None)
+
+
+def main() -> None:
+    """`python -c ... FD TIMEOUT_S`: serve the pool on the inherited socket FD."""
+    serve(Connection(int(sys.argv[1])), float(sys.argv[2]))
 
 
 def serve(conn: Connection, call_timeout_s: float) -> None:
