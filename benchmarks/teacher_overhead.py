@@ -3,7 +3,9 @@
 Starts the loopback fake OpenAI server (tests/teachers/fake_openai.py) in its own process, scripted
 to play each math task's gold actions, then, `--repeats` times in turn in the same run, measures
   1. a bare async `openai` loop: the same conversations at the same concurrency, tool results
-     replaced by a fixed string (no sandbox, no verification, no output);
+     replaced by a fixed string (no sandbox, no verification, no output), once as a user would
+     write it (`chat.completions.create`, default transport) and once on the pipeline's own HTTP
+     path (aiohttp transport, low-level `post`, JSON), which isolates what the pipeline adds;
   2. the pipeline: `toolscale.generate.generate --teacher openai` (sampling, sandbox execution of
      every call, verification with replay, labels, parquet shards, request cache, data card),
 and reports the medians: pipeline rate / bare rate (target >= 0.9), end to end (the pipeline's
@@ -31,6 +33,7 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
+import httpx2
 import openai
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -48,11 +51,24 @@ def cpu_s(who: int) -> float:
 
 
 async def bare_loop(
-    base_url: str, prompts: list[tuple[str, str, list]], concurrency: int
+    base_url: str, prompts: list[tuple[str, str, list]], concurrency: int, raw: bool = False
 ) -> tuple[float, float]:
     """(end-to-end, steady) episodes per second of a plain loop: request, fake tool results,
-    repeat until the answer has no call."""
-    client = openai.AsyncOpenAI(api_key="bench", base_url=base_url, max_retries=0)
+    repeat until the answer has no call. `raw`: the pipeline's own HTTP path (toolscale.llm.client):
+    the client's aiohttp transport, and the body posted with the low-level `post` and the answer
+    parsed as JSON, instead of the default httpx transport and `chat.completions.create` (which
+    transforms every field of the request and builds pydantic models of the answer)."""
+    http = {"http_client": openai.DefaultAioHttpClient()} if raw else {}
+    client = openai.AsyncOpenAI(api_key="bench", base_url=base_url, max_retries=0, **http)
+
+    async def ask(messages: list, tools: list) -> dict:
+        body = dict(model="fake", messages=messages, tools=tools, max_tokens=1024, temperature=0.0)
+        if raw:
+            answer = await client.post("/chat/completions", cast_to=httpx2.Response, body=body)
+            return json.loads(answer.text)["choices"][0]["message"]
+        reply = await client.chat.completions.create(**body)
+        return reply.choices[0].message.model_dump(exclude_none=True)
+
     slots = asyncio.Semaphore(concurrency)
     finished: list[float] = []
 
@@ -63,15 +79,12 @@ async def bare_loop(
                 {"role": "user", "content": instruction},
             ]
             for _ in range(12):
-                reply = await client.chat.completions.create(
-                    model="fake", messages=messages, tools=tools, max_tokens=1024, temperature=0.0
-                )
-                message = reply.choices[0].message
-                if not message.tool_calls:
+                message = await ask(messages, tools)
+                if not message.get("tool_calls"):
                     break
-                messages.append(message.model_dump(exclude_none=True))
-                for call in message.tool_calls:
-                    messages.append({"role": "tool", "tool_call_id": call.id, "content": "ok"})
+                messages.append(message)
+                for call in message["tool_calls"]:
+                    messages.append({"role": "tool", "tool_call_id": call["id"], "content": "ok"})
         finished.append(time.perf_counter())
 
     started = time.perf_counter()
@@ -142,9 +155,10 @@ def main() -> None:
                 chunk_size=args.concurrency,
                 workers=args.workers,
             )
-            bare, runs = [], []
+            bare, raw, runs = [], [], []
             for repeat in range(args.repeats):
                 bare.append(asyncio.run(bare_loop(base_url, prompts, args.concurrency)))
+                raw.append(asyncio.run(bare_loop(base_url, prompts, args.concurrency, raw=True)))
                 runs.append(pipeline(replace(config, out=Path(tmp) / f"out-{repeat}")))
             floor_started = time.perf_counter()
             generate(replace(config, teacher="reference", out=Path(tmp) / "reference"))
@@ -167,6 +181,12 @@ def main() -> None:
     ratios = ", ".join(f"{r['rate'] / b[0]:.1%}" for r, b in zip(runs, bare, strict=True))
     print(f"pipeline / bare, end to end: {rate / bare_rate:.1%} (repeats: {ratios})")
     print(f"pipeline / bare, steady state: {steady / bare_steady:.1%} (target for both: >= 90%)")
+    raw_rate, raw_steady = median(b[0] for b in raw), median(b[1] for b in raw)
+    print(
+        f"bare loop on the pipeline's own HTTP path (aiohttp, post, JSON): {raw_rate:.1f} "
+        f"episodes/s end to end, {raw_steady:.1f} steady; pipeline / it: {rate / raw_rate:.1%} "
+        f"end to end, {steady / raw_steady:.1%} steady"
+    )
     print(f"pipeline start-up and finish (workers, data card), beyond steady: {fixed:.1f} s")
     print(
         f"the same pipeline with the reference teacher (no LLM, no HTTP): {floor:.1f} episodes/s "
