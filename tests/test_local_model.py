@@ -196,12 +196,11 @@ HOLDING_CHILD = textwrap.dedent(
 
 def test_a_killed_parent_takes_its_server_with_it(checkpoint):
     # SIGKILL runs no cleanup code; the kernel's parent-death signal must stop the server.
-    child = subprocess.Popen([sys.executable, "-c", HOLDING_CHILD], stdout=subprocess.PIPE)
-    try:
-        started = json.loads(child.stdout.readline())
-    finally:
-        child.kill()
-        child.wait()
+    with subprocess.Popen([sys.executable, "-c", HOLDING_CHILD], stdout=subprocess.PIPE) as child:
+        try:
+            started = json.loads(child.stdout.readline())
+        finally:
+            child.kill()
     port = urlsplit(started["base_url"]).port
     deadline = time.monotonic() + 10
     # The orphaned leader is reaped by init, not by us: give it a moment.

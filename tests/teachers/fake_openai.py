@@ -199,6 +199,8 @@ class FakeOpenAI:
         asyncio.run_coroutine_threadsafe(stop(), self.loop).result()
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(timeout=5)
+        if not self.thread.is_alive():
+            self.loop.close()
 
 
 @contextmanager

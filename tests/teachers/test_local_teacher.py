@@ -54,16 +54,19 @@ def watch(proc: subprocess.Popen[str], until: float, stop_after_s: float | None 
             proc.send_signal(signal.SIGINT)
             stop_after_s = None
         time.sleep(0.2)
-    return seen, proc.stderr.read() if proc.stderr else ""
+    return seen, Path(proc.args[-1]).with_suffix(".log").read_text()
 
 
 def start(out: Path, num_tasks: int) -> subprocess.Popen[str]:
+    """Run generate in the background; its stderr goes to OUT.log (a file, not a pipe that a
+    long run could fill while nobody reads it)."""
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "OPENAI_API_KEY": ""}
-    return subprocess.Popen(
-        [sys.executable, "-m", "toolscale", "generate", "--teacher", "local", *SHORT,
-         "--num-tasks", str(num_tasks), "--out", str(out)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
-    )  # fmt: skip
+    with out.with_suffix(".log").open("w") as log:
+        return subprocess.Popen(
+            [sys.executable, "-m", "toolscale", "generate", "--teacher", "local", *SHORT,
+             "--num-tasks", str(num_tasks), "--out", str(out)],
+            stdout=subprocess.DEVNULL, stderr=log, text=True, env=env,
+        )  # fmt: skip
 
 
 def test_local_teacher_runs_offline_with_real_usage_and_leaves_no_server(tmp_path):
