@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from types import SimpleNamespace
 
 import pytest
@@ -78,3 +80,24 @@ def test_read_tools_never_change_the_state(name):
             before = state_hash(kit.state)
             execute(kit, tool_name, json.loads(arguments), 5)
             assert state_hash(kit.state) == before, (name, tool_name)
+
+
+SCHEMAS_CHILD = """
+import hashlib, json, sys
+if sys.argv[1] == "torch":
+    import torch  # noqa: F401
+from toolscale.registry import get_domain, names
+schemas = json.dumps([get_domain(n).toolkit.schemas() for n in sorted(names())])
+print(json.dumps([hashlib.sha256(schemas.encode()).hexdigest(), "torch" in sys.modules]))
+"""
+
+
+def test_schemas_derive_without_importing_torch_and_equal_those_derived_with_it():
+    # Sandbox workers derive schemas: importing torch there cost a second per worker start.
+    def derive(preload: str) -> list:
+        child = [sys.executable, "-c", SCHEMAS_CHILD, preload]
+        return json.loads(subprocess.run(child, capture_output=True, check=True).stdout)
+
+    without, with_torch = derive("none"), derive("torch")
+    assert without[1] is False and with_torch[1] is True
+    assert without[0] == with_torch[0]
