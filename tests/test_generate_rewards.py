@@ -4,28 +4,19 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from collections import defaultdict
 from pathlib import Path
 
 import pyarrow.parquet as pq
 import pytest
 
+from tests.test_generate import cli
 from toolscale.dataset.output import Output
 from toolscale.rewards import row_total
 
 pytestmark = pytest.mark.slow
 DOMAINS = ("bank", "knowledge", "math", "railway")
 COMPONENTS = ("reward_outcome", "reward_efficiency", "reward_preference", "reward_total")
-
-
-def cli(*args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
-    result = subprocess.run(
-        [sys.executable, "-m", "toolscale", *args], capture_output=True, text=True, timeout=600
-    )
-    if check and result.returncode != 0:
-        raise AssertionError(result.stderr)
-    return result
 
 
 def rows(out: Path, *configs: str) -> list[dict]:

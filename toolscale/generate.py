@@ -26,6 +26,7 @@ from toolscale.contract import ToolKind
 from toolscale.dataset.output import Output, write_json
 from toolscale.errors import ConfigError
 from toolscale.labels import group_labels, trace_labels
+from toolscale.llm.cache import RequestCache
 from toolscale.llm.ledger import BudgetExhausted, StopRun
 from toolscale.metrics import trace_metrics
 from toolscale.preferences import DEFAULT_SPREAD, check_spread
@@ -45,6 +46,7 @@ from toolscale.tools.expert_endpoints import expert_environment, load_endpoints
 from toolscale.tools.experts import EXPERTS
 from toolscale.verify import Verdict, verify
 
+CACHE_DIR = Path(".toolscale", "cache")  # under OUT, unless --cache-dir
 STAGES = ("sampled", "attempts", "executed", "grounded", "verified")
 Progress = Callable[[dict[str, int]], None]
 
@@ -106,6 +108,10 @@ def check_config(config: GenerateConfig) -> None:
         raise ConfigError(f"--workers must be at least 1 (got {config.workers})")
     check_teacher(config.teacher, config)
     check_spread(config.profiles)
+    if config.teacher != "reference":  # an unusable request cache stops us before OUT is written
+        cache = RequestCache(config.cache_dir or config.out / CACHE_DIR)
+        cache.check()
+        cache.close()
 
 
 def plan(config: GenerateConfig) -> list[tuple[str, str, range]]:
@@ -274,7 +280,7 @@ async def _run(
     unfinished chunks, which a --resume redoes (their requests come from the cache)."""
     state = RunState()
     totals = state.totals
-    cache_dir = output.root / ".toolscale" / "cache"
+    cache_dir = output.root / CACHE_DIR
     run = open_teacher(
         config.teacher, config, detours=config.detours, cache_dir=cache_dir, local=local
     )

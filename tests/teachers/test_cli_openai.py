@@ -105,3 +105,18 @@ def test_openai_without_a_key_variable_fails_before_anything_runs(tmp_path):
     )
     assert result.returncode == 2 and "NO_SUCH_VARIABLE_SET" in result.stderr
     assert not (tmp_path / "out").exists()
+
+
+def test_a_cache_that_is_not_a_database_is_one_line_and_kept(tmp_path):
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    (cache / "requests.sqlite").write_text("not a database\n")
+    result = cli(
+        *("--teacher", "openai", "--base-url", "http://127.0.0.1:9/v1", "--model", "m"),
+        *("--api-key-env", "CANARY_KEY", "--cache-dir", str(cache)),
+        *("--domains", "math", "--num-tasks", "1", "--out", str(tmp_path / "out")),
+    )
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert "cannot use the request cache" in result.stderr and "--cache-dir" in result.stderr
+    assert (cache / "requests.sqlite").read_text() == "not a database\n"
+    assert not (tmp_path / "out").exists()

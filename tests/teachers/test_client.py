@@ -90,7 +90,7 @@ def test_the_cache_answers_a_repeated_request_without_sending_it(server, tmp_pat
     assert second.cached and not first.cached
     assert (second.message, second.prompt_tokens) == (first.message, first.prompt_tokens)
     assert client.ledger.summary()["cached"] == 1
-    assert len(RequestCache(tmp_path)) == 1
+    assert RequestCache(tmp_path).count() == 1
     for path in tmp_path.rglob("*"):
         assert not path.is_file() or KEY.encode() not in path.read_bytes()
 

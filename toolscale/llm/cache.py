@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from toolscale.contract import canonical_json
+from toolscale.errors import ConfigError
 
 FILE_NAME = "requests.sqlite"
 _BUSY_TIMEOUT_S = 30.0
@@ -48,13 +49,24 @@ class RequestCache:
 
     def _connection(self) -> sqlite3.Connection:
         if self._db is None:
-            self.root.mkdir(parents=True, exist_ok=True)
-            db = sqlite3.connect(self.path, timeout=_BUSY_TIMEOUT_S, isolation_level=None)
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=NORMAL")
-            db.execute("CREATE TABLE IF NOT EXISTS entries (key TEXT PRIMARY KEY, entry TEXT)")
+            try:
+                self.root.mkdir(parents=True, exist_ok=True)
+                db = sqlite3.connect(self.path, timeout=_BUSY_TIMEOUT_S, isolation_level=None)
+                db.execute("PRAGMA journal_mode=WAL")
+                db.execute("PRAGMA synchronous=NORMAL")
+                db.execute("CREATE TABLE IF NOT EXISTS entries (key TEXT PRIMARY KEY, entry TEXT)")
+            except (OSError, sqlite3.Error) as exc:
+                raise ConfigError(
+                    f"cannot use the request cache {self.path} ({exc}); move it away or choose "
+                    "another --cache-dir"
+                ) from None
             self._db = db
         return self._db
+
+    def check(self) -> None:
+        """Open an existing cache now, so an unusable one stops the run before it starts."""
+        if self.path.exists():
+            self._connection()
 
     def get(self, key: str) -> dict[str, Any] | None:
         if self._db is None and not self.path.exists():
@@ -67,7 +79,8 @@ class RequestCache:
         row = (key, canonical_json(entry))
         self._connection().execute("INSERT OR REPLACE INTO entries (key, entry) VALUES (?, ?)", row)
 
-    def __len__(self) -> int:
+    def count(self) -> int:
+        """How many answers are stored."""
         if self._db is None and not self.path.exists():
             return 0
         return self._connection().execute("SELECT count(*) FROM entries").fetchone()[0]
