@@ -79,6 +79,16 @@ def generate(
     reward_options: Annotated[
         str, typer.Option(help='Other reward settings, e.g. "efficiency=cost" (docs/rewards.md).')
     ] = "",
+    price_schedules: Annotated[
+        str,
+        typer.Option(
+            help="Price schedules each task draws one of: standard, open_weights, premium, seed, "
+            "or a schedule YAML file (docs/rewards.md)."
+        ),
+    ] = "standard,open_weights,premium",
+    tool_dropout: Annotated[
+        float, typer.Option(help="Chance that a task drops each tool its gold route does not use.")
+    ] = 0.0,
     # LLM teachers (docs/teachers.md)
     base_url: Annotated[str | None, typer.Option(help="OpenAI-compatible endpoint URL.")] = None,
     model: Annotated[
@@ -130,6 +140,7 @@ def generate(
     from toolscale.generate import GenerateConfig
     from toolscale.generate import generate as run
     from toolscale.preferences import parse_spread
+    from toolscale.prices import check_dropout, parse_schedules
     from toolscale.rewards import parse_reward_config
 
     if out is None:
@@ -137,6 +148,9 @@ def generate(
     try:
         spread = parse_spread(profiles)
         reward = parse_reward_config(reward_weights, reward_options)
+        schedules = [s.strip() for s in price_schedules.split(",") if s.strip()]
+        parse_schedules(price_schedules)
+        check_dropout(tool_dropout)
     except ConfigError as exc:
         fail(str(exc))
 
@@ -152,6 +166,8 @@ def generate(
         chunk_size=chunk_size,
         profiles=spread,
         reward=reward,
+        price_schedules=schedules,
+        tool_dropout=tool_dropout,
         base_url=base_url,
         model=model,
         api_key_env=api_key_env,

@@ -43,22 +43,38 @@ class ToolKind(StrEnum):
     MODEL = "model"
 
 
+PRICE_FIELDS = ("fee", "latency_ms", "ms_per_token", "per_second", "input_per_m", "output_per_m")
+
+
 @dataclass(frozen=True)
 class ToolPrice:
-    """What one call costs: `cost` units per call plus, for MODEL tools, $ per 1M tokens."""
+    """What one call costs, in US dollars, and how long it takes (`toolscale.prices` prices a
+    call from it; docs/rewards.md has worked examples).
 
-    cost: float = 0.0
+    `fee` is $ per call; `per_second` $ per modelled second (compute-priced tools such as
+    `code_executor`); `input_per_m` / `output_per_m` $ per 1M prompt / completion tokens (model
+    tools and the orchestrator itself). Latency is modelled, never measured, so a row can be
+    rebuilt: `latency_ms` per call plus `ms_per_token` per token the tool (or model) outputs.
+    """
+
+    fee: float = 0.0
     latency_ms: float = 0.0
+    ms_per_token: float = 0.0
+    per_second: float = 0.0
     input_per_m: float = 0.0
     output_per_m: float = 0.0
 
+    def __post_init__(self) -> None:
+        for name in PRICE_FIELDS:
+            value = getattr(self, name)
+            if not (isinstance(value, int | float) and value >= 0 and value != float("inf")):
+                raise ValueError(f"price field {name} must be a finite number >= 0, not {value!r}")
+
     def as_dict(self) -> dict[str, float]:
-        return {
-            "cost": self.cost,
-            "latency_ms": self.latency_ms,
-            "input_per_m": self.input_per_m,
-            "output_per_m": self.output_per_m,
-        }
+        return {name: float(getattr(self, name)) for name in PRICE_FIELDS}
+
+    def is_free(self) -> bool:
+        return not any(getattr(self, name) for name in PRICE_FIELDS)
 
 
 @dataclass(frozen=True)
@@ -71,16 +87,19 @@ class ToolSpec:
 def tool(
     kind: ToolKind,
     *,
-    cost: float = 0.0,
+    fee: float = 0.0,
     latency_ms: float = 0.0,
-    input_per_m: float = 0.0,
-    output_per_m: float = 0.0,
+    ms_per_token: float = 0.0,
+    per_second: float = 0.0,
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Mark a Toolkit method as a tool. Its type hints and Google docstring become its schema,
-    so write the docstring for the model that will read it."""
+    so write the docstring for the model that will read it. The price is the tool's price in the
+    `standard` schedule ($ per call, modelled latency); a tool that gives none gets its kind's
+    default there (a READ or WRITE of a stateful domain is never free)."""
 
     def mark(fn: Callable[..., Any]) -> Callable[..., Any]:
-        fn.__toolscale_tool__ = (kind, ToolPrice(cost, latency_ms, input_per_m, output_per_m))  # type: ignore[attr-defined]
+        price = ToolPrice(fee, latency_ms, ms_per_token, per_second)
+        fn.__toolscale_tool__ = (kind, price)  # type: ignore[attr-defined]
         return fn
 
     return mark
@@ -117,9 +136,9 @@ class Toolkit:
         self.usage = usage
 
     @classmethod
-    def model_prices(cls) -> dict[str, ToolPrice]:
-        """Price-table entries of the models that MODEL tools call (per-token prices)."""
-        return {}
+    def models(cls) -> tuple[str, ...]:
+        """The model aliases MODEL tools call; the price schedule prices each per token."""
+        return ()
 
     @classmethod
     @cache
@@ -198,14 +217,6 @@ class Domain(ABC):
         """Whether `final_message` states the expected answer (orchestration domains)."""
         return answer_matches(expected, final_message)
 
-    @classmethod
-    def price_table(cls, overrides: dict[str, ToolPrice] | None = None) -> dict[str, ToolPrice]:
-        """Every tool's price, the models' per-token prices, then the task's overrides."""
-        table = {name: spec.price for name, spec in cls.toolkit.specs().items()}
-        table.update(cls.toolkit.model_prices())
-        table.update(overrides or {})
-        return table
-
 
 def item_rng(domain: str, seed: int, index: int) -> random.Random:
     """The one RNG of item (domain, seed, index): reproducible from those three values alone."""
@@ -236,15 +247,54 @@ def _numbers(text: str) -> list[float]:
     return [float(m) for m in _NUMBER.findall(text.replace(",", ""))]
 
 
+# "The answer is X." / "Answer: X" / "Final answer: X", at the start of the message or of a
+# sentence or line; X runs to the end of its sentence (a period before a space or the end).
+_STATEMENT = re.compile(
+    r"(?:^|(?<=[.!?:;\n]))\s*(?:the\s+)?(?:final\s+)?answer(?:\s+is|\s*:)[ \t]*"
+    r"(?P<value>[^\n]*?)(?=\.(?:\s|$)|\n|$)",
+    re.IGNORECASE,
+)
+_ARTICLE = re.compile(r"^(?:the|a|an)\s+")
+
+
+def committed_answer(final_message: str) -> str | None:
+    """The answer a message commits to: the X of its answer statement ("The answer is X." or
+    "Answer: X", X up to the end of its sentence), or None when it makes no statement or
+    several that differ (a list of candidates is no answer).
+
+    Examples: "Founded in 1821. The answer is Kelby Marsh." -> "Kelby Marsh";
+    "Answer: 42" -> "42"; "The answer is 3. The answer is 4." -> None; "36\n4630.5" -> None.
+    """
+    values = set()
+    for match in _STATEMENT.finditer(final_message):
+        values.add(match["value"].strip())
+    values.discard("")
+    return values.pop() if len(values) == 1 else None
+
+
+def _bare(text: str) -> str:
+    return _ARTICLE.sub("", normalize_text(text).strip(" .!\"'"))
+
+
 def answer_matches(expected: str, final_message: str) -> bool:
-    """Numeric answers match the last number stated (relative tolerance 1e-6); text answers
-    match when the normalised expected text appears in the normalised message."""
+    """Whether the message commits to the expected answer (`committed_answer`). A numeric answer
+    must be the one number of the statement ("$69.30" and "12 hours" count, "12 or 13" does
+    not; relative tolerance 1e-6). A text answer must be the statement, ignoring case, commas,
+    spacing, a leading article and a trailing parenthesis ("the Vell (a river)" matches "Vell")."""
+    value = committed_answer(final_message)
+    if value is None:
+        return False
     try:
         target = float(expected.replace(",", ""))
     except ValueError:
-        return normalize_text(expected) in normalize_text(final_message)
-    stated = _numbers(final_message)
-    return bool(stated) and abs(stated[-1] - target) <= 1e-6 * max(1.0, abs(target))
+        stated = _bare(value)
+        return stated == _bare(expected) or _bare(re.sub(r"\s*\(.*\)$", "", value)) == _bare(
+            expected
+        )
+    stated_numbers = _numbers(value)
+    return len(stated_numbers) == 1 and abs(stated_numbers[0] - target) <= 1e-6 * max(
+        1.0, abs(target)
+    )
 
 
 def fact_stated(fact: str, final_message: str) -> bool:

@@ -22,7 +22,7 @@ import datasets
 import pyarrow
 
 import toolscale
-from toolscale.contract import ToolKind
+from toolscale.contract import ToolKind, ToolPrice
 from toolscale.dataset.output import Output, write_json
 from toolscale.errors import ConfigError
 from toolscale.labels import group_labels, trace_labels
@@ -30,6 +30,7 @@ from toolscale.llm.cache import RequestCache
 from toolscale.llm.ledger import BudgetExhausted, StopRun
 from toolscale.metrics import trace_metrics
 from toolscale.preferences import DEFAULT_SPREAD, check_spread
+from toolscale.prices import DEFAULT_SCHEDULES, check_dropout, parse_schedules, schedule_dump
 from toolscale.provenance import source_commit
 from toolscale.records import Trace, trace_id
 from toolscale.registry import get_domain, resolve
@@ -37,7 +38,7 @@ from toolscale.reward_stats import reward_report
 from toolscale.rewards import RewardConfig
 from toolscale.sandbox.isolation import isolation_level
 from toolscale.sandbox.pool import SandboxError, SandboxPool
-from toolscale.tasks import SampledTask, with_preference
+from toolscale.tasks import Economics, SampledTask, prepare
 from toolscale.teachers.base import Draft, Teacher
 from toolscale.teachers.factory import check_teacher, open_teacher
 from toolscale.teachers.options import TeacherOptions
@@ -66,6 +67,9 @@ class GenerateConfig(TeacherOptions):
     # Preference profiles drawn per task, with relative weights (toolscale.preferences).
     profiles: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_SPREAD))
     reward: RewardConfig = field(default_factory=RewardConfig)
+    # Price schedules (names or YAML paths) each task draws one of, and the tool dropout.
+    price_schedules: list[str] = field(default_factory=lambda: list(DEFAULT_SCHEDULES))
+    tool_dropout: float = 0.0
     # Options that must not change between a run and its --resume.
     RESUME_KEYS = (
         "domains",
@@ -76,6 +80,8 @@ class GenerateConfig(TeacherOptions):
         "chunk_size",
         "profiles",
         "reward",
+        "schedules",
+        "tool_dropout",
         *TeacherOptions.TEACHER_RESUME_KEYS,
     )
 
@@ -87,8 +93,21 @@ class GenerateConfig(TeacherOptions):
         values["temperature"] = self.effective_temperature()
         values["concurrency"] = self.effective_concurrency(self.teacher == "local")
         values["request_timeout_s"] = self.effective_timeout_s(self.teacher == "local")
+        # The schedules in full, so that `validate` rebuilds every price table from run.json.
+        values["schedules"] = schedule_dump(parse_schedules(",".join(self.price_schedules)))
+        values["model_prices"] = {a: p.as_dict() for a, p in self.economics().models.items()}
         values.pop("resume")
         return values
+
+    def economics(self) -> Economics:
+        models: dict[str, ToolPrice] = {}
+        for alias, endpoint in (load_endpoints(self.experts) if self.experts else {}).items():
+            models[alias] = ToolPrice(
+                input_per_m=endpoint.input_per_m, output_per_m=endpoint.output_per_m
+            )
+        return Economics(
+            tuple(parse_schedules(",".join(self.price_schedules))), self.tool_dropout, models
+        )
 
 
 @dataclass
@@ -108,6 +127,8 @@ def check_config(config: GenerateConfig) -> None:
         raise ConfigError(f"--workers must be at least 1 (got {config.workers})")
     check_teacher(config.teacher, config)
     check_spread(config.profiles)
+    parse_schedules(",".join(config.price_schedules))
+    check_dropout(config.tool_dropout)
     if config.teacher != "reference":  # an unusable request cache stops us before OUT is written
         cache = RequestCache(config.cache_dir or config.out / CACHE_DIR)
         cache.check()
@@ -181,11 +202,16 @@ async def judge(
 
 
 async def run_task(
-    config: GenerateConfig, domain: str, index: int, teacher: Teacher, pool: SandboxPool
+    config: GenerateConfig,
+    domain: str,
+    index: int,
+    teacher: Teacher,
+    pool: SandboxPool,
+    economics: Economics,
 ) -> ChunkResult:
     result = ChunkResult()
     try:
-        item = with_preference(await pool.sample(domain, config.seed, index), config.profiles)
+        item = prepare(await pool.sample(domain, config.seed, index), economics, config.profiles)
     except SandboxError as exc:
         result.counts["sample_failed"] += 1
         result.counts[f"sample_error:{exc}"[:200]] += 1
@@ -209,7 +235,10 @@ async def run_task(
 async def run_chunk(
     config: GenerateConfig, domain: str, indexes: range, teacher: Teacher, pool: SandboxPool
 ) -> ChunkResult:
-    parts = await asyncio.gather(*(run_task(config, domain, i, teacher, pool) for i in indexes))
+    economics = config.economics()
+    parts = await asyncio.gather(
+        *(run_task(config, domain, i, teacher, pool, economics) for i in indexes)
+    )
     merged = ChunkResult()
     for part in parts:
         merged.tasks += part.tasks
@@ -239,7 +268,12 @@ def expert_backends(domains: list[str], experts: Path | None = None) -> dict[str
     if not uses:
         return {}
     backends: dict[str, Any] = {
-        alias: {"backend": "simulated", "accuracy": e.accuracy, **e.price.as_dict()}
+        alias: {
+            "backend": "simulated",
+            "accuracy": e.accuracy,
+            "completion_tokens": list(e.tokens),
+            "prices": "from each task's price schedule",
+        }
         for alias, e in EXPERTS.items()
     }
     for alias, endpoint in (load_endpoints(experts) if experts else {}).items():

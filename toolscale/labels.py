@@ -1,5 +1,5 @@
-"""Label attempts: cost with the teacher priced, preference compliance and speed, reward
-components and total — and ToolOrchestra's reward within the group of attempts at one task.
+"""Label attempts: the teacher's own cost, preference compliance and speed, reward components
+and total — and ToolOrchestra's reward within the group of attempts at one task.
 
 These are the label columns of `traces` and `rejected`. The metrics they start from come from
 `toolscale.metrics`, the verdict from `toolscale.verify`, the formulas from `toolscale.rewards`;
@@ -43,11 +43,13 @@ def trace_labels(
     teacher_price: tuple[float, float] = (0.0, 0.0),
 ) -> dict[str, Any]:
     """The label columns of one attempt, from its metrics (`toolscale.metrics.trace_metrics`),
-    its verdict, and the teacher's price ($ per 1M prompt and completion tokens).
+    its verdict, and the teacher's price ($ per 1M prompt and completion tokens; `teacher_cost`
+    is what making the attempt cost and is not part of the reward).
 
-    Example, weights 1/1/1, tokens form, profile `none`: a verified math trace of 3 calculator
-    calls (gold 3, no tokens) gives r_outcome 1, r_efficiency -0.03, r_preference 0.5 (quick),
-    reward_total 1.47; its `repeat_read`-style detour of 4 calls gives 1 - 0.04 + 0.1 = 1.06.
+    Example, weights 1/1/1, cost form, profile `none`: a verified gold trace (its total cost and
+    latency are the task's reference) gives r_outcome 1, r_efficiency -0.16, r_preference 0.5
+    (quick), reward_total 1.34; a detour with one more call at 1.5x the cost and 1.25x the
+    latency gives 1 - 0.12 - 0.10 + 0.1 = 0.88.
     """
     teacher_cost = round(
         (
@@ -55,9 +57,9 @@ def trace_labels(
             + attempt.teacher_completion_tokens * teacher_price[1]
         )
         / 1e6,
-        9,
+        12,
     )
-    total_cost = round(metrics["cost"] + teacher_cost, 9)
+    total_cost = metrics["total_cost"]
     problems = preference_problems(task, attempt)
     quick = verified and within_budget(
         task.preference,
@@ -72,12 +74,13 @@ def trace_labels(
         metrics["num_tokens"],
         total_cost,
         metrics["total_latency_ms"],
+        task.reference_cost,
+        task.reference_latency_ms,
         config,
     )
     r_preference = preference_reward(quick, not problems, config)
     return {
         "teacher_cost": teacher_cost,
-        "total_cost": total_cost,
         "preference_profile": task.preference.profile,
         "preference_compliant": not problems,
         "preference_violations": problems,

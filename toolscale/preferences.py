@@ -7,16 +7,18 @@ constraints the verifier checks (forbidden tools, an answer format, a latency or
 
 Built-in profiles (instruction appended to the task; P; what is checked):
 
-- `none`: no instruction; outcome 1; nothing.
-- `hurry`: "I'm in a hurry ..."; outcome 1, latency 1; budget: the gold route's latency.
-- `cheap`: "Keep it cheap ..."; outcome 1, cost 1; budget: the gold route's cost.
-- `avoid_tool`: "Don't use web search." (a tool off the gold route); tool -1; never called.
-- `json_confidence`: 'Answer as JSON {"answer", "confidence"}'; outcome 1; format, confidence
-  a number in [0, 1].
+- `none`: no instruction; outcome 1, cost 0.2, latency 0.2; nothing.
+- `hurry`: "I'm in a hurry ..."; outcome 1, latency 1, cost 0.2; budget: the gold route's latency.
+- `cheap`: "Keep it cheap ..."; outcome 1, cost 1, latency 0.2; budget: the gold route's cost.
+- `avoid_tool`: "Don't use web search." (a tool off the gold route); tool -1 plus the base
+  weights; never called.
+- `json_confidence`: 'Answer as JSON {"answer", "confidence"}'; the base weights; format,
+  confidence a number in [0, 1].
 
-The budgets are those of the task's gold route, priced from its own price table (a MODEL tool on
-the gold route counts only its per-call price and latency: the model it reaches and its tokens are
-unknown before the call; no bundled gold route calls one). This module judges nothing about
+Every user prefers, other things equal, a cheaper and faster route: the base weights (cost 0.2,
+latency 0.2) keep ToolOrchestra's group reward informative among correct attempts whatever the
+profile. The budgets are the task's `reference_cost` / `reference_latency_ms`: its gold route
+priced from its own table, the orchestrator's tokens included. This module judges nothing about
 correctness; `toolscale.verify` does that.
 """
 
@@ -75,7 +77,10 @@ class Preference(BaseModel):
     max_cost: float | None = None
 
 
-NO_PREFERENCE = Preference(profile="none", instruction="", vector=PreferenceVector())
+BASE = 0.2  # the cost and latency weight of every profile that does not stress one of them
+NO_PREFERENCE = Preference(
+    profile="none", instruction="", vector=PreferenceVector(cost=BASE, latency=BASE)
+)
 
 
 def check_spread(spread: Mapping[str, float]) -> None:
@@ -109,26 +114,20 @@ def parse_spread(text: str) -> dict[str, float]:
     return spread
 
 
-def _gold_budget(
-    prices: Mapping[str, Mapping[str, float]], gold: list[dict[str, Any]]
-) -> tuple[float, float]:
-    """(latency_ms, cost) of the gold route from the price table, rounded like the metrics."""
-    latency = cost = 0.0
-    for action in gold:
-        price = prices.get(action["name"], {})
-        cost += price.get("cost", 0.0)
-        latency += price.get("latency_ms", 0.0)
-    return round(latency, 6), round(cost, 9)
-
-
 def _avoidable_tool(
-    rng: random.Random, domain: str, gold: list[dict[str, Any]], alternatives: list[list[Any]]
+    rng: random.Random,
+    domain: str,
+    offered: list[str],
+    gold: list[dict[str, Any]],
+    alternatives: list[list[Any]],
 ) -> str | None:
-    """A tool the gold route does not use and that changes nothing (READ, GENERIC or MODEL);
-    preferably one an alternative route uses, so that the constraint separates attempts."""
+    """An offered tool the gold route does not use and that changes nothing (READ, GENERIC or
+    MODEL); preferably one an alternative route uses, so that the constraint separates attempts."""
     specs = get_domain(domain).toolkit.specs()
     used = {a["name"] for a in gold}
-    allowed = sorted(n for n, s in specs.items() if n not in used and s.kind is not ToolKind.WRITE)
+    allowed = sorted(
+        n for n in offered if n in specs and n not in used and specs[n].kind is not ToolKind.WRITE
+    )
     on_detours = sorted({a.name for route in alternatives for a in route} & set(allowed))
     pool = on_detours or allowed
     return rng.choice(pool) if pool else None
@@ -138,47 +137,49 @@ def sample_preference(
     spread: Mapping[str, float],
     rng: random.Random,
     domain: str,
-    prices: Mapping[str, Mapping[str, float]],
+    offered: list[str],
     gold: list[dict[str, Any]],
     alternatives: list[list[Any]],
+    budget: tuple[float, float],
 ) -> Preference:
     """Draw one profile with probability proportional to `spread` and fill it in for the task.
 
     `rng` must be the task's own preference RNG (not the domain's item RNG, so that adding
-    preferences never changes the domain's tasks). Example: spread {"hurry": 1} on a knowledge
-    task whose gold route is search, search, calculator gives max_latency_ms 1010.0, max_cost 2.1.
+    preferences never changes the domain's tasks); `offered` are the task's tools; `budget` is
+    (reference_latency_ms, reference_cost) of its gold route. Example: spread {"hurry": 1} and
+    budget (1200.0, 0.0101) give max_latency_ms 1200.0.
     """
     names = [n for n in PROFILES if spread.get(n, 0.0) > 0]
     profile = rng.choices(names, weights=[spread[n] for n in names])[0]
-    latency, cost = _gold_budget(prices, gold)
+    latency, cost = budget
     if profile == "hurry":
         return Preference(
             profile=profile,
             instruction="I'm in a hurry: please be quick and don't take more steps than needed.",
-            vector=PreferenceVector(outcome=1.0, latency=1.0),
+            vector=PreferenceVector(outcome=1.0, latency=1.0, cost=BASE),
             max_latency_ms=latency,
         )
     if profile == "cheap":
         return Preference(
             profile=profile,
             instruction="Keep it cheap: use the least expensive tools that do the job.",
-            vector=PreferenceVector(outcome=1.0, cost=1.0),
+            vector=PreferenceVector(outcome=1.0, cost=1.0, latency=BASE),
             max_cost=cost,
         )
     if profile == "avoid_tool":
-        tool = _avoidable_tool(rng, domain, gold, alternatives)
+        tool = _avoidable_tool(rng, domain, offered, gold, alternatives)
         if tool is not None:
             return Preference(
                 profile=profile,
                 instruction=_TOOL_PHRASES.get(tool, f"Please don't use the {tool} tool."),
-                vector=PreferenceVector(tools={tool: -1.0}),
+                vector=PreferenceVector(tools={tool: -1.0}, cost=BASE, latency=BASE),
                 forbidden_tools=[tool],
             )
     if profile == "json_confidence":
         return Preference(
             profile=profile,
             instruction=JSON_INSTRUCTION,
-            vector=PreferenceVector(),
+            vector=PreferenceVector(cost=BASE, latency=BASE),
             answer_format="json_confidence",
         )
     return NO_PREFERENCE

@@ -37,7 +37,12 @@ class Task(BaseModel):
     system_prompt: str
     instruction: str
     tools: list[dict[str, Any]]
+    # $ and modelled latency per tool, model alias and "orchestrator" (toolscale.prices), under
+    # the schedule the task drew; the gold route's total cost and latency under that table.
     prices: dict[str, dict[str, float]]
+    price_schedule: str
+    reference_cost: float
+    reference_latency_ms: float
     gold_actions: list[dict[str, Any]]
     initial_state: dict[str, Any]
     expected_answer: str | None
@@ -123,9 +128,12 @@ class Trace(BaseModel):
     repeated_calls: int
     tool_output_tokens: int
     model_tool_tokens: int
+    orchestrator_input_tokens: int
+    orchestrator_output_tokens: int
+    orchestrator_cost: float
     num_tokens: int
     total_latency_ms: float
-    # Labels (toolscale.labels): cost with the teacher priced, preference, rewards.
+    # Labels (toolscale.labels): the teacher's own cost, preference, rewards.
     teacher_cost: float
     total_cost: float
     preference_profile: str

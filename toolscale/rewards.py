@@ -2,16 +2,22 @@
 group-normalised reward. The dataset labels and the trainer import these very functions.
 
     r_outcome    = 1.0 if the attempt verified (final state and answer correct) else 0.0
-    r_efficiency = -per_call * num_tool_calls - per_token * num_tokens              ("tokens")
-                 | -per_cost * total_cost - per_second * total_latency_ms / 1000    ("cost")
+    r_efficiency = -per_cost * min(total_cost / reference_cost, cap)
+                   -per_latency * min(total_latency_ms / reference_latency_ms, cap)  ("cost")
+                 | -per_call * num_tool_calls - per_token * num_tokens              ("tokens")
     r_preference = violated (0.0) if a hard constraint of the profile is broken, else
                    quick (0.5) if solved quickly, else slow (0.1)
     R            = w_o * r_outcome + w_e * r_efficiency + w_p * r_preference
 
-Signs: r_efficiency is never positive (more calls, tokens, cost or latency make it more
-negative); r_outcome and r_preference are never negative. Every function takes plain numbers,
-so it works on a dataset row, an in-memory Trace or a trainer rollout alike. Nothing here decides
-what is correct: the verifier does, and `toolscale.labels` feeds its verdict in.
+The reference is the task's gold route priced under the task's own table, so the cost form is
+the same whatever the schedule's scale (the seed's table in dollars and a 2025 price list give
+the same reward to the same route choice). Signs: r_efficiency is never positive (more calls,
+tokens, cost or latency make it more negative); r_outcome and r_preference are never negative.
+With the defaults, r_efficiency >= -(per_cost + per_latency) * cap = -0.8, so a correct attempt
+that keeps the profile's constraints (>= 1 + 0.1 - 0.8) always outscores a wrong one (<= 0.1).
+Every function takes plain numbers, so it works on a dataset row, an in-memory Trace or a
+trainer rollout alike. Nothing here decides what is correct: the verifier does, and
+`toolscale.labels` feeds its verdict in.
 """
 
 from __future__ import annotations
@@ -34,11 +40,12 @@ class RewardConfig:
     w_o: float = 1.0
     w_e: float = 1.0
     w_p: float = 1.0
-    efficiency: str = "tokens"
+    efficiency: str = "cost"
     per_call: float = 0.01
     per_token: float = 0.0001
-    per_cost: float = 0.01
-    per_second: float = 0.01
+    per_cost: float = 0.08
+    per_latency: float = 0.08
+    cap: float = 5.0
     quick: float = 0.5
     slow: float = 0.1
     violated: float = 0.0
@@ -48,6 +55,12 @@ class RewardConfig:
             raise ConfigError(
                 f"efficiency must be one of {EFFICIENCY_FORMS}, not {self.efficiency!r}"
             )
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name != "efficiency" and not (isinstance(value, int | float) and value >= 0):
+                raise ConfigError(f"reward option {f.name} must be a number >= 0, not {value!r}")
+        if self.cap <= 0:
+            raise ConfigError(f"reward option cap must be > 0 (got {self.cap})")
 
     def weights(self) -> dict[str, float]:
         return {"w_o": self.w_o, "w_e": self.w_e, "w_p": self.w_p}
@@ -59,7 +72,7 @@ class RewardConfig:
 
 def parse_reward_config(weights: str = "", options: str = "") -> RewardConfig:
     """Build a RewardConfig from `--reward-weights "w_o=1,w_e=0.5,w_p=1"` and
-    `--reward-options "efficiency=cost,per_second=0.02"` (any other field by name).
+    `--reward-options "efficiency=tokens,per_call=0.02"` (any other field by name).
 
     Raises:
         ConfigError: an unknown key, a value that is not a number, or an unknown efficiency form.
@@ -89,18 +102,30 @@ def outcome_reward(verified: bool) -> float:
     return 1.0 if verified else 0.0
 
 
+def _ratio(value: float, reference: float) -> float:
+    if reference > 0:
+        return value / reference
+    return 0.0 if value <= 0 else float("inf")
+
+
 def efficiency_reward(
     num_tool_calls: int,
     num_tokens: int,
     total_cost: float,
     total_latency_ms: float,
+    reference_cost: float,
+    reference_latency_ms: float,
     config: RewardConfig,
 ) -> float:
-    """Never positive. Tokens form: 3 calls and 0 tokens give -0.01 * 3 = -0.03; one expert call
-    of 120 tokens gives -0.01 - 0.0001 * 120 = -0.022. Cost form: cost 2.1 and 1010 ms give
-    -0.01 * 2.1 - 0.01 * 1.01 = -0.0311."""
+    """Never positive. Cost form (default): cost and latency relative to the gold route's, each
+    capped. With defaults (0.08, 0.08, cap 5): the gold route itself gives -0.08 - 0.08 = -0.16;
+    a route at 1.5x the gold cost and 2x its latency gives -0.12 - 0.16 = -0.28; an expert at
+    30x the cost and 20x the latency gives -0.4 - 0.4 = -0.8. Tokens form: 3 calls and 0 tokens
+    give -0.01 * 3 = -0.03; 2 calls and 120 tokens give -0.02 - 0.0001 * 120 = -0.032."""
     if config.efficiency == "cost":
-        return -config.per_cost * total_cost - config.per_second * total_latency_ms / 1000.0
+        cost = min(_ratio(total_cost, reference_cost), config.cap)
+        latency = min(_ratio(total_latency_ms, reference_latency_ms), config.cap)
+        return -config.per_cost * cost - config.per_latency * latency
     return -config.per_call * num_tool_calls - config.per_token * num_tokens
 
 
@@ -116,8 +141,8 @@ def preference_reward(solved_quickly: bool, compliant: bool, config: RewardConfi
 def total_reward(
     r_outcome: float, r_efficiency: float, r_preference: float, weights: Mapping[str, float]
 ) -> float:
-    """w_o * r_outcome + w_e * r_efficiency + w_p * r_preference. With weights 1, 1, 1 a verified
-    gold trace with 3 calls and no tokens that was quick scores 1 - 0.03 + 0.5 = 1.47."""
+    """w_o * r_outcome + w_e * r_efficiency + w_p * r_preference. With weights 1, 1, 1 a verified,
+    quick gold trace (r_efficiency -0.16 in the cost form) scores 1 - 0.16 + 0.5 = 1.34."""
     return (
         weights["w_o"] * r_outcome + weights["w_e"] * r_efficiency + weights["w_p"] * r_preference
     )

@@ -3,22 +3,36 @@ user's preference profile.
 
 The gold actions are executed here (inside a sandbox worker) on a fresh copy of the initial
 state to obtain the expected final state hash; a gold action that fails is a domain bug, raised
-as GoldError so the run records it and goes on. `build_task` gives the task with no preference;
-`with_preference` (run in the pipeline, which knows the configured spread) draws the profile from
-the task's own preference RNG, so the domain's tasks never change with the spread.
+as GoldError so the run records it and goes on. `build_task` gives the task priced with the
+`standard` schedule and no preference; the pipeline, which knows the run's settings, then calls
+`with_economics` (the task's price schedule and tool subset, drawn from its own price RNG, and
+the gold route's cost and latency under them) and `with_preference` (the profile, from its own
+preference RNG), so the domain's tasks never change with either setting.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from toolscale.contract import Action, Domain, canonical_json, content_id, item_rng, state_hash
+from toolscale.contract import (
+    Action,
+    Domain,
+    ToolKind,
+    ToolPrice,
+    canonical_json,
+    content_id,
+    item_rng,
+    state_hash,
+)
+from toolscale.metrics import route_totals
 from toolscale.preferences import NO_PREFERENCE, sample_preference
-from toolscale.records import Task
-from toolscale.sandbox.execute import execute, fresh_toolkit
+from toolscale.prices import BUILTIN, Schedule, describe, draw, price_table, prices_rng
+from toolscale.records import FunctionCall, Message, Task
+from toolscale.registry import get_domain
+from toolscale.sandbox.execute import CallOutcome, execute, fresh_toolkit
 
 
 class GoldError(Exception):
@@ -33,18 +47,53 @@ class SampledTask:
     task: Task
     final_message: str
     alternatives: list[list[Action]]
+    # What the gold actions returned when the task was built, and the task's own price overrides:
+    # with them the pipeline prices the gold route under any schedule without running it again.
+    gold_outcomes: list[CallOutcome] = field(default_factory=list)
+    price_overrides: dict[str, ToolPrice] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Economics:
+    """A run's price settings: the schedules tasks draw from, the tool dropout probability, and
+    model prices that replace the schedule's (experts backed by configured endpoints)."""
+
+    schedules: tuple[Schedule, ...] = (BUILTIN["standard"],)
+    tool_dropout: float = 0.0
+    models: dict[str, ToolPrice] = field(default_factory=dict)
+
+
+def gold_messages(task: Task, outcomes: list[CallOutcome], final_message: str) -> list[Message]:
+    """The conversation of the gold route as the reference teacher records it: one assistant
+    turn per call, its result, then the final message."""
+    messages = [
+        Message(role="system", content=task.system_prompt),
+        Message(role="user", content=task.instruction),
+    ]
+    for n, (action, outcome) in enumerate(zip(task.gold_actions, outcomes, strict=True)):
+        call = FunctionCall(
+            id=f"call_{n}", name=action["name"], arguments=canonical_json(action["arguments"])
+        )
+        messages.append(Message(role="assistant", content="", tool_calls=[call]))
+        messages.append(
+            Message(role="tool", content=outcome.output, tool_call_id=call.id, name=call.name)
+        )
+    messages.append(Message(role="assistant", content=final_message))
+    return messages
 
 
 def build_task(domain: Domain, seed: int, index: int, call_timeout_s: float) -> SampledTask:
     spec = domain.sample(item_rng(domain.name, seed, index), seed, index)
     state_json = canonical_json(spec.initial_state)
     kit = fresh_toolkit(domain, state_json)
+    outcomes = []
     for action in spec.gold_actions:
         outcome = execute(kit, action.name, action.arguments, call_timeout_s)
         if outcome.status != "ok":
             raise GoldError(
                 f"{domain.name} task {index}: gold action {action.name} failed: {outcome.output}"
             )
+        outcomes.append(outcome)
     body = {
         "domain": domain.name,
         "domain_version": domain.version,
@@ -56,7 +105,10 @@ def build_task(domain: Domain, seed: int, index: int, call_timeout_s: float) -> 
         "system_prompt": domain.policy,
         "instruction": spec.instruction,
         "tools": domain.toolkit.schemas(),
-        "prices": {k: v.as_dict() for k, v in domain.price_table(spec.prices).items()},
+        "prices": {},  # set by with_economics
+        "price_schedule": "",
+        "reference_cost": 0.0,
+        "reference_latency_ms": 0.0,
         "gold_actions": [a.as_dict() for a in spec.gold_actions],
         "initial_state": spec.initial_state,
         "expected_answer": spec.answer,
@@ -64,7 +116,48 @@ def build_task(domain: Domain, seed: int, index: int, call_timeout_s: float) -> 
         "required_facts": list(spec.required_facts),
         "preference": NO_PREFERENCE.model_dump(),
     }
-    return SampledTask(identified(body), spec.final_message, [list(a) for a in spec.alternatives])
+    item = SampledTask(
+        identified(body),
+        spec.final_message,
+        [list(a) for a in spec.alternatives],
+        outcomes,
+        dict(spec.prices),
+    )
+    return with_economics(item, Economics())
+
+
+def with_economics(item: SampledTask, economics: Economics) -> SampledTask:
+    """The task priced under a schedule drawn from its price RNG, offering a random subset of its
+    tools (never one the gold route needs), with the gold route's modelled cost and latency
+    under that table as `reference_cost` / `reference_latency_ms` (what the reward and the
+    preference budgets measure routes against)."""
+    task = item.task
+    domain = get_domain(task.domain)
+    names = list(domain.toolkit.specs())
+    needed = {a["name"] for a in task.gold_actions}
+    rng = prices_rng(task.domain, task.seed, task.index)
+    schedule, kept = draw(rng, economics.schedules, economics.tool_dropout, names, needed)
+    table = price_table(domain, schedule, item.price_overrides, economics.models)
+    dropped = set(names) - set(kept)
+    if not any(domain.toolkit.specs()[n].kind is ToolKind.MODEL for n in kept):
+        dropped |= set(domain.toolkit.models())  # no tool left that reaches a model
+    body = task.model_dump(exclude={"id"})
+    body["tools"] = [t for t in domain.toolkit.schemas() if t["function"]["name"] in kept]
+    body["prices"] = {k: v.as_dict() for k, v in table.items() if k not in dropped}
+    body["system_prompt"] = f"{domain.policy.rstrip()}\n\n{describe(body['prices'], kept)}\n"
+    body["price_schedule"] = schedule.name
+    body["reference_cost"] = body["reference_latency_ms"] = 0.0
+    priced = Task(id="", **body)
+    messages = gold_messages(priced, item.gold_outcomes, item.final_message)
+    cost, latency = route_totals(priced, messages, item.gold_outcomes)
+    body["reference_cost"], body["reference_latency_ms"] = cost, latency
+    return SampledTask(
+        identified(body),
+        item.final_message,
+        [r for r in item.alternatives if all(a.name in kept for a in r)],
+        item.gold_outcomes,
+        item.price_overrides,
+    )
 
 
 def identified(fields: dict[str, Any]) -> Task:
@@ -87,12 +180,24 @@ def with_preference(item: SampledTask, spread: Mapping[str, float]) -> SampledTa
         spread,
         preference_rng(task.domain, task.seed, task.index),
         task.domain,
-        task.prices,
+        task.tool_names(),
         task.gold_actions,
         item.alternatives,
+        (task.reference_latency_ms, task.reference_cost),
     )
     body = task.model_dump(exclude={"id"})
     body["preference"] = preference.model_dump()
     if preference.instruction:
         body["instruction"] = f"{task.instruction} {preference.instruction}"
-    return SampledTask(identified(body), item.final_message, item.alternatives)
+    return SampledTask(
+        identified(body),
+        item.final_message,
+        item.alternatives,
+        item.gold_outcomes,
+        item.price_overrides,
+    )
+
+
+def prepare(item: SampledTask, economics: Economics, spread: Mapping[str, float]) -> SampledTask:
+    """A built task as the run writes it: priced, then given its preference profile."""
+    return with_preference(with_economics(item, economics), spread)

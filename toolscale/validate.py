@@ -1,9 +1,11 @@
 """`toolscale validate`: re-check every row of an output folder and name the rows that fail.
 
-Tasks are rebuilt from (domain, seed, index) and must equal the stored row. Every trace and
-rejected row must parse, carry its content id, point at a stored task, carry the metrics its calls
-give, and get the same verdict again — which replays every call on a fresh state (grounding).
-Labels and rewards are recomputed with the profile spread and reward config saved in run.json;
+Tasks are rebuilt from (domain, seed, index) with the run's price schedules, tool dropout and
+profile spread (all in run.json) and must equal the stored row, price table and reference cost
+included, so a tampered price table is caught here and a tampered cost by the metrics check.
+Every trace and rejected row must parse, carry its content id, point at a stored task, carry the
+metrics its calls give, and get the same verdict again — which replays every call on a fresh
+state (grounding). Labels and rewards are recomputed with the reward config saved in run.json;
 `reward_total` must equal the weighted sum of the row's own components and weights (1e-9), and
 `reward_group` the group reward over the attempts at the same task by the same teacher.
 """
@@ -13,23 +15,24 @@ from __future__ import annotations
 import asyncio
 import json
 from collections import defaultdict
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
+from toolscale.contract import ToolPrice
 from toolscale.dataset.output import Output
 from toolscale.errors import ConfigError
 from toolscale.labels import trace_labels
 from toolscale.metrics import trace_metrics
 from toolscale.preferences import DEFAULT_SPREAD
+from toolscale.prices import BUILTIN, DEFAULT_SCHEDULES, Schedule
 from toolscale.records import Task, Trace, trace_id
 from toolscale.registry import names
 from toolscale.rewards import GroupFeatures, RewardConfig, group_rewards, row_total
 from toolscale.sandbox.pool import SandboxError, SandboxPool
-from toolscale.tasks import with_preference
+from toolscale.tasks import Economics, prepare
 from toolscale.verify import verify
 
 
@@ -51,20 +54,32 @@ class RunSettings:
     profiles: dict[str, float]
     reward: RewardConfig
     teacher_price: tuple[float, float]
+    economics: Economics
 
 
 def run_settings(output: Output) -> RunSettings:
     path = output.root / "run.json"
     config = json.loads(path.read_text()).get("config", {}) if path.exists() else {}
+    try:
+        schedules = tuple(Schedule.model_validate(s) for s in config.get("schedules", []))
+        models = {a: ToolPrice(**p) for a, p in config.get("model_prices", {}).items()}
+        economics = Economics(
+            schedules or tuple(BUILTIN[n] for n in DEFAULT_SCHEDULES),
+            config.get("tool_dropout", 0.0),
+            models,
+        )
+    except (ValidationError, ValueError, TypeError) as exc:
+        raise ConfigError(f"{path}: unreadable price settings ({exc.__class__.__name__})") from None
     return RunSettings(
         profiles=config.get("profiles") or dict(DEFAULT_SPREAD),
         reward=RewardConfig(**config.get("reward", {})),
         teacher_price=(config.get("teacher_price_in", 0.0), config.get("teacher_price_out", 0.0)),
+        economics=economics,
     )
 
 
 async def check_task(
-    row: dict[str, Any], pool: SandboxPool, profiles: Mapping[str, float]
+    row: dict[str, Any], pool: SandboxPool, settings: RunSettings
 ) -> tuple[Task | None, list[str]]:
     try:
         task = Task.from_row(row)
@@ -74,7 +89,7 @@ async def check_task(
         return task, [f"domain {task.domain!r} is not installed"]
     try:
         sampled = await pool.sample(task.domain, task.seed, task.index)
-        rebuilt = with_preference(sampled, profiles).task
+        rebuilt = prepare(sampled, settings.economics, settings.profiles).task
     except SandboxError as exc:
         return task, [f"cannot rebuild task: {exc}"]
     if rebuilt != task:
@@ -158,7 +173,7 @@ async def _validate(output: Output, workers: int) -> Report:
     tasks: dict[str, Task] = {}
     settings = run_settings(output)
     async with SandboxPool(workers) as pool:
-        checked = await asyncio.gather(*(check_task(r, pool, settings.profiles) for r in task_rows))
+        checked = await asyncio.gather(*(check_task(r, pool, settings) for r in task_rows))
         for row, (task, problems) in zip(task_rows, checked, strict=True):
             if task is not None:
                 tasks[task.id] = task

@@ -6,9 +6,13 @@
   the model saw it and could recover);
 - grounding: replaying the calls on a fresh copy of the task's state reproduces every recorded
   output, status and token count, and the recorded final state hash;
-- outcome: the final state hash equals the gold one, every required fact is in the final answer,
-  and the expected answer (when there is one) is stated. A final answer that is a JSON object
-  with an "answer" field is judged on that field (so a stated confidence is never the answer).
+- outcome: the final answer pastes no tool result, the final state hash equals the gold one,
+  every required fact is in the final answer, and the expected answer (when there is one) is
+  the answer it commits to (`toolscale.contract.committed_answer`: one "The answer is X." or
+  "Answer: X" statement). A final answer that is a JSON object with an "answer" field is judged
+  on that field (so a stated confidence is never the answer). Pasting: the final answer holds a
+  whole tool result of at least PASTE_MIN characters verbatim (spacing ignored); an expert's
+  reply is exempt, since relaying it is answering.
 
 `preference_problems` checks the task's preference profile (forbidden tools, answer format and
 confidence). It is deliberately not a stage: the verdict says whether an attempt is real and
@@ -28,7 +32,7 @@ from typing import Any, Protocol
 
 from jsonschema import Draft202012Validator
 
-from toolscale.contract import canonical_json, fact_stated
+from toolscale.contract import ToolKind, canonical_json, fact_stated
 from toolscale.errors import ConfigError
 from toolscale.preferences import answer_text, violations
 from toolscale.records import Message, Task, ToolCall
@@ -122,8 +126,32 @@ async def grounding_problems(task: Task, attempt: Attempt, pool: SandboxPool) ->
     return problems
 
 
+PASTE_MIN = 24
+
+
+def _squeezed(text: str) -> str:
+    return "".join(text.split())
+
+
+def pasted_calls(task: Task, attempt: Attempt) -> list[str]:
+    """Ids of the calls whose whole result the final answer repeats verbatim (results shorter
+    than PASTE_MIN characters, such as a calculator's number, and expert replies excepted)."""
+    specs = get_domain(task.domain).toolkit.specs()
+    final = _squeezed(attempt.final_answer)
+    return [
+        c.id
+        for c in attempt.tool_calls
+        if len(_squeezed(c.output)) >= PASTE_MIN
+        and (c.name not in specs or specs[c.name].kind is not ToolKind.MODEL)
+        and _squeezed(c.output) in final
+    ]
+
+
 def outcome_problems(task: Task, attempt: Attempt) -> list[str]:
-    problems = []
+    problems = [
+        f"the final answer pastes the result of {call_id}; state the answer instead"
+        for call_id in pasted_calls(task, attempt)
+    ]
     if attempt.final_state_hash != task.expected_state_hash:
         problems.append("the final state differs from the gold final state")
     answer = answer_text(attempt.final_answer)

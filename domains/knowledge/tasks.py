@@ -43,14 +43,6 @@ _CHAINS: dict[str, list[tuple[str, tuple[str, ...], str]]] = {
          "the town where {0} has its headquarters?"),
     ],
 }  # fmt: skip
-_ANSWER_KIND = {
-    "founder": "people",
-    "inventor": "people",
-    "hq": "towns",
-    "birth_town": "towns",
-    "river": "rivers",
-    "sea": "seas",
-}
 DIFFICULTY: dict[str, Difficulty] = {
     "single_hop": "easy",
     "two_hop": "medium",
@@ -70,7 +62,6 @@ class Draft:
     expression: str | None
     answer: str
     final_message: str
-    distractors: list[str]
 
 
 def _step(corpus: Corpus, name: str, relation: str) -> tuple[str, str]:
@@ -99,10 +90,6 @@ def _names(corpus: Corpus, kind: str) -> list[str]:
     return list(getattr(corpus, kind))
 
 
-def _others(rng: random.Random, corpus: Corpus, kind: str, answer: str) -> list[str]:
-    return rng.sample([n for n in _names(corpus, kind) if n != answer], 3)
-
-
 def _chain(rng: random.Random, corpus: Corpus, template: str) -> Draft:
     kind, relations, question = rng.choice(_CHAINS[template])
     name = rng.choice(_names(corpus, kind))
@@ -113,9 +100,7 @@ def _chain(rng: random.Random, corpus: Corpus, template: str) -> Draft:
         sentences.append(sentence)
     story = "; ".join(sentences)
     final = f"{story[0].upper()}{story[1:]}. The answer is {name}."
-    answer_kind = _ANSWER_KIND[relations[-1]]
-    distractors = _others(rng, corpus, answer_kind, name)
-    return Draft(question.format(searches[0]), searches, None, name, final, distractors)
+    return Draft(question.format(searches[0]), searches, None, name, final)
 
 
 def _event(rng: random.Random, corpus: Corpus) -> tuple[str, str, int]:
@@ -142,8 +127,7 @@ def _years_between(rng: random.Random, corpus: Corpus) -> Draft:
         [a, b],
         f"{max(year_a, year_b)} - {min(year_a, year_b)}",
         str(span),
-        final,
-        [],
+        f"{final} The answer is {span}.",
     )
 
 
@@ -165,8 +149,7 @@ def _age_at_event(rng: random.Random, corpus: Corpus) -> Draft:
         [thing, person],
         f"{year} - {born}",
         str(age),
-        f"{event}, who was born in {born}, so the {role} was {age} years old.",
-        [],
+        f"{event}, who was born in {born}, so the {role} was {age} years old. The answer is {age}.",
     )
 
 
@@ -201,10 +184,7 @@ def _spec(template: str, draft: Draft, index: Index, size: int, seed: int) -> Ta
         template=template,
         difficulty=DIFFICULTY[template],
         instruction=draft.instruction,
-        initial_state={
-            "corpus": {"seed": seed, "size": size},
-            "expert": {"answer": draft.answer, "distractors": draft.distractors},
-        },
+        initial_state={"corpus": {"seed": seed, "size": size}},
         gold_actions=searches + calc,
         final_message=draft.final_message,
         answer=draft.answer,

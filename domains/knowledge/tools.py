@@ -1,6 +1,6 @@
 """The knowledge toolkit: document search and lookup over the run's corpus, calculator, experts.
 
-The state only names the corpus (`{"corpus": {"seed", "size"}, "expert": {...}}`); the documents
+The state only names the corpus (`{"corpus": {"seed", "size"}}`); the documents
 themselves are rebuilt once per process from that seed, so every tool here reads and none writes.
 """
 
@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 
+from domains.knowledge.expert import answer
 from domains.knowledge.index import Index, build_index
 from toolscale.contract import ToolError, ToolKind, tool
 from toolscale.tools.experts import ExpertTool
@@ -21,7 +22,12 @@ class KnowledgeTools(CalculatorTool, ExpertTool):
         corpus = self.state["corpus"]
         return build_index(corpus["seed"], corpus["size"])
 
-    @tool(ToolKind.READ, cost=1.0, latency_ms=500)
+    def expert_knowledge(self, question: str) -> tuple[str, list[str]] | None:
+        """A simulated expert looks up the entity and relation the question names in the run's
+        world (it knows the world the documents describe, not the task)."""
+        return answer(self._index().corpus, question)
+
+    @tool(ToolKind.READ, fee=0.005, latency_ms=400, ms_per_token=0.2)
     def search(self, query: str, k: int = 3) -> str:
         """Search the document collection by keywords (BM25 ranking: documents sharing the rarest
         query words come first; there is no stemming and no semantic matching, so use names and
@@ -39,7 +45,7 @@ class KnowledgeTools(CalculatorTool, ExpertTool):
         docs = self._index().rank(query, k)
         return json.dumps([d.as_dict() for d in docs])
 
-    @tool(ToolKind.READ, cost=0.2, latency_ms=50)
+    @tool(ToolKind.READ, fee=0.0005, latency_ms=60, ms_per_token=0.2)
     def read_document(self, doc_id: str) -> str:
         """Read one document by its id (as returned by search). Returns a JSON object with
         "doc_id", "title" and "text".

@@ -95,7 +95,7 @@ def build_task(rng: random.Random) -> TaskSpec:
         template=template,
         difficulty=level,
         instruction=problem.text,
-        initial_state=initial_state(problem.answer),
+        initial_state=initial_state(),
         gold_actions=gold,
         final_message=final_message(problem),
         answer=problem.answer,

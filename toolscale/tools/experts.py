@@ -1,11 +1,15 @@
 """`ask_expert`: model tools ("experts") expert-1/2/3, priced per token, as a Toolkit mixin.
 
-No endpoint is configured in this version, so every expert is *simulated*: it answers the task's
-question correctly with its stated accuracy and otherwise gives a plausible wrong answer. The
-choice is a deterministic function of (task answer key, alias, question), so replaying a call
-reproduces its output exactly. The answer key lives in the hidden state under "expert":
-`{"answer": str, "distractors": [str, ...]}`; the model never sees the state.
-Token counts are estimated from the text (about 4 characters per token) and marked simulated.
+Without an endpoint file every expert is *simulated*, and it answers the question it is asked,
+never the task's hidden answer (the state holds none): the domain's toolkit reads the question
+(`expert_knowledge`: the math domain solves the word problem or arithmetic stated in it, the
+knowledge domain looks up the entity and relation it names in the run's world). When the
+question states what is needed, the expert is right with its stated accuracy and otherwise gives
+a plausible wrong answer; when it does not, the expert says it cannot answer. Every choice is a
+deterministic function of (alias, question), so replaying a call reproduces it exactly. Token
+counts are simulated like a reasoning model's (a range per alias) and marked simulated; the
+price table prices them. Endpoint-backed experts (`expert_endpoints`) send the question to a
+real model instead.
 """
 
 from __future__ import annotations
@@ -15,64 +19,91 @@ import random
 from dataclasses import dataclass
 from typing import Literal
 
-from toolscale.contract import ModelUsage, ToolError, ToolKind, Toolkit, ToolPrice, tool
+from toolscale.contract import ModelUsage, ToolError, ToolKind, Toolkit, tool
+from toolscale.prices import text_tokens
+from toolscale.tools.arith import evaluate
 from toolscale.tools.expert_endpoints import configured, endpoint_reply
+
+CANNOT = (
+    "I cannot answer this: the question does not state the problem completely. "
+    "Ask again with the full question and every detail it depends on."
+)
+SYSTEM_TOKENS = 16  # the simulated expert's own instructions, counted in its prompt
 
 
 @dataclass(frozen=True)
 class SimulatedExpert:
     alias: str
     accuracy: float
-    price: ToolPrice
+    # Completion tokens (reasoning included) of an answer: drawn in this range per question.
+    tokens: tuple[int, int]
 
 
 EXPERTS: dict[str, SimulatedExpert] = {
-    "expert-1": SimulatedExpert("expert-1", 0.95, ToolPrice(0, 2000, 1.25, 10.0)),
-    "expert-2": SimulatedExpert("expert-2", 0.80, ToolPrice(0, 800, 0.60, 2.40)),
-    "expert-3": SimulatedExpert("expert-3", 0.60, ToolPrice(0, 300, 0.10, 0.40)),
+    "expert-1": SimulatedExpert("expert-1", 0.95, (2000, 4000)),
+    "expert-2": SimulatedExpert("expert-2", 0.80, (900, 1800)),
+    "expert-3": SimulatedExpert("expert-3", 0.60, (250, 600)),
 }
 
 
-def expert_prices() -> dict[str, ToolPrice]:
-    """Price-table entries of the expert aliases: a configured endpoint's prices, else the
-    simulated expert's (per-token prices, simulated latency)."""
-    prices = {alias: expert.price for alias, expert in EXPERTS.items()}
-    for alias, endpoint in configured().items():
-        prices[alias] = ToolPrice(0, 0, endpoint.input_per_m, endpoint.output_per_m)
-    return prices
-
-
-def _tokens(text: str) -> int:
-    return max(1, len(text) // 4)
-
-
-def _wrong_answer(answer: str, distractors: list[str], rng: random.Random) -> str:
+def _wrong_answer(answer: str, alternatives: list[str], rng: random.Random) -> str:
     try:
         value = float(answer)
     except ValueError:
-        options = [d for d in distractors if d != answer] or [answer[::-1]]
+        options = [d for d in alternatives if d != answer] or [answer[::-1]]
         return rng.choice(options)
     offset = rng.choice([-10, -3, -2, -1, 1, 2, 3, 7, 10])
     wrong = value + offset
     return str(int(wrong)) if wrong.is_integer() else str(round(wrong, 2))
 
 
-def simulated_reply(alias: str, question: str, key: dict) -> str:
-    """The simulated expert's deterministic reply to `question`."""
+def simulated_answer(
+    alias: str, question: str, known: tuple[str, list[str]] | None
+) -> tuple[str, ModelUsage]:
+    """(reply, usage) of simulated expert `alias` asked `question`, where `known` is what the
+    question lets it work out: (the right answer, plausible wrong ones), or None."""
     expert = EXPERTS[alias]
-    digest = hashlib.sha256(f"{key['answer']}|{alias}|{question}".encode()).hexdigest()
-    rng = random.Random(digest)
-    if rng.random() < expert.accuracy:
-        answer = key["answer"]
+    rng = random.Random(hashlib.sha256(f"{alias}|{question}".encode()).hexdigest())
+    low, high = expert.tokens
+    if known is None:
+        reply, completion = CANNOT, low // 10
     else:
-        answer = _wrong_answer(key["answer"], key.get("distractors", []), rng)
-    return f"The answer is {answer}."
+        answer, alternatives = known
+        if rng.random() >= expert.accuracy:
+            answer = _wrong_answer(answer, alternatives, rng)
+        reply, completion = f"The answer is {answer}.", rng.randint(low, high)
+    usage = ModelUsage(
+        model=alias,
+        prompt_tokens=text_tokens(question) + SYSTEM_TOKENS,
+        completion_tokens=completion,
+        latency_ms=0.0,  # modelled from the price table, like every latency
+        simulated=True,
+    )
+    return reply, usage
+
+
+def arithmetic_answer(question: str) -> str | None:
+    """The value of a question that is a bare arithmetic expression ("What is 12 * 7?")."""
+    text = question.strip().rstrip("?").strip()
+    for prefix in ("what is", "compute", "calculate", "evaluate"):
+        if text.casefold().startswith(prefix):
+            text = text[len(prefix) :].strip()
+    try:
+        return evaluate(text) if text else None
+    except ToolError:
+        return None
 
 
 class ExpertTool(Toolkit):
     @classmethod
-    def model_prices(cls) -> dict[str, ToolPrice]:
-        return {**super().model_prices(), **expert_prices()}
+    def models(cls) -> tuple[str, ...]:
+        return (*super().models(), *EXPERTS)
+
+    def expert_knowledge(self, question: str) -> tuple[str, list[str]] | None:
+        """What a simulated expert can work out from `question` alone: (answer, plausible wrong
+        answers), or None. Domains override this; the default reads bare arithmetic only."""
+        answer = arithmetic_answer(question)
+        return None if answer is None else (answer, [])
 
     @tool(ToolKind.MODEL)
     def ask_expert(self, expert: Literal["expert-1", "expert-2", "expert-3"], question: str) -> str:
@@ -91,14 +122,6 @@ class ExpertTool(Toolkit):
             reply, usage = endpoint_reply(expert, endpoint, question)
             self.record_usage(usage)
             return reply
-        reply = simulated_reply(expert, question, self.state["expert"])
-        self.record_usage(
-            ModelUsage(
-                model=expert,
-                prompt_tokens=_tokens(question) + 16,
-                completion_tokens=_tokens(reply),
-                latency_ms=EXPERTS[expert].price.latency_ms,
-                simulated=True,
-            )
-        )
+        reply, usage = simulated_answer(expert, question, self.expert_knowledge(question))
+        self.record_usage(usage)
         return reply

@@ -18,7 +18,7 @@ class StatefulGenericTools(Toolkit):
         """
         return evaluate(expression)
 
-    @tool(ToolKind.GENERIC)
+    @tool(ToolKind.GENERIC, fee=1.5, latency_ms=180_000)  # minutes of a paid human agent
     def transfer_to_human_agents(self, summary: str) -> str:
         """Transfer the user to a human agent. Use only when the request cannot be handled
         within the policy with the available tools.

@@ -1,7 +1,9 @@
 """The basic tools of the orchestration domains (calculator, code_executor), as a Toolkit mixin.
 
-Prices are the mission's: calculator 0.1 / 10 ms, code_executor 0.5 / 100 ms (cost units per call,
-simulated latency). code_executor runs the code in a separate, resource-limited process.
+Their declared prices are the `standard` schedule's ($ per call, modelled latency; the seed's
+table, calculator 0.1 / 10 ms and code_executor 0.5 / 100 ms, is the `seed` schedule).
+code_executor runs the code in a separate, resource-limited process and is priced per modelled
+second of compute on top of its fee.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from toolscale.tools.arith import evaluate
 
 
 class CalculatorTool(Toolkit):
-    @tool(ToolKind.GENERIC, cost=0.1, latency_ms=10)
+    @tool(ToolKind.GENERIC, fee=0.00001, latency_ms=10)
     def calculator(self, expression: str) -> str:
         """Evaluate an arithmetic expression exactly. Cheap and fast.
 
@@ -23,7 +25,7 @@ class CalculatorTool(Toolkit):
 
 
 class CodeExecutorTool(Toolkit):
-    @tool(ToolKind.GENERIC, cost=0.5, latency_ms=100)
+    @tool(ToolKind.GENERIC, fee=0.0001, latency_ms=300, ms_per_token=0.5, per_second=0.0002)
     def code_executor(self, code: str) -> str:
         """Run a Python 3 program in an isolated sandbox and return what it prints.
         No network, no files kept, 10 seconds at most. Print the result you need.
