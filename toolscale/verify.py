@@ -137,13 +137,13 @@ def pasted_calls(task: Task, attempt: Attempt) -> list[str]:
     """Ids of the calls whose whole result the final answer repeats verbatim (results shorter
     than PASTE_MIN characters, such as a calculator's number, and expert replies excepted)."""
     specs = get_domain(task.domain).toolkit.specs()
-    final = _squeezed(attempt.final_answer)
+    finals = (_squeezed(attempt.final_answer), _squeezed(answer_text(attempt.final_answer)))
     return [
         c.id
         for c in attempt.tool_calls
         if len(_squeezed(c.output)) >= PASTE_MIN
         and (c.name not in specs or specs[c.name].kind is not ToolKind.MODEL)
-        and _squeezed(c.output) in final
+        and any(_squeezed(c.output) in final for final in finals)
     ]
 
 

@@ -41,7 +41,7 @@ def _routes(item: SampledTask, detours: bool) -> list[tuple[str, list[Action]]]:
     return routes
 
 
-def _final_message(task: Task, variant: str, text: str, expert: str | None) -> str:
+def final_message(task: Task, variant: str, text: str, expert: str | None) -> str:
     """The route's answer, in the format the task's preference asks for (except `plain_answer`)."""
     if task.preference.answer_format != "json_confidence" or variant == "plain_answer":
         return text
@@ -71,6 +71,6 @@ class ReferenceTeacher:
             final, expert = item.final_message, None
             if actions and specs[actions[-1].name].kind is ToolKind.MODEL:
                 final, expert = outcomes[-1].output, outcomes[-1].model
-            final = _final_message(task, variant, final, expert)
+            final = final_message(task, variant, final, expert)
             drafts.append(close_draft(draft, final, final_hash))
         return drafts
