@@ -164,6 +164,7 @@ def context(stats: CardStats, repo_id: str, plots: list[str]) -> dict[str, Any]:
         "efficiency_plots": [p for p in plots if p.endswith("efficiency.png")],
         "reward_plots": [p for p in plots if p.endswith("rewards.png")],
         "preferences": [(k, sorted(v.items())) for k, v in sorted(stats.preferences.items())],
+        "economics": stats.economics,
         "attempts": stats.rows["traces"] + stats.rows["rejected"],
         "cost": {k: number(v) for k, v in cost.items()},
         "isolation": run.get("isolation", "not recorded"),

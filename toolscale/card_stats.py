@@ -18,6 +18,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from datasets import Features
 
+from toolscale import card_economics
 from toolscale.dataset.features import CONFIGS, FEATURES
 from toolscale.errors import ConfigError
 
@@ -58,6 +59,7 @@ class CardStats:
     efficiency: dict[str, Summary]
     rewards: dict[str, Summary]
     preferences: dict[str, dict[str, int]]
+    economics: dict[str, Any]
     cost: dict[str, Any]
     traces: pd.DataFrame
 
@@ -245,6 +247,12 @@ def collect(root: Path) -> CardStats:
             if len(traces)
         },
         preferences=preference_counts([tasks, traces]),
+        economics={
+            "schedules": card_economics.schedules(run, tasks),
+            "routes": card_economics.routes(attempts),
+            "group_spread": card_economics.group_spread(attempts),
+            "gaming": card_economics.gaming(root),
+        },
         cost=cost_summary(run, attempts, len(traces)),
         traces=traces,
     )

@@ -264,6 +264,37 @@ def card_command(
     console.print(f"wrote {path}", highlight=False)
 
 
+@app.command("check-rewards")
+def check_rewards_command(
+    out: Annotated[Path, typer.Argument(help="A toolscale output folder.")],
+    tasks: Annotated[int, typer.Option(help="Tasks per domain to play.")] = 100,
+    workers: Annotated[int, typer.Option(help="Sandbox worker processes.")] = 2,
+) -> None:
+    """Play scripted gaming policies on OUT's tasks; write OUT/reward_check.json; exit 1 if one
+    wins. Rewrites the card with the table."""
+    from toolscale.card import card
+    from toolscale.reward_check import check_rewards
+
+    try:
+        report = check_rewards(out, per_domain=tasks, workers=workers)
+        card(out)
+    except ConfigError as exc:
+        fail(str(exc))
+    for cell in report["table"]:
+        means = cell["mean_reward_total"]
+        gaming = max((v for k, v in means.items() if k.startswith("gaming:")), default=None)
+        console.print(
+            f"{cell['domain']:>10} {cell['profile']:<16} groups {cell['groups']:>3}  gold best "
+            f"{cell['gold_best']:.0%}  gaming best {cell['gaming_best']}/"
+            f"{cell['gaming_best_group']}  gold mean {means['gold']:.3f}  best gaming mean "
+            f"{'n/a' if gaming is None else f'{gaming:.3f}'}",
+            highlight=False,
+        )
+    if not report["passed"]:
+        fail("a gaming policy matched or beat the gold route (see reward_check.json)", code=1)
+    console.print(f"wrote {out / 'reward_check.json'}: no gaming policy wins", highlight=False)
+
+
 @app.command("push")
 def push_command(
     out: Annotated[Path, typer.Argument(help="A complete toolscale output folder.")],

@@ -1,0 +1,84 @@
+"""The data card's economics section: schedules used, gold vs detour routes, group-reward signal.
+
+Computed from the rows and run.json like every other card number: how many tasks drew each
+price schedule; per domain, the mean modelled cost, latency and orchestrator tokens of gold and
+of the other routes; per domain, the share of tasks with at least two attempts whose
+`reward_group` is not constant (a group with no spread teaches GRPO nothing); and the gaming
+table of `toolscale check-rewards` when OUT/reward_check.json exists. It renders nothing.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+
+def schedules(run: dict[str, Any], tasks: pd.DataFrame) -> list[dict[str, Any]]:
+    described = {s["name"]: s["description"] for s in run.get("config", {}).get("schedules", [])}
+    if "price_schedule" not in tasks:
+        return []
+    counts = tasks["price_schedule"].value_counts()
+    return [
+        {"name": name, "tasks": int(counts.get(name, 0)), "description": text}
+        for name, text in sorted(described.items())
+    ]
+
+
+def routes(attempts: pd.DataFrame) -> list[dict[str, Any]]:
+    """Mean total cost ($), latency (ms) and orchestrator tokens of gold vs the other routes."""
+    if not len(attempts) or "total_cost" not in attempts:
+        return []
+    frame = attempts.assign(route=attempts["variant"].where(attempts["variant"] == "gold", "other"))
+    table = []
+    for (domain, route), group in frame.groupby(["domain", "route"], sort=True):
+        table.append(
+            {
+                "domain": domain,
+                "route": "gold" if route == "gold" else "detours and other attempts",
+                "attempts": len(group),
+                "cost": f"{group['total_cost'].mean():.6f}",
+                "latency_ms": f"{group['total_latency_ms'].mean():.0f}",
+                "tokens": f"{group['num_tokens'].mean():.0f}",
+            }
+        )
+    return table
+
+
+def group_spread(attempts: pd.DataFrame) -> list[dict[str, Any]]:
+    """Per domain: tasks with >= 2 attempts, and the share whose reward_group varies."""
+    if not len(attempts) or "reward_group" not in attempts:
+        return []
+    rows = []
+    for domain, frame in attempts.groupby("domain", sort=True):
+        spans = frame.groupby("task_id")["reward_group"].agg(["count", "min", "max"])
+        multi = spans[spans["count"] >= 2]
+        varied = int(((multi["max"] - multi["min"]) > 1e-9).sum())
+        share = f"{100 * varied / len(multi):.1f}%" if len(multi) else "n/a"
+        rows.append({"domain": domain, "groups": len(multi), "varied": varied, "share": share})
+    return rows
+
+
+def gaming(root: Path) -> dict[str, Any] | None:
+    """OUT/reward_check.json (from `toolscale check-rewards`), ready for the template."""
+    path = root / "reward_check.json"
+    if not path.is_file():
+        return None
+    report = json.loads(path.read_text())
+    rows = []
+    for cell in report["table"]:
+        means = cell["mean_reward_total"]
+        worst = max((v for k, v in means.items() if k.startswith("gaming:")), default=None)
+        cheapest = cell["cheapest_wins"]
+        rows.append(
+            {
+                **cell,
+                "gold_best": f"{100 * cell['gold_best']:.0f}%",
+                "cheapest_wins": "—" if cheapest is None else f"{100 * cheapest:.0f}%",
+                "gold_mean": f"{means['gold']:.3f}",
+                "best_gaming_mean": "—" if worst is None else f"{worst:.3f}",
+            }
+        )
+    return {"passed": report["passed"], "per_domain": report["tasks_per_domain"], "rows": rows}
