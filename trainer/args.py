@@ -29,9 +29,21 @@ class ToolscaleArguments:
         default="linear",
         metadata={"help": "linear: w_o*r_o + w_e*r_e + w_p*r_p; toolorchestra: group-normalised."},
     )
-    w_o: float = field(default=1.0, metadata={"help": "Weight of r_outcome."})
-    w_e: float = field(default=1.0, metadata={"help": "Weight of r_efficiency."})
-    w_p: float = field(default=1.0, metadata={"help": "Weight of r_preference."})
+    w_o: float | None = field(
+        default=None, metadata={"help": "Weight of r_outcome (default: the dataset's run.json)."}
+    )
+    w_e: float | None = field(
+        default=None, metadata={"help": "Weight of r_efficiency (default: the dataset's run.json)."}
+    )
+    w_p: float | None = field(
+        default=None, metadata={"help": "Weight of r_preference (default: the dataset's run.json)."}
+    )
+    reward_options: str = field(
+        default="",
+        metadata={
+            "help": 'Override other reward settings of the dataset: "per_token=0.0002,per_call=0".'
+        },
+    )
     max_tasks: int | None = field(default=None, metadata={"help": "Use at most this many rows."})
     sandbox_workers: int = field(default=2, metadata={"help": "Sandbox worker processes."})
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -13,6 +14,7 @@ from trainer.callbacks import MetricsRecorder
 from trainer.data import grpo_rows
 from trainer.environment import environment_factories
 from trainer.model import load
+from trainer.reward_config import resolve_reward, save_reward
 from trainer.rewards import reward_functions
 
 
@@ -27,9 +29,15 @@ def grpo(argv: Sequence[str]) -> str:
     os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")
     options, config = parse(argv)
     rows = grpo_rows(options)
+    reward = resolve_reward(options)
+    if reward.warning:
+        print(reward.warning, file=sys.stderr, flush=True)
     model, tokenizer = load(options.model)
-    functions, weights = reward_functions(options)
+    functions, weights = reward_functions(reward.config, options.reward_variant)
     config.reward_weights = weights
+    if config.process_index == 0:
+        print(reward.summary(), file=sys.stderr, flush=True)
+        save_reward(reward, config.output_dir)
     from trl import GRPOTrainer
 
     sandbox = SandboxThread(options.sandbox_workers)

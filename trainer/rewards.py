@@ -10,7 +10,9 @@ so r_efficiency charges the policy for what it writes and reads.
 
 Variants: `linear` gives three functions (r_outcome, r_efficiency, r_preference) weighted
 w_o / w_e / w_p by TRL, so their weighted sum is the dataset's `reward_total`; `toolorchestra`
-gives one function, ToolOrchestra's group-normalised reward over the rollouts of each task.
+gives one function, ToolOrchestra's group-normalised reward over the rollouts of each task (it
+needs every rank to hold whole groups: `trainer.group_filter` checks that). Under both, the mean
+of every component, reward_total, success rate, tool calls and cost is logged as `toolscale/...`.
 """
 
 from __future__ import annotations
@@ -64,14 +66,22 @@ def _all_labels(
     ]
 
 
+LOGGED = {  # metric name: label, averaged over the batch and logged under every variant
+    "toolscale/success_rate": "verified",
+    "toolscale/tool_calls": "num_tool_calls",
+    "toolscale/cost": "total_cost",
+    "toolscale/reward_outcome": "reward_outcome",
+    "toolscale/reward_efficiency": "reward_efficiency",
+    "toolscale/reward_preference": "reward_preference",
+    "toolscale/reward_total": "reward_total",
+}
+
+
 def _log(log_metric: Callable | None, labels: list[dict[str, Any]]) -> None:
-    if log_metric is None:
+    if log_metric is None or not labels:
         return
-    n = len(labels)
-    log_metric("toolscale/success_rate", sum(x["verified"] for x in labels) / n)
-    log_metric("toolscale/tool_calls", sum(x["num_tool_calls"] for x in labels) / n)
-    log_metric("toolscale/cost", sum(x["total_cost"] for x in labels) / n)
-    log_metric("toolscale/reward_total", sum(x["reward_total"] for x in labels) / n)
+    for name, key in LOGGED.items():
+        log_metric(name, sum(float(x[key]) for x in labels) / len(labels))
 
 
 def linear_rewards(config: RewardConfig) -> list[RewardFunction]:
@@ -115,9 +125,10 @@ def group_reward(config: RewardConfig) -> RewardFunction:
     return reward_group
 
 
-def reward_functions(options: Any) -> tuple[list[RewardFunction], list[float]]:
-    """The reward functions and their TRL weights for the configured variant."""
-    config = RewardConfig(w_o=options.w_o, w_e=options.w_e, w_p=options.w_p)
-    if options.reward_variant == "toolorchestra":
+def reward_functions(
+    config: RewardConfig, variant: str = "linear"
+) -> tuple[list[RewardFunction], list[float]]:
+    """The reward functions and their TRL weights for a reward config and variant."""
+    if variant == "toolorchestra":
         return [group_reward(config)], [1.0]
     return linear_rewards(config), [config.w_o, config.w_e, config.w_p]

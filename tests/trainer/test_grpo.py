@@ -121,6 +121,10 @@ def test_two_grpo_steps_change_parameters_from_real_sandbox_rewards(tmp_path, mo
         assert step["rewards/reward_preference/mean"] > 0
         assert step["toolscale/success_rate"] == 0.5
     assert (out / "metrics.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    # The reward trained on is the dataset's own (run.json), saved beside the model.
+    saved = json.loads((out / "reward_config.json").read_text())
+    assert saved["reward"] == json.loads((data / "run.json").read_text())["config"]["reward"]
+    assert saved["source"] == str(data / "run.json") and saved["overrides"] == {}
     from transformers import AutoModelForCausalLM
 
     reloaded = dict(AutoModelForCausalLM.from_pretrained(out).named_parameters())
