@@ -14,7 +14,7 @@ class BankDomain(Domain):
     """A retail bank's customer service: one small seeded bank per task."""
 
     name = "bank"
-    version = "1.0"
+    version = "2.0"
     family = "stateful"
     toolkit = BankTools
     policy = (Path(__file__).parent / "policy.md").read_text(encoding="utf-8")

@@ -16,7 +16,7 @@ from toolscale.contract import Domain, TaskSpec
 
 class RailwayDomain(Domain):
     name = "railway"
-    version = "1.0"
+    version = "2.0"
     family = "stateful"
     toolkit = RailwayTools
     policy = (Path(__file__).parent / "policy.md").read_text(encoding="utf-8")
