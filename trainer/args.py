@@ -44,6 +44,13 @@ class ToolscaleArguments:
             "help": 'Override other reward settings of the dataset: "per_token=0.0002,per_call=0".'
         },
     )
+    group_std_threshold: float = field(
+        default=0.1,
+        metadata={
+            "help": "Drop a GRPO group (no gradient) whose reward std is below this "
+            "(ToolOrchestra: 0.1); 0 keeps every group."
+        },
+    )
     max_tasks: int | None = field(default=None, metadata={"help": "Use at most this many rows."})
     sandbox_workers: int = field(default=2, metadata={"help": "Sandbox worker processes."})
 
@@ -58,4 +65,6 @@ def parse(trl_config: type, argv: Sequence[str]) -> tuple[ToolscaleArguments, An
         options, config = parser.parse_args_and_config(list(argv))
     except (OSError, ValueError) as exc:
         raise ConfigError(str(exc).splitlines()[0]) from None
+    if options.group_std_threshold < 0:
+        raise ConfigError(f"group_std_threshold must be >= 0, not {options.group_std_threshold}")
     return options, config

@@ -7,6 +7,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from toolscale.errors import ConfigError
 from toolscale.sandbox.bridge import SandboxThread
 from trainer.args import ToolscaleArguments
 from trainer.args import parse as parse_options
@@ -24,10 +25,24 @@ def parse(argv: Sequence[str]) -> tuple[ToolscaleArguments, Any]:
     return parse_options(GRPOConfig, argv)
 
 
+def check_batch(options: ToolscaleArguments, config: Any) -> None:
+    """Group-normalised rewards need whole groups on every rank: each rank generates
+    per_device_train_batch_size * steps_per_generation rollouts, consecutive groups of
+    num_generations, so that product must be a multiple of num_generations."""
+    local = config.per_device_train_batch_size * config.steps_per_generation
+    if options.reward_variant == "toolorchestra" and local % config.num_generations:
+        raise ConfigError(
+            f"reward_variant toolorchestra needs whole groups on every rank: "
+            f"per_device_train_batch_size * steps_per_generation = {local} is not a multiple of "
+            f"num_generations = {config.num_generations}"
+        )
+
+
 def grpo(argv: Sequence[str]) -> str:
     """Train; returns the output folder holding the model, metrics.jsonl and metrics.png."""
     os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")
     options, config = parse(argv)
+    check_batch(options, config)
     rows = grpo_rows(options)
     reward = resolve_reward(options)
     if reward.warning:
@@ -38,11 +53,11 @@ def grpo(argv: Sequence[str]) -> str:
     if config.process_index == 0:
         print(reward.summary(), file=sys.stderr, flush=True)
         save_reward(reward, config.output_dir)
-    from trl import GRPOTrainer
+    from trainer.group_filter import FilteredGRPOTrainer
 
     sandbox = SandboxThread(options.sandbox_workers)
     try:
-        trainer = GRPOTrainer(
+        trainer = FilteredGRPOTrainer(
             model=model,
             processing_class=tokenizer,
             args=config,
@@ -50,6 +65,8 @@ def grpo(argv: Sequence[str]) -> str:
             reward_funcs=functions,
             environment_factory=environment_factories(sorted(set(rows["domain"])), sandbox),
             callbacks=[MetricsRecorder(config.output_dir)],
+            group_threshold=options.group_std_threshold,
+            whole_groups=options.reward_variant == "toolorchestra",
         )
         trainer.train()
         trainer.save_model(config.output_dir)

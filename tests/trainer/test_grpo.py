@@ -120,6 +120,8 @@ def test_two_grpo_steps_change_parameters_from_real_sandbox_rewards(tmp_path, mo
         assert step["rewards/reward_efficiency/mean"] < 0
         assert step["rewards/reward_preference/mean"] > 0
         assert step["toolscale/success_rate"] == 0.5
+        assert step["toolscale/reward_outcome"] == 0.5
+        assert step["toolscale/groups_dropped"] == 0.0  # gold vs wrong: every group has spread
     assert (out / "metrics.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     # The reward trained on is the dataset's own (run.json), saved beside the model.
     saved = json.loads((out / "reward_config.json").read_text())
