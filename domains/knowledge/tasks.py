@@ -162,12 +162,15 @@ def _draft(rng: random.Random, corpus: Corpus, template: str) -> Draft:
 
 
 def _checked(index: Index, draft: Draft) -> bool:
-    """Each gold search ranks its entity's own document first; the answer is not in the question."""
+    """Each gold search ranks its entity's own document first; the answer is not in the question
+    nor a number any appended instruction states."""
     for name in draft.searches:
         top = index.rank(name, 1)
         if not top or top[0].doc_id != index.corpus.doc_of[name]:
             return False
-    return normalize_text(draft.answer) not in normalize_text(draft.instruction)
+    # 0 and 1 are in the JSON-answer instruction a preference may append: not guessable there.
+    guessable = draft.answer in ("0", "1")
+    return not guessable and normalize_text(draft.answer) not in normalize_text(draft.instruction)
 
 
 def _spec(template: str, draft: Draft, index: Index, size: int, seed: int) -> TaskSpec:

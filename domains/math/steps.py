@@ -130,10 +130,12 @@ class Problem:
 
     def check(self) -> None:
         """Reject a problem whose calculator output differs from the exact value at some step, or
-        whose answer already appears among the numbers of its text."""
+        whose answer already appears among the numbers of its text or is 0 or 1."""
         for step in self.steps:
             if evaluate(step.calc) != fmt(step.value):
                 raise Reject
         final = self.steps[-1].value
         if any(Fraction(n) == final for n in _NUMBER.findall(self.text.replace(",", ""))):
+            raise Reject
+        if final in (0, 1):  # the JSON-answer instruction a preference may append states 0 and 1
             raise Reject
