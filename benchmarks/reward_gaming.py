@@ -9,6 +9,8 @@ reward_total of gold and of the best gaming policy; and per domain the share of 
 reward_group varies.
 
     .venv/bin/python benchmarks/reward_gaming.py --num-tasks 800 --per-domain 200
+    .venv/bin/python benchmarks/reward_gaming.py --num-tasks 800 --per-domain 200 \
+        --price-schedules seed
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ def main() -> None:
     parser.add_argument("--num-tasks", type=int, default=800)
     parser.add_argument("--per-domain", type=int, default=200)
     parser.add_argument("--seed", type=int, default=3)
+    parser.add_argument("--price-schedules", default="standard,open_weights,premium")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "out"
@@ -39,6 +42,7 @@ def main() -> None:
                 out=out,
                 detours=True,
                 seed=args.seed,
+                price_schedules=args.price_schedules.split(","),
             )
         )
         report = check_rewards(out, per_domain=args.per_domain)
