@@ -92,7 +92,7 @@ async def _check_pair(
     settings = _settings(run)
     config = "traces" if trace_row.get("verified") else "rejected"
     async with SandboxPool(1) as pool:
-        task, problems = await check_task(task_row, pool, settings.profiles)
+        task, problems = await check_task(task_row, pool, settings)
         problems = [f"task: {p}" for p in problems]
         if task is not None:
             problems += await check_trace(config, trace_row, {task.id: task}, pool, settings)
@@ -108,7 +108,7 @@ def validate_trace(
         trace_row: A row of the `traces` or `rejected` config, as `datasets` or pyarrow gives it.
         task_row: The row of the `tasks` config whose id is `trace_row["task_id"]`.
         run: The output folder whose run.json holds the run's preference spread and reward
-            config; the defaults when None.
+            config, price schedules and tool dropout; the defaults when None.
 
     Returns:
         A RowVerdict; falsy, with every problem named, when a check fails.
