@@ -245,18 +245,24 @@ def price_table(
     models: Mapping[str, ToolPrice] | None = None,
 ) -> dict[str, ToolPrice]:
     """Every tool's price under `schedule`, its models' and the orchestrator's, then the task's
-    own `overrides`. `models` replaces a model's schedule price (a configured real endpoint)."""
+    own `overrides`. `models` holds the fee and token prices of models backed by a configured
+    real endpoint: they replace the schedule's, whose latency model still applies."""
     table = {
         name: schedule.tool_price(name, spec.kind, spec.price)
         for name, spec in domain.toolkit.specs().items()
     }
     for alias in domain.toolkit.models():
-        if alias in (models or {}):
-            table[alias] = models[alias]  # type: ignore[index]
-        elif alias in schedule.models:
-            table[alias] = _price(schedule.models[alias])
-        else:
+        if alias not in schedule.models:
             raise ConfigError(f"price schedule {schedule.name!r} has no price for model {alias!r}")
+        table[alias] = _price(schedule.models[alias])
+        if alias in (models or {}):  # a real endpoint's own prices; latency stays modelled
+            real = models[alias]  # type: ignore[index]
+            table[alias] = replace(
+                table[alias],
+                fee=real.fee,
+                input_per_m=real.input_per_m,
+                output_per_m=real.output_per_m,
+            )
     table[ORCHESTRATOR] = _price(schedule.orchestrator)
     table.update(overrides or {})
     return table
