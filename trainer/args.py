@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Literal
 
 from toolscale.errors import ConfigError
@@ -24,6 +25,13 @@ class ToolscaleArguments:
     model: str = field(
         default="tiny-random",
         metadata={"help": "Model folder, Hub id, local-smollm2 or tiny-random."},
+    )
+    chat_template: str | None = field(
+        default=None,
+        metadata={
+            "help": "Unset: keep the checkpoint's own tool template when TRL can parse it; "
+            "qwen3: always use TRL's Qwen3 template."
+        },
     )
     reward_variant: Literal["linear", "toolorchestra"] = field(
         default="linear",
@@ -68,3 +76,23 @@ def parse(trl_config: type, argv: Sequence[str]) -> tuple[ToolscaleArguments, An
     if options.group_std_threshold < 0:
         raise ConfigError(f"group_std_threshold must be >= 0, not {options.group_std_threshold}")
     return options, config
+
+
+def resume_target(config: Any) -> str | bool | None:
+    """What `Trainer.train(resume_from_checkpoint=...)` gets from `--resume_from_checkpoint`:
+    a checkpoint folder, or `true`/`last` for the newest checkpoint in the output folder."""
+    from transformers.trainer_utils import get_last_checkpoint
+
+    value = config.resume_from_checkpoint
+    if value in (None, "", "false", "False"):
+        return None
+    if str(value).lower() in ("true", "last"):
+        folder = Path(config.output_dir)
+        if not folder.is_dir() or get_last_checkpoint(str(folder)) is None:
+            raise ConfigError(f"--resume_from_checkpoint {value}: no checkpoint-* in {folder}")
+        return True
+    if not (Path(value) / "trainer_state.json").exists():
+        raise ConfigError(
+            f"--resume_from_checkpoint {value} is not a checkpoint folder (no trainer_state.json)"
+        )
+    return str(value)

@@ -1,4 +1,4 @@
-"""Save the training metrics of every logging step (JSON lines) and plot them as a PNG."""
+"""Save the training metrics of every logging step of a run (JSON lines) and plot them as a PNG."""
 
 from __future__ import annotations
 
@@ -22,7 +22,10 @@ PLOTTED = (
 
 
 class MetricsRecorder(TrainerCallback):
-    """Appends each log to OUTPUT/metrics.jsonl; at the end draws OUTPUT/metrics.png."""
+    """Appends each log to OUTPUT/metrics.jsonl; at the end draws OUTPUT/metrics.png.
+
+    The file holds one run: at the start of training, rows from an earlier run in the same folder
+    are removed, except, when resuming from a checkpoint, those up to the checkpoint's step."""
 
     def __init__(self, output_dir: str) -> None:
         self.folder = Path(output_dir)
@@ -30,6 +33,17 @@ class MetricsRecorder(TrainerCallback):
     @property
     def path(self) -> Path:
         return self.folder / "metrics.jsonl"
+
+    def on_train_begin(self, args: Any, state: Any, control: Any, **kw: Any) -> None:
+        if not state.is_world_process_zero or not self.path.exists():
+            return
+        rows = [json.loads(line) for line in self.path.read_text().splitlines() if line.strip()]
+        kept = [
+            r
+            for r in rows  # the earlier run's end-of-training summary row goes too
+            if 0 < r.get("step", 0) <= state.global_step and "train_runtime" not in r
+        ]
+        self.path.write_text("".join(json.dumps(r) + "\n" for r in kept))
 
     def on_log(
         self, args: Any, state: Any, control: Any, logs: dict | None = None, **kw: Any

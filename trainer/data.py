@@ -24,10 +24,10 @@ def load_config(dataset: str, config: str) -> Any:
         raise ConfigError(f"{dataset} has no {config} config (no data/{config} folder)")
     try:
         return datasets.load_dataset(dataset, config, split="train")
-    except (FileNotFoundError, ValueError, datasets.exceptions.DatasetNotFoundError) as exc:
-        raise ConfigError(
-            f"cannot load {config} from {dataset}: {str(exc).splitlines()[0]}"
-        ) from None
+    except (OSError, ValueError, datasets.exceptions.DatasetNotFoundError) as exc:
+        # OSError: a missing file, or ConnectionError for a Hub id that cannot be reached
+        reason = (str(exc).splitlines() or [exc.__class__.__name__])[0]
+        raise ConfigError(f"cannot load {config} from {dataset}: {reason}") from None
 
 
 def check_rows(rows: Any, needed: list[str], config: str, domains: str) -> Any:

@@ -1,9 +1,13 @@
 """Evaluate a policy on held-out tasks: greedy multi-turn rollouts with its tools run in the
-sandbox, judged by the verifier and scored by the same reward functions as training.
+sandbox, judged by the verifier and scored with the reward it was trained on.
 
 One rollout per task: the model writes, its tool calls (parsed by TRL's `parse_response`, as in
 training) are executed through the task's environment, the results are appended, until it answers
-without a tool call or `max_turns` is reached.
+without a tool call or `max_turns` is reached. The reward is training's: the same RewardConfig
+(give the trained model's own, `trainer.reward_config.load_saved_reward(folder)`) and the same
+reward functions, charged for the same tokens (the completion as TRL counts it: everything after
+the prompt, the tool results included). The mean is of `reward_total` (the linear form); the
+group-normalised form needs several rollouts per task, which this does not make.
 """
 
 from __future__ import annotations
@@ -12,8 +16,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolscale.registry import get_domain
+from toolscale.rewards import RewardConfig
 from toolscale.sandbox.bridge import SandboxThread
 from trainer.environment import environment_factories
+from trainer.rewards import linear_rewards
 
 
 @dataclass(frozen=True)
@@ -22,6 +28,7 @@ class Evaluation:
     success_rate: float
     mean_reward: float
     mean_tool_calls: float
+    mean_completion_tokens: float
 
 
 def _tools_of(environment: Any) -> list[Any]:
@@ -37,8 +44,9 @@ def rollout(
     row: dict[str, Any],
     max_turns: int,
     max_new_tokens: int,
-) -> list[dict[str, Any]]:
-    """The completion messages of one greedy rollout (the prompt excluded)."""
+) -> tuple[list[dict[str, Any]], int]:
+    """The completion messages of one greedy rollout (the prompt excluded) and its token count:
+    the rendered conversation's tokens after the prompt's (generated and tool-result tokens)."""
     import torch
     from trl.chat_template_utils import parse_response
 
@@ -81,35 +89,49 @@ def rollout(
                 except TypeError as exc:  # wrong argument names: the model's mistake, shown to it
                     result = f"Error: {exc}"
             completion.append({"role": "tool", "name": function["name"], "content": result})
-    return completion
+    start = tokenizer.apply_chat_template(
+        prompt, tools=tools, add_generation_prompt=True, tokenize=True, return_dict=True
+    )["input_ids"]
+    whole = tokenizer.apply_chat_template(
+        prompt + completion, tools=tools, tokenize=True, return_dict=True
+    )["input_ids"]
+    return completion, max(len(whole) - len(start), 0)
 
 
 def evaluate(
     model: Any,
     tokenizer: Any,
     rows: Any,
-    reward_functions: list,
-    weights: list[float],
+    reward: RewardConfig,
     workers: int = 2,
     max_turns: int = 4,
     max_new_tokens: int = 96,
 ) -> Evaluation:
-    """Success rate (verified rollouts), mean weighted reward and mean tool calls over `rows`."""
+    """Success rate (verified rollouts), mean reward_total under `reward`, mean tool calls and
+    mean completion tokens over `rows`."""
     sandbox = SandboxThread(workers)
     try:
         classes = environment_factories(sorted(set(rows["domain"])), sandbox)
-        environments, completions = [], []
+        environments, completions, tokens = [], [], []
         for row in rows:
             environment = classes[row["domain"]]()
-            completions.append(
-                rollout(model, tokenizer, environment, row, max_turns, max_new_tokens)
+            completion, count = rollout(
+                model, tokenizer, environment, row, max_turns, max_new_tokens
             )
+            completions.append(completion)
+            tokens.append(count)
             environments.append(environment)
         columns = {k: [row[k] for row in rows] for k in rows.column_names}
         scores = [
-            f(completions=completions, environments=environments, **columns)
-            for f in reward_functions
+            f(
+                completions=completions,
+                environments=environments,
+                completion_ids=[[0] * n for n in tokens],  # only their lengths are read
+                **columns,
+            )
+            for f in linear_rewards(reward)
         ]
+        weights = [reward.w_o, reward.w_e, reward.w_p]
         totals = [
             sum(w * s[i] for w, s in zip(weights, scores, strict=True))
             for i in range(len(environments))
@@ -119,4 +141,4 @@ def evaluate(
     finally:
         sandbox.close()
     n = len(environments)
-    return Evaluation(n, sum(verified) / n, sum(totals) / n, sum(calls) / n)
+    return Evaluation(n, sum(verified) / n, sum(totals) / n, sum(calls) / n, sum(tokens) / n)

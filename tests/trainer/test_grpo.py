@@ -62,8 +62,8 @@ def test_two_grpo_steps_change_parameters_from_real_sandbox_rewards(tmp_path, mo
     tasks = list(datasets.load_dataset(str(data), "tasks", split="train"))
     loaded: dict = {}
 
-    def load_scripted(name):
-        model, tokenizer = load(name)
+    def load_scripted(name, chat_template=None):
+        model, tokenizer = load(name, chat_template)
         loaded["before"] = {k: v.detach().clone() for k, v in model.named_parameters()}
         loaded["model"] = scripted(model, tokenizer, tasks)
         return loaded["model"], tokenizer
@@ -90,7 +90,7 @@ def test_two_grpo_steps_change_parameters_from_real_sandbox_rewards(tmp_path, mo
             "--output_dir",
             str(out),
             "--max_completion_length",
-            "512",
+            "1024",
         ]
     )
     assert Path(folder) == out
@@ -142,22 +142,19 @@ def test_evaluation_harness_runs_rollouts_through_the_sandbox(tmp_path):
 
     from toolscale.rewards import RewardConfig
     from trainer.evaluate import evaluate
-    from trainer.rewards import linear_rewards
 
     rows = datasets.load_dataset(str(data), "tasks", split="train")
     model, tokenizer = load("tiny-random")
     scripted(model, tokenizer, list(rows))
-    result = evaluate(
-        model,
-        tokenizer,
-        rows,
-        linear_rewards(RewardConfig()),
-        [1.0, 1.0, 1.0],
-        workers=1,
-        max_turns=6,
-    )
+    result = evaluate(model, tokenizer, rows, RewardConfig(), workers=1, max_turns=6)
     gold_calls = [len(json.loads(r["gold_actions"])) for r in rows]
     assert result.tasks == 3 and result.success_rate == 1.0
     assert result.mean_tool_calls == sum(gold_calls) / 3
-    # Verified, quick, no preference: 1 - 0.01 * calls - 0.0001 * tokens + 0.5 for each rollout.
-    assert 1.5 - 0.01 * max(gold_calls) - 0.2 < result.mean_reward < 1.5 - 0.01 * min(gold_calls)
+    # Completion tokens are counted (calls, tool results, answer) and charged as in training:
+    # verified, quick, no preference: 1 - 0.01 * calls - 0.0001 * tokens + 0.5 for each rollout.
+    assert result.mean_completion_tokens > 50 * result.mean_tool_calls
+    no_tokens = 1.5 - 0.01 * result.mean_tool_calls
+    assert no_tokens - 0.0001 * result.mean_completion_tokens * 3 < result.mean_reward < no_tokens
+    # Another RewardConfig (as saved beside a trained model) changes the reward accordingly.
+    heavier = evaluate(model, tokenizer, rows, RewardConfig(w_o=2.0), workers=1, max_turns=6)
+    assert heavier.mean_reward == pytest.approx(result.mean_reward + 1.0)

@@ -1,0 +1,61 @@
+"""The model loader keeps a checkpoint's own tool template unless told to use Qwen3's."""
+
+from __future__ import annotations
+
+import pytest
+from trl.chat_template_utils import qwen3_chat_template
+
+from toolscale.errors import ConfigError
+from toolscale.local.chat_template import CHAT_TEMPLATE, RESPONSE_TEMPLATE
+from trainer.model import byte_tokenizer, load, tiny_random_model, with_tool_template
+
+NO_TOOLS = (
+    "{% for m in messages %}<|im_start|>{{ m['role'] }}\n{{ m['content'] }}<|im_end|>\n{% endfor %}"
+)
+# Renders tool calls and results (a tool template), in no format TRL knows how to parse.
+TOOLS_NO_PARSER = (
+    "{% for m in messages %}<|im_start|>{{ m['role'] }}\n{{ m['content'] }}"
+    "{% if m.tool_calls %}{{ m.tool_calls | tojson }}{% endif %}<|im_end|>\n{% endfor %}"
+)
+
+
+def tokenizer_with(template: str, response_template: dict | None = None):
+    tokenizer = byte_tokenizer()
+    tokenizer.chat_template = template
+    tokenizer.response_template = response_template
+    return tokenizer
+
+
+def test_a_checkpoint_with_its_own_tool_template_keeps_it(tmp_path):
+    model_tokenizer = tokenizer_with(CHAT_TEMPLATE, RESPONSE_TEMPLATE)
+    tiny_random_model(model_tokenizer).save_pretrained(tmp_path)
+    model_tokenizer.save_pretrained(tmp_path)
+    _, tokenizer = load(str(tmp_path))
+    assert tokenizer.chat_template == CHAT_TEMPLATE
+    assert tokenizer.response_template == RESPONSE_TEMPLATE
+    _, forced = load(str(tmp_path), chat_template="qwen3")
+    assert forced.chat_template == qwen3_chat_template
+    assert forced.response_template != RESPONSE_TEMPLATE
+
+
+def test_a_template_without_tools_gets_qwen3():
+    tokenizer = with_tool_template(tokenizer_with(NO_TOOLS))
+    assert tokenizer.chat_template == qwen3_chat_template
+
+
+def test_a_tool_template_trl_cannot_parse_is_a_config_error():
+    with pytest.raises(ConfigError, match="chat_template: qwen3"):
+        with_tool_template(tokenizer_with(TOOLS_NO_PARSER), name="some/model")
+    forced = with_tool_template(tokenizer_with(TOOLS_NO_PARSER), "qwen3")
+    assert forced.chat_template == qwen3_chat_template
+    with pytest.raises(ConfigError, match="chat_template must be"):
+        with_tool_template(tokenizer_with(TOOLS_NO_PARSER), "llama9")
+
+
+def test_the_tiny_tokenizer_is_byte_level_with_single_token_markers():
+    tokenizer = byte_tokenizer()
+    text = '<tool_call>\n{"name": "calculator"}\n</tool_call><|im_end|>'
+    ids = tokenizer.encode(text, add_special_tokens=False)
+    assert tokenizer.decode(ids) == text
+    assert len(ids) == len(text.encode()) - len("<tool_call></tool_call><|im_end|>") + 3
+    assert len(tokenizer) == 256 + 3 + 6 and tokenizer.eos_token == "<|im_end|>"
