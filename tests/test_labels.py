@@ -50,60 +50,114 @@ def routes(item: SampledTask) -> dict[str, list[dict[str, Any]]]:
     return found
 
 
+# Prices of the `standard` schedule these tasks are built with: calculator $0.00001 / 10 ms;
+# code_executor $0.0001 + $0.0002 per second, 300 ms + 0.5 ms per output token; a READ tool
+# $0.0002, 120 ms + 0.5 ms per output token; the orchestrator $0.10 / $0.40 per 1M tokens read /
+# written, 150 ms per turn + 12 ms per token written. Tokens are ceil(characters / 4).
+#
+# math seed 0 index 4, gold = calculator x3 on "1 * 12 + 6 * 11.25 + 2 * 2.25" (29 chars),
+# "84 * (1 - 25 / 100)" and "63 * (1 + 10 / 100)" (19 chars each), results "84", "63", "69.3",
+# final "The answer is $69.30." (21 chars). A call is written as its name (calculator, 10 chars)
+# plus its JSON arguments {"expression":"..."} (17 chars + the expression):
+#   written = ceil(56/4) + ceil(46/4) + ceil(46/4) + ceil(21/4) = 14 + 12 + 12 + 6 = 44
+#   read    = 1 + 1 + 1 = 3; turns = 4
+#   cost    = 3 * 0.00001 + (3 * 0.10 + 44 * 0.40) / 1e6 = 0.00003 + 0.0000179 = 0.0000479
+#   latency = 3 * 10 + 4 * 150 + 44 * 12 = 30 + 600 + 528 = 1158 ms
+MATH_GOLD_COST, MATH_GOLD_LATENCY = 0.0000479, 1158.0
+# alternative_1 = one code_executor call printing "69.3": its code is 5 lines of 40 + 38 + 35 +
+# 24 + 55 = 192 chars and 4 newlines written as \n, {"code":"..."} adds 11: 211 chars, plus the
+# name (13): ceil(224/4) = 56 tokens written, + 6 for the final message; 1 token read; 2 turns.
+#   call    = 0.0001 + 0.0002 * 0.3005 s = 0.0001601, 300 + 0.5 * 1 = 300.5 ms
+#   total   = 0.0001601 + (1 * 0.10 + 62 * 0.40) / 1e6 = 0.000185;
+#             300.5 + 2 * 150 + 62 * 12 = 1344.5 ms
+MATH_CODE_COST, MATH_CODE_LATENCY = 0.000185, 1344.5
+
+
 def test_math_hurry_by_hand():
-    # math seed 0 index 4: gold = calculator x3 (0.1 / 10 ms each); hurry budget = 30 ms.
     item = sampled("math", 4, "hurry")
     assert [a["name"] for a in item.task.gold_actions] == ["calculator"] * 3
-    assert item.task.preference.max_latency_ms == 30.0
+    assert item.task.price_schedule == "standard"
+    assert item.task.reference_cost == pytest.approx(MATH_GOLD_COST, abs=1e-12)
+    assert item.task.preference.max_latency_ms == item.task.reference_latency_ms == 1158.0
     draft, ok = play(item, item.task.gold_actions, item.final_message)
     metrics, got = labels(item, draft, ok)
-    assert ok and metrics["cost"] == 0.3 and metrics["total_latency_ms"] == 30.0
-    assert (metrics["num_tokens"], metrics["repeated_calls"]) == (0, 0)
-    assert got["reward_efficiency"] == pytest.approx(-0.03)
+    assert ok and metrics["cost"] == pytest.approx(0.00003, abs=1e-12)
+    assert metrics["latency_ms"] == 30.0
+    assert (metrics["orchestrator_input_tokens"], metrics["orchestrator_output_tokens"]) == (3, 44)
+    assert (metrics["num_tokens"], metrics["repeated_calls"]) == (47, 0)
+    assert metrics["orchestrator_cost"] == pytest.approx(0.0000179, abs=1e-12)
+    assert metrics["total_cost"] == pytest.approx(MATH_GOLD_COST, abs=1e-12)
+    assert metrics["total_latency_ms"] == MATH_GOLD_LATENCY
+    # The gold route is the reference: -0.08 * 1 - 0.08 * 1.
+    assert got["reward_efficiency"] == pytest.approx(-0.16)
     assert (got["solved_quickly"], got["reward_preference"]) == (True, 0.5)
-    assert got["reward_total"] == pytest.approx(1.47)
-    # alternative_1 = one code_executor call: 0.5 / 100 ms; fewer calls, but over the budget.
+    assert got["reward_total"] == pytest.approx(1 - 0.16 + 0.5)
+    # alternative_1 = one code_executor call: fewer calls, but over the 1158 ms budget.
     code = routes(item)["alternative_1"]
     draft, ok = play(item, code, item.final_message)
     metrics, got = labels(item, draft, ok)
-    assert ok and (metrics["cost"], metrics["total_latency_ms"]) == (0.5, 100.0)
-    assert got["reward_efficiency"] == pytest.approx(-0.01)
+    assert ok and metrics["cost"] == pytest.approx(0.0001601, abs=1e-12)
+    assert metrics["latency_ms"] == 300.5
+    assert metrics["total_cost"] == pytest.approx(MATH_CODE_COST, abs=1e-12)
+    assert metrics["total_latency_ms"] == MATH_CODE_LATENCY
+    efficiency = -0.08 * (0.000185 / 0.0000479) - 0.08 * (1344.5 / 1158)  # about -0.4019
+    assert got["reward_efficiency"] == pytest.approx(efficiency)
     assert (got["solved_quickly"], got["reward_preference"]) == (False, 0.1)
-    assert got["reward_total"] == pytest.approx(1.09)
-    # Cost form on the gold route: -0.01 * 0.3 - 0.01 * 0.030 s = -0.0033.
+    assert got["reward_total"] == pytest.approx(1 + efficiency + 0.1)
+    # Tokens form on the gold route: -0.01 * 3 calls - 0.0001 * 47 tokens = -0.0347.
     draft, ok = play(item, item.task.gold_actions, item.final_message)
-    _, got = labels(item, draft, ok, RewardConfig(efficiency="cost"))
-    assert got["reward_efficiency"] == pytest.approx(-0.0033)
+    _, got = labels(item, draft, ok, RewardConfig(efficiency="tokens"))
+    assert got["reward_efficiency"] == pytest.approx(-0.0347)
 
 
 def test_math_json_confidence_by_hand():
     item = sampled("math", 4, "json_confidence")
     answer = canonical_json({"answer": item.final_message, "confidence": 0.8})
+    # {"answer":"The answer is $69.30.","confidence":0.8} is 11 + 21 + 19 = 51 chars: 13 tokens
+    # written instead of the plain answer's 6, so 51 in all:
+    #   cost = 0.00003 + (3 * 0.10 + 51 * 0.40) / 1e6 = 0.0000507; latency 30 + 600 + 612 = 1242.
     draft, ok = play(item, item.task.gold_actions, answer)
-    _, got = labels(item, draft, ok)
+    metrics, got = labels(item, draft, ok)
     assert ok and got["preference_compliant"] and got["stated_confidence"] == 0.8
-    assert got["reward_total"] == pytest.approx(1 - 0.03 + 0.5)
+    assert metrics["total_cost"] == pytest.approx(0.0000507, abs=1e-12)
+    assert metrics["total_latency_ms"] == 1242.0
+    efficiency = -0.08 * (0.0000507 / 0.0000479) - 0.08 * (1242 / 1158)  # about -0.1705
+    assert got["reward_efficiency"] == pytest.approx(efficiency)
+    assert got["reward_total"] == pytest.approx(1 + efficiency + 0.5)
     # The same route answered in plain text is still correct but ignores the profile.
     draft, ok = play(item, item.task.gold_actions, item.final_message)
     _, got = labels(item, draft, ok)
     assert ok and not got["preference_compliant"]
     assert (got["reward_preference"], got["stated_confidence"]) == (0.0, None)
-    assert got["reward_total"] == pytest.approx(0.97)
+    assert got["reward_total"] == pytest.approx(1 - 0.16 + 0.0)
 
 
 def test_math_cheap_group_reward_by_hand():
-    # P = outcome 1, cost 1. gold 0.3, code_executor 0.5, calculator x4 0.4; all correct:
-    # -cost [-0.3, -0.5, -0.4] -> [1, 0, 0.5]; outcome is constant and contributes 0.
+    # P = outcome 1, cost 1, latency 0.2; all three routes correct, so outcome is constant and
+    # contributes 0. alternative_3 = the gold route with its last call repeated: 4 calls, read
+    # 4, written 14 + 12 + 12 + 12 + 6 = 56, 5 turns:
+    #   cost = 0.00004 + (4 * 0.10 + 56 * 0.40) / 1e6 = 0.0000628
+    #   latency = 40 + 5 * 150 + 56 * 12 = 1462 ms
+    # -cost [-0.0000479, -0.000185, -0.0000628] -> [1, 0, (0.000185 - 0.0000628) / 0.0001371]
+    # -latency [-1158, -1344.5, -1462] -> [1, (1462 - 1344.5) / 304, 0]
     item = sampled("math", 4, "cheap")
+    assert item.task.preference.vector.model_dump() == {
+        "tools": {},
+        "outcome": 1.0,
+        "cost": 1.0,
+        "latency": 0.2,
+    }
     found = routes(item)
     traces = []
     for name in ("gold", "alternative_1", "alternative_3"):
         draft, ok = play(item, found[name], item.final_message)
         metrics, got = labels(item, draft, ok)
         traces.append(as_trace(item, draft, ok, metrics, got))
-    assert [t.total_cost for t in traces] == [0.3, 0.5, 0.4]
+    costs = [MATH_GOLD_COST, MATH_CODE_COST, 0.0000628]
+    assert [t.total_cost for t in traces] == pytest.approx(costs, abs=1e-12)
+    assert [t.total_latency_ms for t in traces] == [1158.0, 1344.5, 1462.0]
     scores = [t.reward_group for t in group_labels(item.task, traces)]
-    assert scores == pytest.approx([1.0, 0.0, 0.5])
+    assert scores == pytest.approx([1 + 0.2 * 1, 0 + 0.2 * 117.5 / 304, 1222 / 1371 + 0])
 
 
 def as_trace(item, draft, verified, metrics, got) -> Trace:
@@ -129,49 +183,80 @@ def as_trace(item, draft, verified, metrics, got) -> Trace:
     )
 
 
+# railway seed 0 index 3, gold = search_trains (13 chars; arguments 56 chars; result 564 chars:
+# 141 tokens) and get_fare (8 chars; arguments 63; result 115 chars: 29 tokens); final message of
+# 78 chars (20 tokens). Both are READ calls ($0.0002, 120 ms + 0.5 ms per output token):
+#   calls   = 0.0004; (120 + 70.5) + (120 + 14.5) = 325 ms
+#   read    = 141 + 29 = 170; written = ceil(69/4) + ceil(71/4) + 20 = 18 + 18 + 20 = 56; 3 turns
+#   total   = 0.0004 + (170 * 0.10 + 56 * 0.40) / 1e6 = 0.0004394;
+#             325 + 3 * 150 + 56 * 12 = 1447 ms
+RAIL_GOLD_COST, RAIL_GOLD_LATENCY = 0.0004394, 1447.0
+
+
 def test_railway_avoid_tool_by_hand():
-    # railway seed 0 index 3: gold = search_trains, get_fare (free tools); the profile forbids
-    # list_customer_bookings, which the gold route does not call.
+    # The profile forbids list_customer_bookings, which the gold route does not call.
     item = sampled("railway", 3, "avoid_tool")
     gold = item.task.gold_actions
     assert [a["name"] for a in gold] == ["search_trains", "get_fare"]
     assert item.task.preference.forbidden_tools == ["list_customer_bookings"]
+    assert item.task.reference_cost == pytest.approx(RAIL_GOLD_COST, abs=1e-12)
+    assert item.task.reference_latency_ms == RAIL_GOLD_LATENCY
     draft, ok = play(item, gold, item.final_message)
     metrics, got = labels(item, draft, ok)
-    assert ok and (metrics["cost"], metrics["total_latency_ms"]) == (0.0, 0.0)
-    assert got["reward_efficiency"] == pytest.approx(-0.02)
-    assert got["preference_compliant"] and got["reward_total"] == pytest.approx(1.48)
+    assert ok and metrics["cost"] == pytest.approx(0.0004, abs=1e-12)
+    assert metrics["latency_ms"] == 325.0
+    assert metrics["num_tokens"] == 170 + 56
+    assert metrics["total_cost"] == pytest.approx(RAIL_GOLD_COST, abs=1e-12)
+    assert metrics["total_latency_ms"] == RAIL_GOLD_LATENCY
+    assert got["reward_efficiency"] == pytest.approx(-0.16)
+    assert got["preference_compliant"] and got["reward_total"] == pytest.approx(1.34)
     # The gold route plus a lookup with the forbidden tool (an unknown customer: a tool error),
-    # and the same lookup twice: still correct, 4 calls, 1 repeated, not compliant.
+    # and the same lookup twice: still correct, 4 calls, 1 repeated, not compliant. Each lookup
+    # writes list_customer_bookings (22 chars) + {"customer_id":"C00000"} (24): 12 tokens, and
+    # reads "Error: no customer with id 'C00000'" (35 chars): 9 tokens, $0.0002, 124.5 ms:
+    #   total = 0.0008 + (188 * 0.10 + 80 * 0.40) / 1e6 = 0.0008508
+    #           574 + 5 * 150 + 80 * 12 = 2284 ms
     lookup = {"name": "list_customer_bookings", "arguments": {"customer_id": "C00000"}}
     draft, ok = play(item, [*gold, lookup, lookup], item.final_message)
     metrics, got = labels(item, draft, ok)
     assert ok and metrics["failed_calls"] == 2 and metrics["repeated_calls"] == 1
+    assert metrics["total_cost"] == pytest.approx(0.0008508, abs=1e-12)
+    assert metrics["total_latency_ms"] == 2284.0
     assert got["preference_violations"] == [
         "called forbidden tool 'list_customer_bookings' (2 times)"
     ]
-    assert got["reward_efficiency"] == pytest.approx(-0.04)
+    efficiency = -0.08 * (0.0008508 / 0.0004394) - 0.08 * (2284 / 1447)  # about -0.2812
+    assert got["reward_efficiency"] == pytest.approx(efficiency)
     assert (got["solved_quickly"], got["reward_preference"]) == (False, 0.0)
-    assert got["reward_total"] == pytest.approx(0.96)
+    assert got["reward_total"] == pytest.approx(1 + efficiency)
 
 
 def test_a_wrong_attempt_scores_no_outcome_and_a_slow_preference():
+    # search_trains only, then "I could not find it." (20 chars: 5 tokens); read 141, written
+    # 18 + 5 = 23, 2 turns:
+    #   total = 0.0002 + (141 * 0.10 + 23 * 0.40) / 1e6 = 0.0002233
+    #           190.5 + 2 * 150 + 23 * 12 = 766.5 ms
     item = sampled("railway", 3, "none")
     draft, ok = play(item, item.task.gold_actions[:1], "I could not find it.")
-    _, got = labels(item, draft, ok)
+    metrics, got = labels(item, draft, ok)
     assert not ok
+    assert metrics["total_cost"] == pytest.approx(0.0002233, abs=1e-12)
+    assert metrics["total_latency_ms"] == 766.5
     assert (got["reward_outcome"], got["reward_preference"]) == (0.0, 0.1)
-    assert got["reward_total"] == pytest.approx(-0.01 + 0.1)
+    efficiency = -0.08 * (0.0002233 / 0.0004394) - 0.08 * (766.5 / 1447)  # about -0.0830
+    assert got["reward_total"] == pytest.approx(efficiency + 0.1)
 
 
-def test_teacher_tokens_are_counted_and_priced():
+def test_teacher_usage_is_priced_apart_and_changes_no_metric_or_reward():
     item = sampled("railway", 3, "none")
     draft, ok = play(item, item.task.gold_actions, item.final_message)
     draft.teacher_prompt_tokens, draft.teacher_completion_tokens = 1000, 200
     draft.teacher_latency_ms = 1500.0
     metrics = trace_metrics(item.task, draft)
     got = trace_labels(item.task, draft, metrics, ok, DEFAULT, (2.0, 10.0))
-    assert (metrics["num_tokens"], metrics["total_latency_ms"]) == (1200, 1500.0)
-    # $ (1000 * 2 + 200 * 10) / 1e6 = 0.004; efficiency -0.01 * 2 - 0.0001 * 1200 = -0.14.
-    assert got["teacher_cost"] == got["total_cost"] == 0.004
-    assert got["reward_efficiency"] == pytest.approx(-0.14)
+    # num_tokens and the totals are the route's (the gold route's, above), not the teacher's.
+    assert (metrics["num_tokens"], metrics["total_latency_ms"]) == (226, RAIL_GOLD_LATENCY)
+    assert metrics["total_cost"] == pytest.approx(RAIL_GOLD_COST, abs=1e-12)
+    # teacher_cost = $ (1000 * 2 + 200 * 10) / 1e6 = 0.004, a label of its own.
+    assert got["teacher_cost"] == 0.004 and "total_cost" not in got
+    assert got["reward_efficiency"] == pytest.approx(-0.16)

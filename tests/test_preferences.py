@@ -28,10 +28,7 @@ from toolscale.preferences import (
 from toolscale.registry import get_domain
 from toolscale.tasks import build_task, with_preference
 
-KNOWLEDGE_PRICES = {
-    "search": {"cost": 1.0, "latency_ms": 500.0},
-    "calculator": {"cost": 0.1, "latency_ms": 10.0},
-}
+KNOWLEDGE_TOOLS = ["search", "read_document", "calculator", "ask_expert"]
 KNOWLEDGE_GOLD = [
     {"name": "search", "arguments": {"query": "a"}},
     {"name": "search", "arguments": {"query": "b"}},
@@ -39,9 +36,15 @@ KNOWLEDGE_GOLD = [
 ]
 
 
-def draw(spread: dict[str, float], seed: int = 0) -> Preference:
+# The gold route's (reference_latency_ms, reference_cost), as the task carries them.
+BUDGET = (1200.0, 0.0101)
+
+
+def draw(
+    spread: dict[str, float], seed: int = 0, offered: list[str] = KNOWLEDGE_TOOLS
+) -> Preference:
     return sample_preference(
-        spread, random.Random(seed), "knowledge", KNOWLEDGE_PRICES, KNOWLEDGE_GOLD, []
+        spread, random.Random(seed), "knowledge", offered, KNOWLEDGE_GOLD, [], BUDGET
     )
 
 
@@ -66,11 +69,29 @@ def test_bad_spread_is_a_config_error(text, message):
 
 
 def test_hurry_and_cheap_budgets_are_the_gold_routes():
-    # search 500 ms + search 500 ms + calculator 10 ms; cost 1.0 + 1.0 + 0.1.
+    # The budget is the reference (latency 1200 ms, cost $0.0101); the stressed weight is 1 and
+    # the other one keeps the base weight 0.2.
     hurry = draw({"hurry": 1})
-    assert (hurry.max_latency_ms, hurry.max_cost, hurry.vector.latency) == (1010.0, None, 1.0)
+    assert (hurry.max_latency_ms, hurry.max_cost) == (1200.0, None)
+    assert (hurry.vector.outcome, hurry.vector.latency, hurry.vector.cost) == (1.0, 1.0, 0.2)
     cheap = draw({"cheap": 1})
-    assert (cheap.max_cost, cheap.max_latency_ms, cheap.vector.cost) == (2.1, None, 1.0)
+    assert (cheap.max_cost, cheap.max_latency_ms) == (0.0101, None)
+    assert (cheap.vector.outcome, cheap.vector.cost, cheap.vector.latency) == (1.0, 1.0, 0.2)
+
+
+@pytest.mark.parametrize("profile", ["none", "avoid_tool", "json_confidence"])
+def test_every_other_profile_keeps_the_base_cost_and_latency_weights(profile):
+    vector = draw({profile: 1}).vector
+    assert (vector.outcome, vector.cost, vector.latency) == (1.0, 0.2, 0.2)
+
+
+def test_task_budgets_are_its_reference_cost_and_latency():
+    base = build_task(get_domain("math"), 0, 4, 5)
+    assert base.task.reference_cost > 0 and base.task.reference_latency_ms > 0
+    hurry = with_preference(base, {"hurry": 1}).task.preference
+    cheap = with_preference(base, {"cheap": 1}).task.preference
+    assert hurry.max_latency_ms == base.task.reference_latency_ms
+    assert cheap.max_cost == base.task.reference_cost
 
 
 def test_spread_is_followed():
@@ -111,6 +132,15 @@ def test_task_row_round_trip_carries_the_profile():
     row = task.to_row()
     assert row["preference_profile"] == "hurry"
     assert type(task).from_row(row) == task
+
+
+def test_only_an_offered_tool_is_forbidden():
+    # Gold uses search and calculator: of the offered tools only read_document is avoidable.
+    for seed in range(10):
+        offered = ["search", "read_document", "calculator"]
+        assert draw({"avoid_tool": 1}, seed, offered).forbidden_tools == ["read_document"]
+    # Nothing avoidable offered: no constraint at all (the profile falls back to none).
+    assert draw({"avoid_tool": 1}, 0, ["search", "calculator"]) == NO_PREFERENCE
 
 
 def test_a_forbidden_tool_used_is_a_violation():
