@@ -14,7 +14,7 @@ from domains.math.steps import Reject, Steps, exact_value, fmt, money, places
 from domains.math.tasks import TEMPLATES
 from toolscale.contract import TaskSpec, ToolError, item_rng, state_hash
 from toolscale.tools.arith import evaluate
-from toolscale.tools.experts import simulated_reply
+from toolscale.tools.experts import CANNOT, EXPERTS, simulated_answer
 
 DOMAIN = MathDomain()
 
@@ -114,7 +114,7 @@ def test_gold_route_ends_on_the_answer_and_leaves_the_state_alone() -> None:
         outputs = [kit.calculator(**a.arguments) for a in spec.gold_actions]
         assert outputs[-1] == spec.answer
         assert state_hash(kit.state) == hash_before
-        assert spec.initial_state == {"expert": {"answer": spec.answer, "distractors": []}}
+        assert spec.initial_state == {}  # no answer key: experts read the question
         assert spec.answer in spec.final_message
         assert DOMAIN.check_answer(spec.answer, spec.final_message)
 
@@ -153,7 +153,9 @@ def test_alternatives_are_code_expert_and_a_repeated_call() -> None:
     assert [a.name for a in code] == ["code_executor"]
     assert expert[0].arguments == {"expert": "expert-1", "question": spec.instruction}
     reply = replay(spec, expert)[-1]
-    assert reply == simulated_reply("expert-1", spec.instruction, spec.initial_state["expert"])
+    # The math expert solves the problem stated in the question: it knows the answer, with no
+    # plausible wrong names (a wrong reply offsets the number).
+    assert reply == simulated_answer("expert-1", spec.instruction, (spec.answer, []))[0]
     assert repeated == [*spec.gold_actions, spec.gold_actions[-1]]
     assert replay(spec, repeated)[-2:] == [spec.answer, spec.answer]
 
@@ -169,6 +171,33 @@ def test_code_alternative_prints_exactly_the_answer() -> None:
 def test_toolkit_is_calculator_code_executor_and_experts() -> None:
     specs = DOMAIN.toolkit.specs()
     assert set(specs) == {"calculator", "code_executor", "ask_expert"}
-    assert specs["calculator"].price.cost == 0.1
+    # The standard schedule's prices, declared on the tools: $ per call and modelled latency.
+    assert (specs["calculator"].price.fee, specs["calculator"].price.latency_ms) == (0.00001, 10)
+    code = specs["code_executor"].price
+    assert (code.fee, code.latency_ms, code.ms_per_token, code.per_second) == (
+        0.0001,
+        300,
+        0.5,
+        0.0002,
+    )
+    assert specs["ask_expert"].price.is_free()  # priced through the model it reaches
+    assert DOMAIN.toolkit.models() == tuple(EXPERTS) == ("expert-1", "expert-2", "expert-3")
     assert len(DOMAIN.toolkit.schemas()) == 3
     assert DOMAIN.family == "orchestration"
+
+
+def test_simulated_expert_usage_is_a_reasoning_models() -> None:
+    # A question it can solve: "The answer is X." after 2000..4000 completion tokens (expert-1);
+    # its prompt is the question's tokens, ceil(len / 4), plus 16 of its own instructions.
+    spec = SPECS[4]
+    reply, usage = simulated_answer("expert-1", spec.instruction, (spec.answer, []))
+    assert reply.startswith("The answer is ") and reply.endswith(".")
+    assert 2000 <= usage.completion_tokens <= 4000
+    assert usage.prompt_tokens == -(-len(spec.instruction) // 4) + 16
+    assert (usage.model, usage.simulated, usage.latency_ms) == ("expert-1", True, 0.0)
+    assert simulated_answer("expert-1", spec.instruction, (spec.answer, [])) == (reply, usage)
+    # One it cannot: it says so, after a tenth of its smallest answer (2000 // 10 tokens).
+    reply, usage = simulated_answer("expert-1", "What is the answer?", None)
+    assert (reply, usage.completion_tokens) == (CANNOT, 200)
+    reply, usage = simulated_answer("expert-3", "?", None)
+    assert (reply, usage.completion_tokens) == (CANNOT, 25)  # 250 // 10
