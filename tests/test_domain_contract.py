@@ -10,6 +10,7 @@ from types import SimpleNamespace
 import pytest
 
 from toolscale.contract import ToolKind, canonical_json, state_hash
+from toolscale.metrics import tool_call_record
 from toolscale.registry import get_domain, names
 from toolscale.sandbox.execute import execute, fresh_toolkit
 from toolscale.tasks import build_task
@@ -37,13 +38,22 @@ def test_gold_trace_scores_one_and_empty_trace_scores_zero(name):
         item = build_task(domain, 0, index, 5)
         task = item.task
         kit = fresh_toolkit(domain, canonical_json(task.initial_state))
-        for action in task.gold_actions:
-            assert execute(kit, action["name"], action["arguments"], 5).status == "ok"
+        calls = []
+        for n, action in enumerate(task.gold_actions):
+            outcome = execute(kit, action["name"], action["arguments"], 5)
+            assert outcome.status == "ok"
+            arguments = canonical_json(action["arguments"])
+            calls.append(tool_call_record(task, f"call_{n}", action["name"], arguments, outcome))
+        # The gold final message states the answer and pastes no tool result.
         gold = SimpleNamespace(
-            final_answer=item.final_message, final_state_hash=state_hash(kit.state)
+            final_answer=item.final_message,
+            final_state_hash=state_hash(kit.state),
+            tool_calls=calls,
         )
         assert outcome_problems(task, gold) == [], (name, index)
-        empty = SimpleNamespace(final_answer="", final_state_hash=state_hash(task.initial_state))
+        empty = SimpleNamespace(
+            final_answer="", final_state_hash=state_hash(task.initial_state), tool_calls=[]
+        )
         assert outcome_problems(task, empty) != [], (name, index)
         assert 1 <= len(task.gold_actions) <= 6
 
@@ -86,6 +96,7 @@ SCHEMAS_CHILD = """
 import hashlib, json, sys
 if sys.argv[1] == "torch":
     import torch  # noqa: F401
+from toolscale.metrics import tool_call_record
 from toolscale.registry import get_domain, names
 schemas = json.dumps([get_domain(n).toolkit.schemas() for n in sorted(names())])
 print(json.dumps([hashlib.sha256(schemas.encode()).hexdigest(), "torch" in sys.modules]))

@@ -65,18 +65,38 @@ def test_every_row_total_is_the_weighted_sum_of_its_components(dataset):
         assert row["reward_efficiency"] <= 0.0 <= row["reward_preference"]
 
 
-def test_more_calls_or_tokens_never_get_a_higher_efficiency(dataset):
+def test_more_cost_or_latency_never_gets_a_higher_efficiency(dataset):
+    # The default (cost) form compares attempts at one task against the same reference.
     compared = 0
     for attempts in by_task(dataset).values():
         for a in attempts:
             for b in attempts:
                 if (
-                    a["num_tool_calls"] >= b["num_tool_calls"]
-                    and a["num_tokens"] >= b["num_tokens"]
+                    a["total_cost"] >= b["total_cost"]
+                    and a["total_latency_ms"] >= b["total_latency_ms"]
                 ):
                     assert a["reward_efficiency"] <= b["reward_efficiency"], (a["id"], b["id"])
                     compared += a is not b
     assert compared > 100
+
+
+def test_efficiency_is_cost_and_latency_relative_to_the_tasks_gold_route(dataset):
+    tasks = {r["id"]: r for r in rows(dataset, "tasks")}
+    golds = 0
+    for row in rows(dataset, "traces", "rejected"):
+        task = tasks[row["task_id"]]
+        cost = min(row["total_cost"] / task["reference_cost"], 5.0)
+        latency = min(row["total_latency_ms"] / task["reference_latency_ms"], 5.0)
+        assert row["reward_efficiency"] == pytest.approx(-0.08 * cost - 0.08 * latency), row["id"]
+        assert row["reward_efficiency"] >= -0.8 - 1e-12
+        # The reference is the gold route as the reference teacher plays it (a JSON answer, for
+        # json_confidence, is longer than the plain final message the reference is priced with).
+        if row["variant"] == "gold" and task["preference_profile"] != "json_confidence":
+            assert row["total_cost"] == pytest.approx(task["reference_cost"], abs=1e-12)
+            assert row["total_latency_ms"] == pytest.approx(task["reference_latency_ms"])
+            assert row["reward_efficiency"] == pytest.approx(-0.16)
+            golds += 1
+    assert golds > 30
 
 
 def test_the_preference_label_flips_where_a_profile_forbids_a_detours_tool(dataset):
