@@ -1,7 +1,8 @@
 """A small real dataset for the publishing tests, generated through the command line.
 
-24 tasks over the four bundled domains with detours and seed 3: the simulated expert answers
-math task 5 wrongly on one route, so `rejected` holds a real outcome failure as well.
+24 tasks over the four bundled domains with detours and seed 5: expert-1, asked math task 3's
+question on the expert route, answers it wrongly ("The answer is -1.11."), so `rejected` holds
+a real outcome failure as well.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ NUM_TASKS = 24
 
 def generate(out: Path) -> Path:
     args = ["generate", "--domains", DOMAINS, "--num-tasks", str(NUM_TASKS), "--detours"]
-    args += ["--seed", "3", "--out", str(out)]
+    args += ["--seed", "5", "--out", str(out)]
     result = subprocess.run(
         [sys.executable, "-m", "toolscale", *args], capture_output=True, text=True, timeout=600
     )

@@ -140,8 +140,8 @@ def test_distributions_and_costs_match_the_rows(dataset):
         assert all(close(c, v) for c, v in zip(cells[1:], expected[1:], strict=True)), column
     costs = table(text, "| item | total | per verified trace |")
     tool_cost = sum(r["cost"] for r in attempts)
-    assert close(costs["tool-call cost (price-table units)"][0], tool_cost)
-    assert close(costs["tool-call cost (price-table units)"][1], tool_cost / len(traces))
+    assert close(costs["modelled tool-call cost ($)"][0], tool_cost)
+    assert close(costs["modelled tool-call cost ($)"][1], tool_cost / len(traces))
     expert = sum(
         c["prompt_tokens"] + c["completion_tokens"] for r in attempts for c in r["tool_calls"]
     )
