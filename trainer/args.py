@@ -59,6 +59,14 @@ class ToolscaleArguments:
             "(ToolOrchestra: 0.1); 0 keeps every group."
         },
     )
+    warm_start_steps: int = field(
+        default=0,
+        metadata={
+            "help": "Before GRPO, this many SFT steps on the verified traces of the training "
+            "tasks (smoke runs: gives a tiny model a reward spread); 0 = none."
+        },
+    )
+    warm_start_lr: float = field(default=3e-3, metadata={"help": "Warm start learning rate."})
     max_tasks: int | None = field(default=None, metadata={"help": "Use at most this many rows."})
     sandbox_workers: int = field(default=2, metadata={"help": "Sandbox worker processes."})
 

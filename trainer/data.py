@@ -7,12 +7,14 @@ and keeps all task columns, which the environment's `reset` rebuilds the task fr
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
 from toolscale.dataset.features import TASK_FEATURES
 from toolscale.errors import ConfigError
 from toolscale.registry import names
+from trainer.environment import tool_schemas
 
 SFT_COLUMNS = ["task_id", "domain", "messages"]
 
@@ -105,17 +107,17 @@ def _chat_message(message: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def sft_rows(options: Any) -> Any:
-    """Verified traces as conversations with the tools they were offered."""
-    dataset, config, domains, max_tasks = (
-        options.dataset,
-        options.dataset_config,
-        options.domains,
-        options.max_tasks,
-    )
+def sft_rows(options: Any, task_ids: set[str] | None = None) -> Any:
+    """Verified traces as conversations with the tools they were offered; with `task_ids`, every
+    trace of those tasks (GRPO's warm start) instead of the first `max_tasks` traces."""
+    dataset, domains, max_tasks = options.dataset, options.domains, options.max_tasks
+    config = "traces" if task_ids is not None else options.dataset_config
     traces = check_rows(
         load_config(dataset, config or "traces"), SFT_COLUMNS, config or "traces", domains
     )
+    if task_ids is not None:
+        traces = traces.filter(lambda i: i in task_ids, input_columns="task_id")
+        max_tasks = None
     tasks = {row["id"]: row for row in load_config(dataset, "tasks")}
     wanted = _templates(options.templates)
     if wanted:
@@ -126,10 +128,24 @@ def sft_rows(options: Any) -> Any:
         traces = traces.select(range(min(max_tasks, len(traces))))
 
     def conversation(row: dict[str, Any]) -> dict[str, Any]:
-        task = tasks[row["task_id"]]
         return {
             "messages": [_chat_message(m) for m in row["messages"]],
-            "tools": task["tools"],  # JSON text; TRL's SFT tokenizer accepts it as is
+            # The tools as a GRPO prompt shows them (TRL's order and rendering), as JSON text,
+            # which TRL's SFT tokenizer accepts as is.
+            "tools": json.dumps(tool_schemas(tasks[row["task_id"]]["domain"])),
         }
 
     return traces.map(conversation, remove_columns=traces.column_names)
+
+
+def conversations(*row_sets: Any) -> list[tuple[list[dict[str, Any]], Any]]:
+    """`(messages, tools)` of GRPO rows (their prompt) and SFT rows (the whole conversation), for
+    the tiny model's tokenizer."""
+    pairs = []
+    for rows in row_sets:
+        for row in rows:
+            if "prompt" in row:
+                pairs.append((row["prompt"], list(tool_schemas(row["domain"]))))
+            else:
+                pairs.append((row["messages"], json.loads(row["tools"])))
+    return pairs

@@ -10,6 +10,7 @@ same verifier and labelers as generation.
 from __future__ import annotations
 
 import functools
+import inspect
 from collections.abc import Callable
 from typing import Any
 
@@ -84,3 +85,22 @@ def environment_factories(
 ) -> dict[str, type[ToolscaleEnvironment]]:
     """`{domain: class}` for TRL's multi-environment mode (the dataset's `environment` column)."""
     return {domain: environment_class(domain, sandbox) for domain in domains}
+
+
+def tool_methods(environment: ToolscaleEnvironment) -> list[Callable[..., str]]:
+    """The environment's tools as TRL offers them: its public methods in name order."""
+    return [
+        getattr(environment, name)
+        for name, _ in inspect.getmembers(type(environment), predicate=inspect.isfunction)
+        if not name.startswith("_") and name not in ("reset", "get_reward")
+    ]
+
+
+@functools.cache
+def tool_schemas(domain: str) -> tuple[dict[str, Any], ...]:
+    """The JSON schemas of `domain`'s tools exactly as TRL renders them into a GRPO prompt (its
+    order, its key order), so SFT conversations and GRPO prompts show the model the same text."""
+    from transformers.utils import get_json_schema
+
+    cls = environment_class(domain, sandbox=None)  # type: ignore[arg-type]  (never called)
+    return tuple(get_json_schema(method) for method in tool_methods(cls()))

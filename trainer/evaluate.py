@@ -15,10 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from toolscale.registry import get_domain
 from toolscale.rewards import RewardConfig
 from toolscale.sandbox.bridge import SandboxThread
-from trainer.environment import environment_factories
+from trainer.environment import environment_factories, tool_methods
 from trainer.rewards import linear_rewards
 
 
@@ -29,12 +28,6 @@ class Evaluation:
     mean_reward: float
     mean_tool_calls: float
     mean_completion_tokens: float
-
-
-def _tools_of(environment: Any) -> list[Any]:
-    """The environment's tool methods (after `reset`), as TRL renders them into the prompt."""
-    names = get_domain(environment.task.domain).toolkit.specs()
-    return [getattr(environment, name) for name in names]
 
 
 def rollout(
@@ -51,7 +44,7 @@ def rollout(
     from trl.chat_template_utils import parse_response
 
     environment.reset(**row)
-    tools = _tools_of(environment)
+    tools = tool_methods(environment)
     prompt = [
         {"role": "system", "content": row["system_prompt"]},
         {"role": "user", "content": row["instruction"]},

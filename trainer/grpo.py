@@ -12,11 +12,12 @@ from toolscale.sandbox.bridge import SandboxThread
 from trainer.args import ToolscaleArguments, resume_target
 from trainer.args import parse as parse_options
 from trainer.callbacks import MetricsRecorder
-from trainer.data import grpo_rows
+from trainer.data import conversations, grpo_rows, sft_rows
 from trainer.environment import environment_factories
 from trainer.model import load
 from trainer.reward_config import resolve_reward, save_reward
 from trainer.rewards import reward_functions
+from trainer.warm_start import warm_start
 
 
 def parse(argv: Sequence[str]) -> tuple[ToolscaleArguments, Any]:
@@ -48,7 +49,10 @@ def grpo(argv: Sequence[str]) -> str:
     reward = resolve_reward(options)
     if reward.warning:
         print(reward.warning, file=sys.stderr, flush=True)
-    model, tokenizer = load(options.model, options.chat_template)
+    traces = sft_rows(options, set(rows["id"])) if options.warm_start_steps > 0 else []
+    model, tokenizer = load(options.model, options.chat_template, conversations(rows, traces))
+    if options.warm_start_steps > 0:
+        warm_start(options, config, model, tokenizer, traces)
     functions, weights = reward_functions(reward.config, options.reward_variant)
     config.reward_weights = weights
     if config.process_index == 0:

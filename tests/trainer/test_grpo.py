@@ -62,8 +62,8 @@ def test_two_grpo_steps_change_parameters_from_real_sandbox_rewards(tmp_path, mo
     tasks = list(datasets.load_dataset(str(data), "tasks", split="train"))
     loaded: dict = {}
 
-    def load_scripted(name, chat_template=None):
-        model, tokenizer = load(name, chat_template)
+    def load_scripted(name, chat_template=None, conversations=()):
+        model, tokenizer = load(name, chat_template, conversations)
         loaded["before"] = {k: v.detach().clone() for k, v in model.named_parameters()}
         loaded["model"] = scripted(model, tokenizer, tasks)
         return loaded["model"], tokenizer
@@ -91,6 +91,14 @@ def test_two_grpo_steps_change_parameters_from_real_sandbox_rewards(tmp_path, mo
             str(out),
             "--max_completion_length",
             "1024",
+            "--warm_start_steps",
+            "0",
+            "--max_tasks",
+            "4",
+            "--per_device_train_batch_size",
+            "4",
+            "--num_generations",
+            "2",
         ]
     )
     assert Path(folder) == out

@@ -59,3 +59,37 @@ def test_the_tiny_tokenizer_is_byte_level_with_single_token_markers():
     assert tokenizer.decode(ids) == text
     assert len(ids) == len(text.encode()) - len("<tool_call></tool_call><|im_end|>") + 3
     assert len(tokenizer) == 256 + 3 + 6 and tokenizer.eos_token == "<|im_end|>"
+
+
+def test_the_tiny_tokenizer_learnt_from_conversations_is_deterministic_and_short():
+    import subprocess
+    import sys
+
+    from trainer.model import tiny_tokenizer
+
+    tools = [{"type": "function", "function": {"name": "calculator", "parameters": {}}}]
+    chat = [
+        {"role": "system", "content": "You answer arithmetic questions with the calculator. " * 20},
+        {"role": "user", "content": "What is 9 * 10?"},
+        {"role": "assistant", "content": "The answer is 90."},
+    ]
+    tokenizer = tiny_tokenizer([(chat, tools)])
+    text = tokenizer.apply_chat_template(chat, tools=tools, tokenize=False)
+    ids = tokenizer(text, add_special_tokens=False)["input_ids"]
+    assert tokenizer.decode(ids) == text
+    assert len(ids) < len(text.encode()) / 10  # merges learnt from the run's own text
+    assert len(tokenizer.encode("<tool_call><|im_end|>", add_special_tokens=False)) == 2
+    # Another process learns the very same merges (a resumed run rebuilds the same tokenizer).
+    code = "from tests.trainer.test_model import tiny_vocab; print(tiny_vocab())"
+    other = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert other.stdout.strip() == tiny_vocab()
+
+
+def tiny_vocab() -> str:
+    import hashlib
+
+    from trainer.model import tiny_tokenizer
+
+    chat = [{"role": "user", "content": "Compute (90 - 10) / 5 with the calculator, please. " * 5}]
+    tokenizer = tiny_tokenizer([(chat, None)])
+    return hashlib.sha256(tokenizer.backend_tokenizer.to_str().encode()).hexdigest()

@@ -29,6 +29,8 @@ def test_resume_continues_from_the_checkpoint_step(tmp_path, monkeypatch):
         "trainer/configs/cpu-smoke.yaml",
         "--model",
         "tiny-random",
+        "--warm_start_steps",
+        "0",
         "--dataset",
         str(data),
         "--output_dir",
