@@ -9,7 +9,13 @@ from types import SimpleNamespace
 
 import pytest
 
-from toolscale.contract import ToolKind, canonical_json, state_hash
+from toolscale.contract import (
+    ToolKind,
+    answer_matches,
+    canonical_json,
+    committed_answer,
+    state_hash,
+)
 from toolscale.metrics import tool_call_record
 from toolscale.registry import get_domain, names
 from toolscale.sandbox.execute import execute, fresh_toolkit
@@ -56,6 +62,40 @@ def test_gold_trace_scores_one_and_empty_trace_scores_zero(name):
         )
         assert outcome_problems(task, empty) != [], (name, index)
         assert 1 <= len(task.gold_actions) <= 6
+
+
+@pytest.mark.parametrize(
+    ("message", "committed"),
+    [
+        ("Founded in 1821. The answer is Kelby Marsh.", "Kelby Marsh"),
+        ("Answer: 42", "42"),
+        ("84, then 63.\nFinal answer: $69.30", "$69.30"),
+        ("The answer is 3. The answer is 3.", "3"),  # the same statement twice is one answer
+        ("The answer is 3. The answer is 4.", None),  # candidates are no answer
+        ("36\n4630.5", None),  # no statement
+        ("", None),
+    ],
+)
+def test_committed_answer_is_the_one_answer_statement(message, committed):
+    assert committed_answer(message) == committed
+
+
+@pytest.mark.parametrize(
+    ("expected", "message", "matches"),
+    [
+        ("69.3", "The answer is $69.30.", True),
+        ("8", "Together they take 2 more hours. The answer is 8 hours.", True),
+        ("1200", "The answer is 1,200.", True),
+        ("12", "The answer is 12 or 13.", False),  # two numbers in the statement
+        ("12", "It takes 12 hours.", False),  # a number, but no statement
+        ("Kelby Marsh", "The answer is KELBY  marsh.", True),  # case and spacing
+        ("Vell", "The answer is the Vell (a river).", True),  # article, parenthesis
+        ("Kelby Marsh", "The answer is Kelby Marsh Jr.", False),  # must equal, not contain
+        ("Kelby Marsh", "Kelby Marsh founded it.", False),
+    ],
+)
+def test_answer_matches_only_the_committed_statement(expected, message, matches):
+    assert answer_matches(expected, message) is matches
 
 
 @pytest.mark.parametrize("name", DOMAINS)
