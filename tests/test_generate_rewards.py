@@ -89,9 +89,9 @@ def test_efficiency_is_cost_and_latency_relative_to_the_tasks_gold_route(dataset
         latency = min(row["total_latency_ms"] / task["reference_latency_ms"], 5.0)
         assert row["reward_efficiency"] == pytest.approx(-0.08 * cost - 0.08 * latency), row["id"]
         assert row["reward_efficiency"] >= -0.8 - 1e-12
-        # The reference is the gold route as the reference teacher plays it (a JSON answer, for
-        # json_confidence, is longer than the plain final message the reference is priced with).
-        if row["variant"] == "gold" and task["preference_profile"] != "json_confidence":
+        # The reference is the gold route as the reference teacher plays it (its JSON answer
+        # under json_confidence included).
+        if row["variant"] == "gold":
             assert row["total_cost"] == pytest.approx(task["reference_cost"], abs=1e-12)
             assert row["total_latency_ms"] == pytest.approx(task["reference_latency_ms"])
             assert row["reward_efficiency"] == pytest.approx(-0.16)

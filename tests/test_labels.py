@@ -111,25 +111,30 @@ def test_math_hurry_by_hand():
 
 
 def test_math_json_confidence_by_hand():
-    item = sampled("math", 4, "json_confidence")
-    answer = canonical_json({"answer": item.final_message, "confidence": 0.8})
-    # {"answer":"The answer is $69.30.","confidence":0.8} is 11 + 21 + 19 = 51 chars: 13 tokens
-    # written instead of the plain answer's 6, so 51 in all:
+    # {"answer":"The answer is $69.30.","confidence":1.0} is 11 + 21 + 19 = 51 chars: 13 tokens
+    # written instead of the plain answer's 6, so 51 in all. The reference teacher answers the
+    # gold route so under this profile, and that route is the task's reference:
     #   cost = 0.00003 + (3 * 0.10 + 51 * 0.40) / 1e6 = 0.0000507; latency 30 + 600 + 612 = 1242.
+    item = sampled("math", 4, "json_confidence")
+    assert item.task.reference_cost == pytest.approx(0.0000507, abs=1e-12)
+    assert item.task.reference_latency_ms == 1242.0
+    answer = canonical_json({"answer": item.final_message, "confidence": 0.8})  # also 51 chars
     draft, ok = play(item, item.task.gold_actions, answer)
     metrics, got = labels(item, draft, ok)
     assert ok and got["preference_compliant"] and got["stated_confidence"] == 0.8
     assert metrics["total_cost"] == pytest.approx(0.0000507, abs=1e-12)
     assert metrics["total_latency_ms"] == 1242.0
-    efficiency = -0.08 * (0.0000507 / 0.0000479) - 0.08 * (1242 / 1158)  # about -0.1705
-    assert got["reward_efficiency"] == pytest.approx(efficiency)
-    assert got["reward_total"] == pytest.approx(1 + efficiency + 0.5)
-    # The same route answered in plain text is still correct but ignores the profile.
+    assert got["reward_efficiency"] == pytest.approx(-0.16)
+    assert got["reward_total"] == pytest.approx(1 - 0.16 + 0.5)
+    # The same route answered in plain text (0.0000479, 1158 ms) is correct and a little cheaper,
+    # but ignores the profile.
     draft, ok = play(item, item.task.gold_actions, item.final_message)
     _, got = labels(item, draft, ok)
     assert ok and not got["preference_compliant"]
     assert (got["reward_preference"], got["stated_confidence"]) == (0.0, None)
-    assert got["reward_total"] == pytest.approx(1 - 0.16 + 0.0)
+    efficiency = -0.08 * (0.0000479 / 0.0000507) - 0.08 * (1158 / 1242)  # about -0.1501
+    assert got["reward_efficiency"] == pytest.approx(efficiency)
+    assert got["reward_total"] == pytest.approx(1 + efficiency + 0.0)
 
 
 def test_math_cheap_group_reward_by_hand():

@@ -31,7 +31,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from toolscale.contract import ToolKind
+from toolscale.contract import ToolKind, canonical_json
 from toolscale.errors import ConfigError
 from toolscale.registry import get_domain
 
@@ -183,6 +183,11 @@ def sample_preference(
             answer_format="json_confidence",
         )
     return NO_PREFERENCE
+
+
+def as_json_answer(text: str, confidence: float) -> str:
+    """`text` answered as `json_confidence` asks: `{"answer": text, "confidence": confidence}`."""
+    return canonical_json({"answer": text, "confidence": confidence})
 
 
 def json_answer(final_answer: str) -> dict[str, Any] | None:

@@ -28,7 +28,7 @@ from toolscale.contract import (
     state_hash,
 )
 from toolscale.metrics import route_totals
-from toolscale.preferences import NO_PREFERENCE, sample_preference
+from toolscale.preferences import NO_PREFERENCE, as_json_answer, sample_preference
 from toolscale.prices import BUILTIN, Schedule, describe, draw, price_table, prices_rng
 from toolscale.records import FunctionCall, Message, Task
 from toolscale.registry import get_domain
@@ -174,7 +174,8 @@ def preference_rng(domain: str, seed: int, index: int) -> random.Random:
 
 def with_preference(item: SampledTask, spread: Mapping[str, float]) -> SampledTask:
     """The task of `build_task` with a profile drawn from `spread`: its instruction appended to the
-    task's, its id recomputed over the new content."""
+    task's, its id recomputed over the new content. Under `json_confidence` the reference is
+    repriced with the gold route's JSON answer, as the reference teacher gives it."""
     task = item.task
     preference = sample_preference(
         spread,
@@ -189,6 +190,14 @@ def with_preference(item: SampledTask, spread: Mapping[str, float]) -> SampledTa
     body["preference"] = preference.model_dump()
     if preference.instruction:
         body["instruction"] = f"{task.instruction} {preference.instruction}"
+    if preference.answer_format == "json_confidence":
+        # The reference teacher answers the gold route in JSON here (a longer final message):
+        # the reference is that route, so the gold trace is the reference under every profile.
+        priced = Task(id="", **body)
+        final = as_json_answer(item.final_message, 1.0)
+        messages = gold_messages(priced, item.gold_outcomes, final)
+        cost, latency = route_totals(priced, messages, item.gold_outcomes)
+        body["reference_cost"], body["reference_latency_ms"] = cost, latency
     return SampledTask(
         identified(body),
         item.final_message,

@@ -16,6 +16,7 @@ in plain text, which ignores the profile, so the preference label differs betwee
 from __future__ import annotations
 
 from toolscale.contract import Action, ToolKind, canonical_json
+from toolscale.preferences import as_json_answer
 from toolscale.records import Task
 from toolscale.registry import get_domain
 from toolscale.sandbox.pool import SandboxPool
@@ -46,7 +47,7 @@ def final_message(task: Task, variant: str, text: str, expert: str | None) -> st
     if task.preference.answer_format != "json_confidence" or variant == "plain_answer":
         return text
     confidence = EXPERTS[expert].accuracy if expert in EXPERTS else 1.0
-    return canonical_json({"answer": text, "confidence": confidence})
+    return as_json_answer(text, confidence)
 
 
 class ReferenceTeacher:
