@@ -77,8 +77,16 @@ def parse(trl_config: type, argv: Sequence[str]) -> tuple[ToolscaleArguments, An
     from trl import TrlParser
 
     parser = TrlParser((ToolscaleArguments, trl_config))
+    # transformers 5 renamed gradient_checkpointing; the old flag would lose to the config file's
+    # activation_checkpointing, so it is read as the new one.
+    argv = [
+        a.replace("--gradient_checkpointing", "--activation_checkpointing", 1)
+        if a.startswith("--gradient_checkpointing")
+        else a
+        for a in argv
+    ]
     try:
-        options, config = parser.parse_args_and_config(list(argv))
+        options, config = parser.parse_args_and_config(argv)
     except (OSError, ValueError) as exc:
         raise ConfigError(str(exc).splitlines()[0]) from None
     if options.group_std_threshold < 0:
