@@ -142,15 +142,27 @@ def test_two_grpo_steps_change_parameters_from_real_sandbox_rewards(tmp_path, mo
     assert torch.equal(reloaded[name].detach(), after[name].detach())
 
 
-def test_evaluation_harness_runs_rollouts_through_the_sandbox(tmp_path):
-    """Evaluation plays one rollout per task (batch of one, so the scripted model plays gold)."""
+def test_evaluation_harness_runs_rollouts_through_the_sandbox(tmp_path, monkeypatch):
+    """Evaluation plays one rollout per task (batch of one, so the scripted model plays gold) and
+    labels it as training does: the given RewardConfig, its completion tokens charged."""
     data = tmp_path / "data"
     generate(GenerateConfig(domains=["math"], num_tasks=3, out=data, profiles={"none": 1.0}))
     import datasets
 
+    import trainer.rewards as rewards_module
     from toolscale.rewards import RewardConfig
     from trainer.evaluate import evaluate
 
+    labelled: list[tuple[int, dict]] = []
+    real_labels = rewards_module.rollout_labels
+
+    def spy(completion, environment, tokens, config):
+        labels = real_labels(completion, environment, tokens, config)
+        if not any(labels is seen for _, seen in labelled):
+            labelled.append((tokens, labels))
+        return labels
+
+    monkeypatch.setattr(rewards_module, "rollout_labels", spy)
     rows = datasets.load_dataset(str(data), "tasks", split="train")
     model, tokenizer = load("tiny-random")
     scripted(model, tokenizer, list(rows))
@@ -158,11 +170,14 @@ def test_evaluation_harness_runs_rollouts_through_the_sandbox(tmp_path):
     gold_calls = [len(json.loads(r["gold_actions"])) for r in rows]
     assert result.tasks == 3 and result.success_rate == 1.0
     assert result.mean_tool_calls == sum(gold_calls) / 3
-    # Completion tokens are counted (calls, tool results, answer) and charged as in training:
-    # verified, quick, no preference: 1 - 0.01 * calls - 0.0001 * tokens + 0.5 for each rollout.
-    assert result.mean_completion_tokens > 50 * result.mean_tool_calls
-    no_tokens = 1.5 - 0.01 * result.mean_tool_calls
-    assert no_tokens - 0.0001 * result.mean_completion_tokens * 3 < result.mean_reward < no_tokens
+    # Each rollout's completion tokens (calls, tool results, answer) reach the labels, as in
+    # training, and the mean reward is the mean of the labelled reward_total.
+    assert len(labelled) == 3
+    tokens = [count for count, _ in labelled]
+    assert all(count > 50 for count in tokens)
+    assert sum(tokens) / 3 == result.mean_completion_tokens
+    totals = [labels["reward_total"] for _, labels in labelled]
+    assert result.mean_reward == pytest.approx(sum(totals) / 3)
     # Another RewardConfig (as saved beside a trained model) changes the reward accordingly.
     heavier = evaluate(model, tokenizer, rows, RewardConfig(w_o=2.0), workers=1, max_turns=6)
     assert heavier.mean_reward == pytest.approx(result.mean_reward + 1.0)
