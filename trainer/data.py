@@ -14,7 +14,7 @@ from typing import Any
 from toolscale.dataset.features import TASK_FEATURES
 from toolscale.errors import ConfigError
 from toolscale.registry import names
-from trainer.environment import tool_schemas
+from trainer.environment import environment_key, tool_schemas
 
 SFT_COLUMNS = ["task_id", "domain", "messages"]
 
@@ -61,6 +61,10 @@ def _templates(spec: str) -> set[str]:
     return set() if spec.strip() == "all" else {t.strip() for t in spec.split(",") if t.strip()}
 
 
+def _key(task: dict[str, Any]) -> str:
+    return environment_key(task["domain"], task["tools"])
+
+
 def grpo_rows(options: Any) -> Any:
     """The `tasks` rows to train on (filtered), each with its chat prompt and environment."""
     dataset, config, domains, max_tasks = (
@@ -86,7 +90,7 @@ def grpo_rows(options: Any) -> Any:
                 {"role": "system", "content": row["system_prompt"]},
                 {"role": "user", "content": row["instruction"]},
             ],
-            "environment": row["domain"],
+            "environment": _key(row),
         }
 
     return rows.map(prompt)
@@ -132,7 +136,7 @@ def sft_rows(options: Any, task_ids: set[str] | None = None) -> Any:
             "messages": [_chat_message(m) for m in row["messages"]],
             # The tools as a GRPO prompt shows them (TRL's order and rendering), as JSON text,
             # which TRL's SFT tokenizer accepts as is.
-            "tools": json.dumps(tool_schemas(tasks[row["task_id"]]["domain"])),
+            "tools": json.dumps(tool_schemas(_key(tasks[row["task_id"]]))),
         }
 
     return traces.map(conversation, remove_columns=traces.column_names)
@@ -145,7 +149,7 @@ def conversations(*row_sets: Any) -> list[tuple[list[dict[str, Any]], Any]]:
     for rows in row_sets:
         for row in rows:
             if "prompt" in row:
-                pairs.append((row["prompt"], list(tool_schemas(row["domain"]))))
+                pairs.append((row["prompt"], list(tool_schemas(row["environment"]))))
             else:
                 pairs.append((row["messages"], json.loads(row["tools"])))
     return pairs

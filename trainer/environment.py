@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -71,20 +72,39 @@ def _tool_method(name: str, tool: Callable[..., Any]) -> Callable[..., str]:
     return method
 
 
-def environment_class(domain: str, sandbox: SandboxThread) -> type[ToolscaleEnvironment]:
-    """A ToolscaleEnvironment subclass whose public methods are `domain`'s tools."""
+def offered_tools(domain: str, tools_json: str) -> tuple[str, ...]:
+    """The names of the tools a task offers (its `tools` column), in the toolkit's order."""
+    offered = {t.get("function", t)["name"] for t in json.loads(tools_json)}
+    return tuple(name for name in get_domain(domain).toolkit.specs() if name in offered)
+
+
+def environment_key(domain: str, tools_json: str) -> str:
+    """A row's `environment` column: its domain, or `domain:tool+tool` when the task offers a
+    subset of the domain's tools (tool dropout), so its prompt lists and its rollout can call
+    only those."""
+    offered = offered_tools(domain, tools_json)
+    if offered == tuple(get_domain(domain).toolkit.specs()):
+        return domain
+    return f"{domain}:{'+'.join(offered)}"
+
+
+def environment_class(key: str, sandbox: SandboxThread) -> type[ToolscaleEnvironment]:
+    """A ToolscaleEnvironment subclass whose public methods are the tools `key` names (see
+    `environment_key`)."""
+    domain, _, subset = key.partition(":")
     toolkit = get_domain(domain).toolkit
+    names = subset.split("+") if subset else list(toolkit.specs())
     members: dict[str, Any] = {"sandbox": sandbox}
-    for name in toolkit.specs():
+    for name in names:
         members[name] = _tool_method(name, getattr(toolkit, name))
     return type(f"{domain.title()}Environment", (ToolscaleEnvironment,), members)
 
 
 def environment_factories(
-    domains: list[str], sandbox: SandboxThread
+    keys: list[str], sandbox: SandboxThread
 ) -> dict[str, type[ToolscaleEnvironment]]:
-    """`{domain: class}` for TRL's multi-environment mode (the dataset's `environment` column)."""
-    return {domain: environment_class(domain, sandbox) for domain in domains}
+    """`{key: class}` for TRL's multi-environment mode (the rows' `environment` column)."""
+    return {key: environment_class(key, sandbox) for key in keys}
 
 
 def tool_methods(environment: ToolscaleEnvironment) -> list[Callable[..., str]]:
@@ -97,10 +117,10 @@ def tool_methods(environment: ToolscaleEnvironment) -> list[Callable[..., str]]:
 
 
 @functools.cache
-def tool_schemas(domain: str) -> tuple[dict[str, Any], ...]:
-    """The JSON schemas of `domain`'s tools exactly as TRL renders them into a GRPO prompt (its
-    order, its key order), so SFT conversations and GRPO prompts show the model the same text."""
+def tool_schemas(key: str) -> tuple[dict[str, Any], ...]:
+    """The JSON schemas of an environment's tools exactly as TRL renders them into a GRPO prompt
+    (its order, its key order), so SFT conversations and GRPO prompts show the same text."""
     from transformers.utils import get_json_schema
 
-    cls = environment_class(domain, sandbox=None)  # type: ignore[arg-type]  (never called)
+    cls = environment_class(key, sandbox=None)  # type: ignore[arg-type]  (never called)
     return tuple(get_json_schema(method) for method in tool_methods(cls()))

@@ -17,7 +17,7 @@ from typing import Any
 
 from toolscale.rewards import RewardConfig
 from toolscale.sandbox.bridge import SandboxThread
-from trainer.environment import environment_factories, tool_methods
+from trainer.environment import environment_factories, environment_key, tool_methods
 from trainer.rewards import linear_rewards
 
 
@@ -104,10 +104,11 @@ def evaluate(
     mean completion tokens over `rows`."""
     sandbox = SandboxThread(workers)
     try:
-        classes = environment_factories(sorted(set(rows["domain"])), sandbox)
+        keys = [environment_key(row["domain"], row["tools"]) for row in rows]
+        classes = environment_factories(sorted(set(keys)), sandbox)
         environments, completions, tokens = [], [], []
-        for row in rows:
-            environment = classes[row["domain"]]()
+        for row, key in zip(rows, keys, strict=True):
+            environment = classes[key]()
             completion, count = rollout(
                 model, tokenizer, environment, row, max_turns, max_new_tokens
             )

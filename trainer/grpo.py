@@ -68,7 +68,7 @@ def grpo(argv: Sequence[str]) -> str:
             args=config,
             train_dataset=rows,
             reward_funcs=functions,
-            environment_factory=environment_factories(sorted(set(rows["domain"])), sandbox),
+            environment_factory=environment_factories(sorted(set(rows["environment"])), sandbox),
             callbacks=[MetricsRecorder(config.output_dir)],
             group_threshold=options.group_std_threshold,
             whole_groups=options.reward_variant == "toolorchestra",
