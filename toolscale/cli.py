@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
@@ -13,6 +13,9 @@ from rich.table import Table
 
 from toolscale.config import with_run_config
 from toolscale.errors import ConfigError
+
+if TYPE_CHECKING:
+    from toolscale.run_stats import RunStats
 
 app = typer.Typer(
     add_completion=False,
@@ -30,18 +33,20 @@ class StageProgress:
         self.total = total
         self.bar: Progress | None = None
 
-    def update(self, counts: dict[str, int]) -> None:
+    def update(self, stats: RunStats) -> None:
         if self.bar is None:
             columns = (TextColumn("generate"), BarColumn(), TextColumn("{task.fields[stages]}"))
             self.bar = Progress(*columns, TimeElapsedColumn(), console=console)
             self.bar.start()
             self.job = self.bar.add_task("generate", total=self.total, stages="")
+        funnel = stats.funnel()
         stages = " ".join(
-            f"{k} {counts.get(k, 0)}" for k in ("sampled", "executed", "grounded", "verified")
+            f"{k} {getattr(funnel, k)}" for k in ("sampled", "executed", "grounded", "verified")
         )
-        rejected = sum(v for k, v in counts.items() if k.startswith("rejected:"))
-        done = counts.get("sampled", 0) + counts.get("sample_failed", 0)
-        self.bar.update(self.job, completed=done, stages=f"{stages} rejected {rejected}")
+        rejected = sum(stats.rejected_by_stage.values())
+        errors = funnel.sample_failed + funnel.tool_crashes
+        shown = f"{stages} rejected {rejected}" + (f" errors {errors}" if errors else "")
+        self.bar.update(self.job, completed=funnel.sampled + funnel.sample_failed, stages=shown)
 
     def stop(self) -> None:
         if self.bar is not None:
@@ -51,6 +56,22 @@ class StageProgress:
 def fail(message: str, code: int = 2) -> NoReturn:
     console.print(f"[red]error:[/red] {message}", highlight=False, soft_wrap=True)
     raise typer.Exit(code)
+
+
+ERRORS_SHOWN = 5
+
+
+def show_errors(summary: dict[str, Any]) -> None:
+    """The run's first domain errors, one line each, then the traceback of the first."""
+    errors = summary.get("errors", [])
+    if not errors:
+        return
+    total = summary.get("sample_failures", 0) + summary.get("tool_crashes", 0)
+    console.print(f"{total} domain errors; the first:", highlight=False)
+    for error in errors[:ERRORS_SHOWN]:
+        line = f"{error['domain']} task {error['index']} ({error['stage']}): {error['message']}"
+        console.print(f"  {line}", highlight=False, soft_wrap=True, markup=False)
+    console.print(errors[0]["traceback"].rstrip(), highlight=False, soft_wrap=True, markup=False)
 
 
 @app.command()
@@ -89,6 +110,10 @@ def generate(
     tool_dropout: Annotated[
         float, typer.Option(help="Chance that a task drops each tool its gold route does not use.")
     ] = 0.0,
+    max_sample_failure_share: Annotated[
+        float,
+        typer.Option(help="Share of samples that may fail (domain bugs) before the run fails."),
+    ] = 0.1,
     # LLM teachers (docs/teachers.md)
     base_url: Annotated[str | None, typer.Option(help="OpenAI-compatible endpoint URL.")] = None,
     model: Annotated[
@@ -137,7 +162,7 @@ def generate(
     ] = None,
 ) -> None:
     """Sample tasks, let the teacher attempt them in the sandbox, verify, write the dataset."""
-    from toolscale.generate import GenerateConfig
+    from toolscale.generate import GenerateConfig, RunFailed
     from toolscale.generate import generate as run
     from toolscale.preferences import parse_spread
     from toolscale.prices import check_dropout, parse_schedules
@@ -168,6 +193,7 @@ def generate(
         reward=reward,
         price_schedules=schedules,
         tool_dropout=tool_dropout,
+        max_sample_failure_share=max_sample_failure_share,
         base_url=base_url,
         model=model,
         api_key_env=api_key_env,
@@ -195,7 +221,14 @@ def generate(
     except ConfigError as exc:
         bar.stop()
         fail(str(exc))
+    except RunFailed as failed:
+        bar.stop()
+        show_errors(failed.summary)
+        for problem in failed.failures[:-1]:
+            console.print(f"[red]error:[/red] {problem}", highlight=False, soft_wrap=True)
+        fail(failed.failures[-1], code=1)
     bar.stop()
+    show_errors(summary)
     counts = summary["counts"]
     console.print(
         f"wrote {out}: {counts['sampled']} tasks, {counts['verified']} verified traces, "
@@ -246,6 +279,41 @@ def list_domains() -> None:
             name, cls.version, cls.family, str(len(cls.toolkit.specs())), str(len(cls.templates))
         )
     Console().print(table)
+
+
+@app.command("check-domain")
+def check_domain_command(
+    name: Annotated[str, typer.Argument(help="An installed (or TOOLSCALE_DOMAINS) domain.")],
+    tasks: Annotated[int, typer.Option(help="Tasks to sample and play.")] = 50,
+    seed: Annotated[int, typer.Option(help="Seed of the sampled tasks.")] = 0,
+    workers: Annotated[int, typer.Option(help="Sandbox worker processes.")] = 2,
+    strict: Annotated[
+        bool, typer.Option(help="Count warnings (tools in no route) as problems.")
+    ] = False,
+) -> None:
+    """Run the domain contract's checks (schemas, gold verifies, READ purity, determinism, doing
+    nothing fails, every tool reachable): one line per problem; exit 1 when any."""
+    from toolscale.check_domain import check_domain, first_traceback
+
+    try:
+        report = check_domain(name, tasks=tasks, seed=seed, workers=workers, strict=strict)
+    except ConfigError as exc:
+        fail(str(exc))
+    for line in report.lines():
+        console.print(line, highlight=False, soft_wrap=True, markup=False)
+    if report.problems:
+        trace = first_traceback(report.problems)
+        if trace:
+            console.print(trace.rstrip(), highlight=False, soft_wrap=True, markup=False)
+        count = sum(line.startswith("problem") for line in report.lines())
+        fail(
+            f"domain {name!r} has {count} problems (above); fix them and run toolscale "
+            f"check-domain {name} again",
+            code=1,
+        )
+    n = len(report.warnings)
+    warned = f", {n} warning{'s' if n > 1 else ''}" if n else ""
+    console.print(f"domain {name!r}: {report.tasks} tasks checked, no problem{warned}")
 
 
 @app.command("card")

@@ -1,9 +1,15 @@
 """`toolscale generate`: sample tasks, let a teacher attempt them, verify, write the dataset.
 
 Work is cut into chunks of consecutive task indexes per domain; each chunk is produced in full,
-then written (three shards and a marker), so `--resume` skips finished chunks and redoes the
-rest, giving exactly the rows of an uninterrupted run. Tasks within a chunk run concurrently;
-tool calls execute in the sandbox worker processes.
+then written (three shards and a marker holding its statistics), so `--resume` skips finished
+chunks and redoes the rest, giving exactly the rows of an uninterrupted run. Tasks within a chunk
+run concurrently; tool calls execute in the sandbox worker processes.
+
+Domain bugs fail the run loudly, after everything is written: a domain whose every sample fails,
+more than `max_sample_failure_share` of the samples failing, or any crashed tool call (a bug in a
+tool, never negative data: the attempt is held back from `rejected`) raise RunFailed, with the
+first errors and their tracebacks in run.json. `--resume` redoes the chunks whose marker records
+such an error, so a fixed domain fills them in.
 """
 
 from __future__ import annotations
@@ -11,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import json
 import platform
-from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field, replace
@@ -36,20 +41,21 @@ from toolscale.records import Trace, trace_id
 from toolscale.registry import get_domain, resolve
 from toolscale.reward_stats import reward_report
 from toolscale.rewards import RewardConfig
+from toolscale.run_stats import DomainError, Funnel, PassCount, RunStats, sample_stage
 from toolscale.sandbox.isolation import isolation_level
 from toolscale.sandbox.pool import SandboxError, SandboxPool
+from toolscale.schema import SchemaError
 from toolscale.tasks import Economics, SampledTask, prepare
 from toolscale.teachers.base import Draft, Teacher
 from toolscale.teachers.factory import check_teacher, open_teacher
 from toolscale.teachers.options import TeacherOptions
-from toolscale.teachers.report import attempt_counts, attempt_report
+from toolscale.teachers.report import attempt_report
 from toolscale.tools.expert_endpoints import expert_environment, load_endpoints
 from toolscale.tools.experts import EXPERTS
 from toolscale.verify import Verdict, verify
 
 CACHE_DIR = Path(".toolscale", "cache")  # under OUT, unless --cache-dir
-STAGES = ("sampled", "attempts", "executed", "grounded", "verified")
-Progress = Callable[[dict[str, int]], None]
+Progress = Callable[[RunStats], None]
 
 
 @dataclass(frozen=True)
@@ -70,6 +76,8 @@ class GenerateConfig(TeacherOptions):
     # Price schedules (names or YAML paths) each task draws one of, and the tool dropout.
     price_schedules: list[str] = field(default_factory=lambda: list(DEFAULT_SCHEDULES))
     tool_dropout: float = 0.0
+    # The share of samples that may fail (a domain bug each) before the run fails.
+    max_sample_failure_share: float = 0.1
     # Options that must not change between a run and its --resume.
     RESUME_KEYS = (
         "domains",
@@ -115,7 +123,7 @@ class ChunkResult:
     tasks: list[dict[str, Any]] = field(default_factory=list)
     traces: list[dict[str, Any]] = field(default_factory=list)
     rejected: list[dict[str, Any]] = field(default_factory=list)
-    counts: Counter[str] = field(default_factory=Counter)
+    stats: RunStats = field(default_factory=RunStats)
 
 
 def check_config(config: GenerateConfig) -> None:
@@ -125,6 +133,11 @@ def check_config(config: GenerateConfig) -> None:
         raise ConfigError(f"--chunk-size must be at least 1 (got {config.chunk_size})")
     if config.workers < 1:
         raise ConfigError(f"--workers must be at least 1 (got {config.workers})")
+    if not 0 <= config.max_sample_failure_share <= 1:
+        raise ConfigError(
+            "--max-sample-failure-share must be between 0 and 1 "
+            f"(got {config.max_sample_failure_share})"
+        )
     check_teacher(config.teacher, config)
     check_spread(config.profiles)
     parse_schedules(",".join(config.price_schedules))
@@ -147,20 +160,17 @@ def plan(config: GenerateConfig) -> list[tuple[str, str, range]]:
     return chunks
 
 
-def stage_counts(verdict: Verdict) -> list[str]:
-    """The stages an attempt passed, for the yield funnel."""
-    order = ["format", "execution", "grounding", "outcome"]
-    stage = verdict.failure_stage or "format"
-    # A teacher that failed before producing an attempt passed no stage.
-    passed = order if verdict.verified else order[: order.index(stage) if stage in order else 0]
-    reached = ["attempts"]
-    if {"format", "execution"} <= set(passed):
-        reached.append("executed")
-    if "grounding" in passed:
-        reached.append("grounded")
-    if verdict.verified:
-        reached.append("verified")
-    return reached
+def check_schemas(domains: list[str]) -> None:
+    """Every tool schema of the run's domains derives (a parameter without an `Args:` entry in its
+    tool's docstring does not): checked before anything is written."""
+    for name in domains:
+        try:
+            get_domain(name).toolkit.schemas()
+        except SchemaError as exc:
+            raise ConfigError(
+                f"domain {name!r}: {exc}; give every parameter a line under Args: in its tool's "
+                f"docstring (toolscale check-domain {name} lists every problem)"
+            ) from None
 
 
 async def judge(
@@ -213,22 +223,45 @@ async def run_task(
     try:
         item = prepare(await pool.sample(domain, config.seed, index), economics, config.profiles)
     except SandboxError as exc:
-        result.counts["sample_failed"] += 1
-        result.counts[f"sample_error:{exc}"[:200]] += 1
+        failure = exc.failure
+        message = failure.message.removeprefix(f"{domain} task {index}: ")
+        error = DomainError(
+            domain=domain,
+            index=index,
+            stage=sample_stage(failure.error),
+            message=f"{failure.error}: {message}",
+            traceback=failure.traceback,
+        )
+        result.stats = RunStats.sample_failure(error)
         return result
-    result.counts["sampled"] += 1
     result.tasks.append(item.task.to_row())
     drafts = await teacher.attempts(item, pool)
+    # An attempt with a crashed call shows a tool's bug, not the model's: it is no data.
+    crashes = [c for d in drafts for c in d.crashes]
+    drafts = [d for d in drafts if not d.crashes]
     judged = [await judge(item, d, teacher.name, pool, config) for d in drafts]
-    result.counts.update(attempt_counts(drafts, judged))
+    funnel = Funnel(sampled=1, tool_crashes=len(crashes))
+    rejected: dict[str, int] = {}
     for trace in group_labels(item.task, judged):
-        verdict = Verdict(trace.verified, trace.failure_stage, trace.failure_reasons)
-        result.counts.update(stage_counts(verdict))
+        funnel = funnel + Funnel.of_attempt(trace.verified, trace.failure_stage)
         if trace.verified:
             result.traces.append(trace.to_row())
         else:
-            result.counts[f"rejected:{trace.failure_stage}"] += 1
+            stage = str(trace.failure_stage)
+            rejected[stage] = rejected.get(stage, 0) + 1
             result.rejected.append(trace.to_row())
+    model_errors: dict[str, int] = {}
+    for draft in drafts:
+        for kind, count in draft.model_errors.items():
+            model_errors[kind] = model_errors.get(kind, 0) + count
+    passes = (PassCount(verified=funnel.verified, attempts=len(judged), tasks=1),)
+    result.stats = RunStats(
+        domains={domain: funnel},
+        rejected_by_stage=rejected,
+        passes=passes if judged else (),
+        model_errors=model_errors,
+        errors=tuple(crashes),
+    )
     return result
 
 
@@ -244,7 +277,7 @@ async def run_chunk(
         merged.tasks += part.tasks
         merged.traces += part.traces
         merged.rejected += part.rejected
-        merged.counts.update(part.counts)
+    merged.stats = RunStats.total(p.stats for p in parts)
     return merged
 
 
@@ -297,7 +330,7 @@ def check_resume(output: Output, config: GenerateConfig) -> None:
 
 @dataclass
 class RunState:
-    totals: Counter[str] = field(default_factory=Counter)
+    stats: RunStats = field(default_factory=RunStats)
     status: str = "complete"
     stop_reason: str = ""
     endpoints: dict[str, Any] = field(default_factory=dict)
@@ -313,7 +346,6 @@ async def _run(
     chunk is written when it is complete. A StopRun (budget, endpoint refusal) cancels the
     unfinished chunks, which a --resume redoes (their requests come from the cache)."""
     state = RunState()
-    totals = state.totals
     cache_dir = output.root / CACHE_DIR
     run = open_teacher(
         config.teacher, config, detours=config.detours, cache_dir=cache_dir, local=local
@@ -325,17 +357,17 @@ async def _run(
 
     async def one(chunk: str, domain: str, indexes: range, pool: SandboxPool) -> None:
         async with window:
-            done = output.chunk_done(chunk)
-            if done is None:
+            done = RunStats.from_marker(output.chunk_done(chunk))
+            # A chunk that met a domain error is redone: a fixed domain fills it in on --resume.
+            if done is None or done.errors:
                 result = await run_chunk(config, domain, indexes, run.teacher, pool)
                 for name in ("tasks", "traces", "rejected"):
                     output.write_shard(name, chunk, getattr(result, name))
-                done = dict(result.counts)
-                output.mark_done(chunk, done)
-            totals.update(done)
-            totals.update({f"{domain}:{k}": v for k, v in done.items() if k in STAGES})
+                done = result.stats
+                output.mark_done(chunk, done.marker())
+            state.stats = state.stats + done
             if on_progress:
-                on_progress(dict(totals))
+                on_progress(state.stats)
 
     try:
         with expert_environment(config.experts, cache_dir / "experts"):
@@ -350,52 +382,97 @@ async def _run(
                         "budget_exhausted" if isinstance(stop, BudgetExhausted) else "stopped"
                     )
                     state.stop_reason = str(stop)
-                totals["worker_restarts"] = pool.restarts
+                state.stats = state.stats + RunStats(worker_restarts=pool.restarts)
     finally:
         await run.aclose()
         state.endpoints = run.summary()
     return state
 
 
-def run_json(config: GenerateConfig, totals: Counter[str], status: str) -> dict[str, Any]:
+def run_json(config: GenerateConfig, stats: RunStats, status: str) -> dict[str, Any]:
     return {
         "status": status,
         "config": config.resolved(),
-        "counts": {k: totals.get(k, 0) for k in STAGES},
-        "rejected_by_stage": {
-            k.split(":", 1)[1]: v for k, v in sorted(totals.items()) if k.startswith("rejected:")
-        },
-        "per_domain": {d: {k: totals.get(f"{d}:{k}", 0) for k in STAGES} for d in config.domains},
-        "sample_failures": totals.get("sample_failed", 0),
-        "worker_restarts": totals.get("worker_restarts", 0),
+        **stats.report(config.domains),
         "experts": expert_backends(config.domains, config.experts),
-        "attempts": attempt_report(totals),
+        "attempts": attempt_report(stats.passes, stats.model_errors),
         "isolation": isolation_level(),
         "versions": versions(),
     }
 
 
+class RunFailed(Exception):
+    """The run met domain bugs (see `failures`); everything is written, and `--resume` after
+    fixing the domain redoes the chunks that met them. `summary` is run.json's content."""
+
+    def __init__(self, failures: list[str], summary: dict[str, Any]) -> None:
+        super().__init__("; ".join(failures))
+        self.failures = failures
+        self.summary = summary
+
+
+def failures(config: GenerateConfig, stats: RunStats, complete: bool) -> list[str]:
+    """Why the run fails, one sentence each saying what to do: a domain none of whose samples
+    worked (only judged on a complete run), too many failed samples, a crashed tool call."""
+    found = []
+    fix = "fix the domain (toolscale check-domain {}), then run generate --resume"
+    first = {e.domain: e for e in reversed(stats.errors)}
+    empty = [
+        d for d in config.domains if stats.funnel(d).sample_failed and not stats.funnel(d).sampled
+    ]
+    for name in empty if complete else []:
+        error = first[name]
+        found.append(
+            f"domain {name!r} yielded no task: all {stats.funnel(name).sample_failed} samples "
+            f"failed (first: task {error.index}, {error.stage}: {error.message}); "
+            f"{fix.format(name)}"
+        )
+    total = stats.funnel()
+    tried = total.sampled + total.sample_failed
+    failing = [d for d in config.domains if stats.funnel(d).sample_failed and d not in empty]
+    if failing and total.sample_failed > config.max_sample_failure_share * tried:
+        found.append(
+            f"{total.sample_failed} of {tried} samples failed, more than "
+            f"--max-sample-failure-share {config.max_sample_failure_share:g} (in "
+            f"{', '.join(failing)}); {fix.format(failing[0])}"
+        )
+    if total.tool_crashes:
+        crash = next(e for e in stats.errors if e.stage == "tool")
+        found.append(
+            f"{total.tool_crashes} tool calls crashed (first: {crash.line()}); a crash is a bug "
+            "in the tool, never training data: raise ToolError for what the caller did wrong, "
+            "fix the rest, then run generate --resume"
+        )
+    return found
+
+
 def generate(config: GenerateConfig, on_progress: Progress | None = None) -> dict[str, Any]:
-    """Run generation to completion; returns the run summary also written to OUT/run.json."""
+    """Run generation to completion; returns the run summary also written to OUT/run.json.
+    Raises RunFailed (after writing everything) when the run met domain bugs."""
     check_config(config)
     config = replace(config, domains=resolve(",".join(config.domains)))
+    check_schemas(config.domains)
     output = Output(config.out)
     output.prepare(config.resume)
     check_resume(output, config)
-    write_json(config.out / "run.json", run_json(config, Counter(), "running"))
+    write_json(config.out / "run.json", run_json(config, RunStats(), "running"))
     try:
         with local_endpoint(config) as local:
             state = asyncio.run(_run(config, output, on_progress, local))
     except KeyboardInterrupt:
-        write_json(config.out / "run.json", run_json(config, Counter(), "interrupted"))
+        write_json(config.out / "run.json", run_json(config, RunStats(), "interrupted"))
         raise
+    problems = failures(config, state.stats, state.status == "complete")
+    status = "failed" if problems and state.status == "complete" else state.status
     summary = {
-        **run_json(config, state.totals, state.status),
+        **run_json(config, state.stats, status),
         **reward_report(output),
         "endpoints": state.endpoints,
     }
     if state.stop_reason:
         summary["stop_reason"] = state.stop_reason
+    if problems:
+        summary["failures"] = problems
     output.write_readme(f"toolscale dataset: {', '.join(config.domains)}")
     write_json(config.out / "run.json", summary)
     if output.row_count("tasks"):
@@ -404,6 +481,8 @@ def generate(config: GenerateConfig, on_progress: Progress | None = None) -> dic
         card(config.out)  # the full data card replaces the minimal README above
     if state.status == "stopped":
         raise ConfigError(f"{state.stop_reason}; finished chunks are kept, fix it and --resume")
+    if problems:
+        raise RunFailed(problems, summary)
     return summary
 
 

@@ -2,8 +2,9 @@
 user's preference profile.
 
 The gold actions are executed here (inside a sandbox worker) on a fresh copy of the initial
-state to obtain the expected final state hash; a gold action that fails is a domain bug, raised
-as GoldError so the run records it and goes on. `build_task` gives the task priced with the
+state to obtain the expected final state hash; a gold action that fails, or a READ tool that
+changes the state, is a domain bug, raised as GoldError so the run records it (with the failing
+tool's traceback) and goes on. `build_task` gives the task priced with the
 `standard` schedule and no preference; the pipeline, which knows the run's settings, then calls
 `with_economics` (the task's price schedule and tool subset, drawn from its own price RNG, and
 the gold route's cost and latency under them) and `with_preference` (the profile, from its own
@@ -21,6 +22,7 @@ from toolscale.contract import (
     Action,
     Domain,
     ToolKind,
+    Toolkit,
     ToolPrice,
     canonical_json,
     content_id,
@@ -36,7 +38,12 @@ from toolscale.sandbox.execute import CallOutcome, execute, fresh_toolkit
 
 
 class GoldError(Exception):
-    """The domain's gold actions do not execute: a bug in the domain, not in a trace."""
+    """The domain's gold actions do not execute, or a READ tool among them changes the state: a
+    bug in the domain, not in a trace. `traceback` is the crashed tool's, when one crashed."""
+
+    def __init__(self, message: str, traceback: str = "") -> None:
+        super().__init__(message)
+        self.traceback = traceback
 
 
 @dataclass(frozen=True)
@@ -82,18 +89,37 @@ def gold_messages(task: Task, outcomes: list[CallOutcome], final_message: str) -
     return messages
 
 
+def run_route(kit: Toolkit, actions: list[Action], call_timeout_s: float) -> list[CallOutcome]:
+    """Execute a route the domain says is correct (gold actions, an alternative) on `kit`; raise
+    GoldError when a call does not succeed or a READ tool changes the state."""
+    specs = type(kit).specs()
+    outcomes = []
+    for action in actions:
+        read = action.name in specs and specs[action.name].kind is ToolKind.READ
+        before = state_hash(kit.state) if read else ""
+        outcome = execute(kit, action.name, action.arguments, call_timeout_s)
+        if outcome.status != "ok":
+            verb = "crashed" if outcome.status == "crash" else "failed"
+            raise GoldError(
+                f"gold action {action.name} {verb}: {outcome.output}", outcome.traceback
+            )
+        if read and state_hash(kit.state) != before:
+            raise GoldError(
+                f"READ tool {action.name} changed the state; a READ tool must leave it as it is "
+                "(declare the tool WRITE, or stop it writing)"
+            )
+        outcomes.append(outcome)
+    return outcomes
+
+
 def build_task(domain: Domain, seed: int, index: int, call_timeout_s: float) -> SampledTask:
     spec = domain.sample(item_rng(domain.name, seed, index), seed, index)
     state_json = canonical_json(spec.initial_state)
     kit = fresh_toolkit(domain, state_json)
-    outcomes = []
-    for action in spec.gold_actions:
-        outcome = execute(kit, action.name, action.arguments, call_timeout_s)
-        if outcome.status != "ok":
-            raise GoldError(
-                f"{domain.name} task {index}: gold action {action.name} failed: {outcome.output}"
-            )
-        outcomes.append(outcome)
+    try:
+        outcomes = run_route(kit, spec.gold_actions, call_timeout_s)
+    except GoldError as exc:
+        raise GoldError(f"{domain.name} task {index}: {exc}", exc.traceback) from None
     body = {
         "domain": domain.name,
         "domain_version": domain.version,

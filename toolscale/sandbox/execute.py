@@ -2,14 +2,16 @@
 
 This is the semantics every caller shares (the worker processes, the verifier's replay): unknown
 tools and schema-invalid arguments are model errors returned as text; a ToolError is a model error;
-any other exception is a crashed call; a call past its time limit is a timed-out call. The outcome
-is plain data, so it crosses process boundaries as is. It runs inside the worker process.
+any other exception is a crashed call (its traceback kept beside the outcome for the run's error
+report, never shown to the model); a call past its time limit is a timed-out call. The outcome is
+plain data, so it crosses process boundaries as is. It runs inside the worker process.
 """
 
 from __future__ import annotations
 
 import json
 import signal
+import traceback
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -27,6 +29,8 @@ class CallOutcome:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     model_latency_ms: float = 0.0
+    # A crashed call's traceback: for the run's error report, never part of a trace.
+    traceback: str = ""
 
 
 class CallTimeout(BaseException):
@@ -63,6 +67,7 @@ def execute(kit: Toolkit, name: str, arguments: Any, timeout_s: float) -> CallOu
     if problems:
         return CallOutcome(f"Error: invalid arguments for {name}: {'; '.join(problems)}", "error")
     kit.usage = None
+    crash = ""
     previous = signal.signal(signal.SIGALRM, _alarm)
     signal.setitimer(signal.ITIMER_REAL, timeout_s)
     try:
@@ -73,12 +78,13 @@ def execute(kit: Toolkit, name: str, arguments: Any, timeout_s: float) -> CallOu
         output, status = f"Error: {name} timed out after {timeout_s:g} s", "timeout"
     except Exception as exc:  # a bug in the tool: recorded as a crashed call, never raised
         output, status = f"Error: {name} failed internally ({type(exc).__name__})", "crash"
+        crash = traceback.format_exc()
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
     usage = kit.usage
     if usage is None:
-        return CallOutcome(output, status)
+        return CallOutcome(output, status, traceback=crash)
     return CallOutcome(
         output,
         status,
@@ -86,6 +92,7 @@ def execute(kit: Toolkit, name: str, arguments: Any, timeout_s: float) -> CallOu
         usage.prompt_tokens,
         usage.completion_tokens,
         usage.latency_ms,
+        crash,
     )
 
 

@@ -21,7 +21,7 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from toolscale.sandbox.execute import CallOutcome
-from toolscale.sandbox.worker import READY
+from toolscale.sandbox.worker import READY, Failure
 
 _MAX_IN_FLIGHT = 8
 _BOOT = "from toolscale.sandbox.worker import main; main()"
@@ -31,7 +31,12 @@ _START_LIMIT_S = 120.0
 
 
 class SandboxError(Exception):
-    """A request the worker could not serve (a bug in a domain or in toolscale)."""
+    """A request the worker could not serve (a bug in a domain or in toolscale); `failure` says
+    which exception the worker met, with its traceback."""
+
+    def __init__(self, failure: Failure) -> None:
+        super().__init__(str(failure))
+        self.failure = failure
 
 
 class WorkerLost(Exception):
@@ -229,7 +234,9 @@ class Episode:
             if not lost.culprit:
                 return await self.run(calls)
             status = "timeout" if lost.reason == "timed out" else "crash"
-            return [CallOutcome(f"Error: {calls[0][0]} failed: {lost.reason}", status)]
+            trace = "" if status == "timeout" else f"no Python traceback: {lost.reason}"
+            output = f"Error: {calls[0][0]} failed: {lost.reason}"
+            return [CallOutcome(output, status, traceback=trace)]
         self.executed.extend(calls)
         return outcomes
 

@@ -1,7 +1,8 @@
 """The sandbox worker process: holds episode states and executes tool calls sent by the pool.
 
 It runs in its own process (started by `SandboxPool`), answers one request at a time over a
-pipe, and never lets an exception escape: a failed request is answered with ("fail", reason).
+pipe, and never lets an exception escape: a failed request is answered with ("fail", Failure),
+which keeps the exception's traceback for the run's error report.
 Ctrl-C is left to the parent, which stops the workers.
 """
 
@@ -9,13 +10,33 @@ from __future__ import annotations
 
 import signal
 import sys
+import traceback
+from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any
 
 from toolscale.contract import Toolkit, state_hash
 from toolscale.registry import get_domain
 from toolscale.sandbox.execute import CallOutcome, execute, fresh_toolkit
-from toolscale.tasks import build_task
+from toolscale.tasks import GoldError, build_task
+
+
+@dataclass(frozen=True)
+class Failure:
+    """Why a request failed in the worker: the exception's type name, its message, and the
+    traceback (for a gold action that crashed, the tool's own traceback)."""
+
+    error: str
+    message: str
+    traceback: str
+
+    @classmethod
+    def of(cls, exc: Exception) -> Failure:
+        tb = exc.traceback if isinstance(exc, GoldError) and exc.traceback else ""
+        return cls(type(exc).__name__, str(exc), tb or traceback.format_exc())
+
+    def __str__(self) -> str:
+        return f"{self.error}: {self.message}"
 
 
 class Worker:
@@ -60,7 +81,7 @@ def main() -> None:
 
 
 def serve(conn: Connection, call_timeout_s: float) -> None:
-    """The worker's main loop: (op, *args) in, ("ok", result) or ("fail", reason) out."""
+    """The worker's main loop: (op, *args) in, ("ok", result) or ("fail", Failure) out."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     worker = Worker(call_timeout_s)
     try:
@@ -75,7 +96,7 @@ def serve(conn: Connection, call_timeout_s: float) -> None:
         try:
             reply = ("ok", getattr(worker, op)(*args))
         except Exception as exc:
-            reply = ("fail", f"{type(exc).__name__}: {exc}")
+            reply = ("fail", Failure.of(exc))
         try:
             conn.send(reply)
         except (BrokenPipeError, OSError):  # the pool went away: nothing left to serve

@@ -15,6 +15,7 @@ from typing import Any, Protocol
 from toolscale.contract import canonical_json
 from toolscale.metrics import tool_call_record
 from toolscale.records import FunctionCall, Message, Task, ToolCall
+from toolscale.run_stats import DomainError
 from toolscale.sandbox.execute import CallOutcome
 from toolscale.sandbox.pool import SandboxPool
 from toolscale.tasks import SampledTask
@@ -37,6 +38,9 @@ class Draft:
     teacher_latency_ms: float = 0.0
     # Mistakes the model made that went back to it as tool errors, by kind.
     model_errors: Counter[str] = field(default_factory=Counter)
+    # Calls that crashed, with their traceback: a bug in a tool, so the run holds the attempt
+    # back from the data and fails (toolscale.generate).
+    crashes: list[DomainError] = field(default_factory=list)
 
 
 class Teacher(Protocol):
@@ -88,6 +92,17 @@ def record_turn(
             Message(role="tool", content=outcome.output, tool_call_id=call_id, name=name)
         )
         draft.tool_calls.append(tool_call_record(task, call_id, name, text, outcome))
+        if outcome.status == "crash":
+            message = f"tool {name} crashed in the {draft.variant} attempt: {outcome.output}"
+            draft.crashes.append(
+                DomainError(
+                    domain=task.domain,
+                    index=task.index,
+                    stage="tool",
+                    message=message,
+                    traceback=outcome.traceback,
+                )
+            )
 
 
 def close_draft(draft: Draft, final_answer: str, final_state_hash: str) -> Draft:
