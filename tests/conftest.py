@@ -1,11 +1,14 @@
-"""Shared test setup: the faulty fixture domain is registered for every process."""
+"""Shared test setup: the faulty fixture domain is registered for every process, beside any
+domain TOOLSCALE_DOMAINS already adds (so the contract tests run over that one too)."""
 
 from __future__ import annotations
 
 import os
 import tempfile
 
-os.environ["TOOLSCALE_DOMAINS"] = "faulty=tests.fixtures.faulty:FaultyDomain"
+FAULTY = "faulty=tests.fixtures.faulty:FaultyDomain"
+_added = [e for e in os.environ.get("TOOLSCALE_DOMAINS", "").split(",") if e.strip()]
+os.environ["TOOLSCALE_DOMAINS"] = ",".join([*_added, *([FAULTY] if FAULTY not in _added else [])])
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
 # A fresh datasets cache per test session: it keys loaded folders by name, so two outputs with

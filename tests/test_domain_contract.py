@@ -152,3 +152,17 @@ def test_schemas_derive_without_importing_torch_and_equal_those_derived_with_it(
     without, with_torch = derive("none"), derive("torch")
     assert without[1] is False and with_torch[1] is True
     assert without[0] == with_torch[0]
+
+
+def test_a_domain_added_through_toolscale_domains_joins_the_contract_tests():
+    # tests/conftest.py adds the faulty fixture beside what TOOLSCALE_DOMAINS holds, not instead.
+    from tests.fixtures.probes import registered
+
+    collect = [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider"]
+    result = subprocess.run(
+        [*collect, __file__], capture_output=True, text=True, env=registered("probe"), timeout=120
+    )
+    assert result.returncode == 0, result.stdout
+    ids = result.stdout.splitlines()
+    for name in ("probe", "faulty", "railway"):
+        assert any(i.endswith(f"test_read_tools_never_change_the_state[{name}]") for i in ids)

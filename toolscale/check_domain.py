@@ -183,8 +183,11 @@ async def check_task(
         return found, None
     again, _ = await _sample(pool, domain, seed, index)
     if again is not None and again.task.id != built.task.id:
-        message = f"sampling (seed {seed}, index {index}) twice gives two different tasks; draw "
-        found.append(Finding("determinism", message + "every choice from the rng argument", index))
+        message = (
+            "sampling the same (seed, index) twice gives two different tasks; draw every choice "
+            "from the rng argument"
+        )
+        found.append(Finding("determinism", message, index))
     used = {a["name"] for a in built.task.gold_actions}
     used |= {a.name for route in built.alternatives for a in route}
     item = prepare(built, Economics(), {"none": 1.0})

@@ -1,0 +1,153 @@
+"""`toolscale check-domain`: each kind of domain bug, in a probe domain registered through
+TOOLSCALE_DOMAINS, is named by its one line and exits 1; a sound domain passes; a bad name
+exits 2; the bundled domains pass, their unreachable tools being warnings."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from tests.fixtures.probes import registered
+from toolscale.check_domain import DomainReport, Finding
+
+pytestmark = pytest.mark.slow
+
+
+def check(name: str, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "toolscale", "check-domain", name, "--tasks", "8", *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=registered(name) if name.startswith("probe") else None,
+    )
+
+
+def problems(result: subprocess.CompletedProcess[str]) -> list[str]:
+    return [line for line in result.stderr.splitlines() if line.startswith("problem ")]
+
+
+def test_a_sound_domain_added_through_the_environment_passes():
+    result = check("probe")
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.strip() == "domain 'probe': 8 tasks checked, no problem"
+
+
+@pytest.mark.parametrize(
+    ("probe", "line"),
+    [
+        (
+            "probe_sampler",
+            "problem [sample] tasks 0, 1, 2 and 5 more: ValueError: the probe sampler is broken "
+            "on purpose",
+        ),
+        (
+            "probe_gold",
+            "problem [gold] tasks 0, 1, 2 and 5 more: GoldError: gold action add failed: Error: "
+            "amount must be at least 1",
+        ),
+        (
+            "probe_crash",
+            "problem [crash] tasks 0, 1, 2 and 5 more: tool add_checked crashed in the "
+            "alternative_1 attempt: Error: add_checked failed internally (KeyError)",
+        ),
+        (
+            "probe_read",
+            "problem [gold] tasks 0, 1, 2 and 5 more: GoldError: READ tool read changed the state; "
+            "a READ tool must leave it as it is (declare the tool WRITE, or stop it writing)",
+        ),
+        (
+            "probe_alt_read",
+            "problem [read_purity] tasks 0, 1, 2 and 5 more: READ tool read changed the state in "
+            "alternative route 1",
+        ),
+        (
+            "probe_noop",
+            "problem [do_nothing] tasks 0, 1, 2 and 5 more: its gold route writes, yet an attempt "
+            "with no call that says the gold final message verifies: the gold writes leave the "
+            "state as it was",
+        ),
+        (
+            "probe_random",
+            "problem [determinism] tasks 0, 1, 2 and 5 more: sampling the same (seed, index) "
+            "twice gives two different tasks; draw every choice from the rng argument",
+        ),
+    ],
+)
+def test_each_broken_probe_is_named_by_its_line_and_exits_1(probe, line):
+    result = check(probe)
+    assert result.returncode == 1, result.stderr
+    found = problems(result)
+    assert len(found) == 1 and found[0].startswith(line), result.stderr
+    last = result.stderr.splitlines()[-1]
+    assert last.startswith(f"error: domain '{probe}' has 1 problems (above)"), last
+    assert result.stderr.splitlines()[0] == found[0]  # the problem first, then any traceback
+
+
+def test_a_crash_prints_the_tools_own_traceback():
+    result = check("probe_crash")
+    assert "Traceback (most recent call last)" in result.stderr
+    assert "KeyError: 'countr'" in result.stderr
+    assert 'self.state["countr"] += amount' in result.stderr
+
+
+def test_docstring_problems_are_one_line_per_tool():
+    result = check("probe_args")
+    assert result.returncode == 1
+    assert problems(result) == [
+        "problem [schemas] tool ArgsTools.add: Cannot generate JSON schema for add because the "
+        "docstring has no description for the argument 'amount'; add a line for it under Args:",
+        "problem [schemas] tool read: Args: documents verbose, not a parameter",
+    ]
+
+
+def test_unreachable_tools_warn_and_fail_only_when_strict():
+    # The faulty fixture's hang/spin/crash/die/read tools are in no route of its tasks.
+    result = check("faulty")
+    assert result.returncode == 0, result.stderr
+    warned = [line for line in result.stderr.splitlines() if line.startswith("warning ")]
+    assert [w.split()[3] for w in warned] == ["crash", "die", "hang", "read", "spin"]
+    assert warned[0] == (
+        "warning [reachable] tool crash is in no gold or alternative route of 8 tasks (seed 0); "
+        "add tasks that need it"
+    )
+    strict = check("faulty", "--strict")
+    assert strict.returncode == 1
+    assert len(problems(strict)) == 5
+
+
+def test_a_bad_name_is_one_error_line_and_exit_2():
+    result = check("nope")
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == [
+        line for line in result.stderr.splitlines() if line.startswith("error: unknown domain")
+    ]
+
+
+@pytest.mark.parametrize("name", ["railway", "bank", "math", "knowledge"])
+def test_bundled_domains_have_no_problem(name):
+    result = check(name, "--tasks", "30")
+    assert result.returncode == 0, result.stderr
+    assert all(line.startswith("warning [reachable]") for line in result.stderr.splitlines()[:-1])
+
+
+def test_identical_findings_on_several_tasks_are_one_line():
+    report = DomainReport(
+        "x",
+        5,
+        (
+            Finding("gold", "boom", 0),
+            Finding("gold", "boom", 1),
+            Finding("gold", "other", 2),
+            *(Finding("gold", "boom", i) for i in range(3, 6)),
+            Finding("reachable", "tool t unused", warning=True),
+        ),
+    )
+    assert report.lines() == [
+        "problem [gold] tasks 0, 1, 3 and 2 more: boom",
+        "problem [gold] task 2: other",
+        "warning [reachable] tool t unused",
+    ]
+    assert len(report.problems) == 6 and len(report.warnings) == 1
