@@ -107,6 +107,12 @@ def test_a_crashed_tool_call_fails_the_run_and_is_never_rejected_data(tmp_path):
     check = [sys.executable, "-m", "toolscale", "validate", str(out)]
     valid = subprocess.run(check, capture_output=True, text=True, env=registered("probe_crash"))
     assert valid.returncode == 0 and f"{len(written) + 8} rows valid" in valid.stderr
+    # The reward check plays the same routes: it refuses rather than tabulate fewer rows.
+    check = [sys.executable, "-m", "toolscale", "check-rewards", str(out), "--tasks", "2"]
+    gaming = subprocess.run(check, capture_output=True, text=True, env=registered("probe_crash"))
+    assert gaming.returncode == 2
+    assert gaming.stderr.startswith("error: ")
+    assert "domain errors, the first: probe_crash task 0" in gaming.stderr
 
 
 def test_a_model_caused_tool_error_stays_data(tmp_path):

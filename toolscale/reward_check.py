@@ -114,6 +114,12 @@ async def play(config: GenerateConfig, economics: Economics, per_domain: int) ->
                 for index in range(per_domain)
             )
         )
+    errors = [e for r in results for e in r.stats.errors]
+    if errors:  # a domain bug, not a reward finding: the table would silently lack its rows
+        raise ConfigError(
+            f"{len(errors)} domain errors, the first: {errors[0].line()}; fix the domain "
+            f"(toolscale check-domain {errors[0].domain}) before checking rewards"
+        )
     return [row for r in results for row in (*r.traces, *r.rejected)]
 
 
