@@ -91,6 +91,10 @@ def generate(
     resume: Annotated[bool, typer.Option(help="Continue an interrupted run in --out.")] = False,
     workers: Annotated[int, typer.Option(help="Sandbox worker processes.")] = 2,
     chunk_size: Annotated[int, typer.Option(help="Tasks per shard (the unit of --resume).")] = 50,
+    shard: Annotated[
+        str | None,
+        typer.Option(help="Produce only job I's part of N, e.g. 0/4; join with toolscale merge."),
+    ] = None,
     profiles: Annotated[
         str, typer.Option(help='Preference profiles and weights, e.g. "none=1,hurry=2", or "all".')
     ] = "all",
@@ -162,15 +166,17 @@ def generate(
     ] = None,
 ) -> None:
     """Sample tasks, let the teacher attempt them in the sandbox, verify, write the dataset."""
-    from toolscale.generate import GenerateConfig, RunFailed
+    from toolscale.generate import GenerateConfig, RunFailed, planned_tasks
     from toolscale.generate import generate as run
     from toolscale.preferences import parse_spread
     from toolscale.prices import check_dropout, parse_schedules
     from toolscale.rewards import parse_reward_config
+    from toolscale.shard import Shard
 
     if out is None:
         fail("--out is required (on the command line or in --config)")
     try:
+        part = None if shard is None else Shard.parse(shard)
         spread = parse_spread(profiles)
         reward = parse_reward_config(reward_weights, reward_options)
         schedules = [s.strip() for s in price_schedules.split(",") if s.strip()]
@@ -189,6 +195,7 @@ def generate(
         resume=resume,
         workers=workers,
         chunk_size=chunk_size,
+        shard=part,
         profiles=spread,
         reward=reward,
         price_schedules=schedules,
@@ -217,6 +224,8 @@ def generate(
     )
     bar = StageProgress(total=num_tasks)
     try:
+        if part is not None:
+            bar.total = planned_tasks(config)
         summary = run(config, on_progress=bar.update)
     except ConfigError as exc:
         bar.stop()

@@ -10,6 +10,10 @@ more than `max_sample_failure_share` of the samples failing, or any crashed tool
 tool, never negative data: the attempt is held back from `rejected`) raise RunFailed, with the
 first errors and their tracebacks in run.json. `--resume` redoes the chunks whose marker records
 such an error, so a fixed domain fills them in.
+
+`--shard I/N` produces only shard I's chunks of the plan (`toolscale.shard`); `toolscale merge`
+puts the N outputs together. `--resume` first reads back the shards of every chunk it will skip,
+so a half-copied file or a full disk is one error line naming the file before anything runs.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ import pyarrow
 
 import toolscale
 from toolscale.contract import ToolKind, ToolPrice
+from toolscale.dataset.features import CONFIGS
 from toolscale.dataset.output import Output, write_json
 from toolscale.errors import ConfigError
 from toolscale.labels import group_labels, trace_labels
@@ -45,6 +50,7 @@ from toolscale.run_stats import DomainError, Funnel, PassCount, RunStats, sample
 from toolscale.sandbox.isolation import isolation_level
 from toolscale.sandbox.pool import SandboxError, SandboxPool
 from toolscale.schema import SchemaError
+from toolscale.shard import Shard
 from toolscale.tasks import Economics, SampledTask, prepare
 from toolscale.teachers.base import Draft, Teacher
 from toolscale.teachers.factory import check_teacher, open_teacher
@@ -78,6 +84,8 @@ class GenerateConfig(TeacherOptions):
     tool_dropout: float = 0.0
     # The share of samples that may fail (a domain bug each) before the run fails.
     max_sample_failure_share: float = 0.1
+    # This job's part of the run (None: all of it); see toolscale.shard.
+    shard: Shard | None = None
     # Options that must not change between a run and its --resume.
     RESUME_KEYS = (
         "domains",
@@ -90,12 +98,14 @@ class GenerateConfig(TeacherOptions):
         "reward",
         "schedules",
         "tool_dropout",
+        "shard",
         *TeacherOptions.TEACHER_RESUME_KEYS,
     )
 
     def resolved(self) -> dict[str, Any]:
         values = asdict(self)
         values["out"] = str(self.out)
+        values["shard"] = None if self.shard is None else str(self.shard)
         for key in ("cache_dir", "experts"):
             values[key] = None if values[key] is None else str(values[key])
         values["temperature"] = self.effective_temperature()
@@ -149,7 +159,8 @@ def check_config(config: GenerateConfig) -> None:
 
 
 def plan(config: GenerateConfig) -> list[tuple[str, str, range]]:
-    """(chunk name, domain, task indexes): the N tasks split evenly over the domains."""
+    """(chunk name, domain, task indexes): the N tasks split evenly over the domains; with a
+    shard, only that shard's chunks."""
     chunks = []
     per, extra = divmod(config.num_tasks, len(config.domains))
     for position, domain in enumerate(config.domains):
@@ -157,7 +168,25 @@ def plan(config: GenerateConfig) -> list[tuple[str, str, range]]:
         for start in range(0, count, config.chunk_size):
             stop = min(count, start + config.chunk_size)
             chunks.append((f"{domain}-{start:06d}", domain, range(start, stop)))
-    return chunks
+    return chunks if config.shard is None else config.shard.pick(chunks)
+
+
+def check_shard(config: GenerateConfig) -> None:
+    """A shard gets at least one chunk (more jobs than chunks is a mistake in the job count)."""
+    if config.shard is None:
+        return
+    chunks = len(plan(replace(config, shard=None)))
+    if config.shard.index >= chunks:
+        raise ConfigError(
+            f"--shard {config.shard} gets no task: the run has only {chunks} chunks of "
+            f"--chunk-size {config.chunk_size}; run at most {chunks} shards or lower --chunk-size"
+        )
+
+
+def planned_tasks(config: GenerateConfig) -> int:
+    """How many tasks this job samples (all N, or its shard's part)."""
+    resolved = replace(config, domains=resolve(",".join(config.domains)))
+    return sum(len(indexes) for _, _, indexes in plan(resolved))
 
 
 def check_schemas(domains: list[str]) -> None:
@@ -328,6 +357,22 @@ def check_resume(output: Output, config: GenerateConfig) -> None:
             )
 
 
+def finished(output: Output, chunk: str) -> RunStats | None:
+    """A chunk's statistics when it is done; None when it must be (re)produced: no marker, one
+    this version cannot read, or one recording a domain error (a fixed domain fills it in)."""
+    done = RunStats.from_marker(output.chunk_done(chunk))
+    return None if done is None or done.errors else done
+
+
+def check_finished(output: Output, config: GenerateConfig) -> None:
+    """Every shard of every chunk that --resume will skip reads back (ConfigError naming the
+    file otherwise), so a bad file stops the run before it plays anything."""
+    for chunk, _, _ in plan(config):
+        if finished(output, chunk) is not None:
+            for name in CONFIGS:
+                output.read_shard(name, chunk)
+
+
 @dataclass
 class RunState:
     stats: RunStats = field(default_factory=RunStats)
@@ -357,9 +402,8 @@ async def _run(
 
     async def one(chunk: str, domain: str, indexes: range, pool: SandboxPool) -> None:
         async with window:
-            done = RunStats.from_marker(output.chunk_done(chunk))
-            # A chunk that met a domain error is redone: a fixed domain fills it in on --resume.
-            if done is None or done.errors:
+            done = finished(output, chunk)
+            if done is None:
                 result = await run_chunk(config, domain, indexes, run.teacher, pool)
                 for name in ("tasks", "traces", "rejected"):
                     output.write_shard(name, chunk, getattr(result, name))
@@ -451,10 +495,12 @@ def generate(config: GenerateConfig, on_progress: Progress | None = None) -> dic
     Raises RunFailed (after writing everything) when the run met domain bugs."""
     check_config(config)
     config = replace(config, domains=resolve(",".join(config.domains)))
+    check_shard(config)
     check_schemas(config.domains)
     output = Output(config.out)
     output.prepare(config.resume)
     check_resume(output, config)
+    check_finished(output, config)
     write_json(config.out / "run.json", run_json(config, RunStats(), "running"))
     try:
         with local_endpoint(config) as local:

@@ -108,19 +108,29 @@ class Output:
     def shards(self, config: str) -> list[Path]:
         return sorted((self.root / "data" / config).glob("*.parquet"))
 
+    def read_shard(self, config: str, chunk: str) -> pa.Table:
+        """One finished chunk's shard; missing, unreadable (a half-copied file, a disk that
+        filled) or of another schema is a ConfigError naming the file and what to do."""
+        path = self.shard_path(config, chunk)
+        marker = self.chunks_dir / f"{chunk}.json"
+        fix = f"its chunk marker {marker}, then run generate --resume with the run's options"
+        if not path.is_file():
+            raise ConfigError(f"shard {path} is missing although {marker} exists; delete {fix}")
+        fix = f"delete it and {fix}"
+        try:
+            table = pq.read_table(path)
+        except (pa.ArrowException, OSError) as exc:
+            # Arrow repeats the path ("Could not open Parquet input source '<path>': ...").
+            reason = (str(exc).splitlines() or [type(exc).__name__])[0].split("': ")[-1][:120]
+            raise ConfigError(f"shard {path} is corrupted ({reason}); {fix}") from None
+        if not table.schema.equals(arrow_schema(config), check_metadata=False):
+            raise ConfigError(f"shard {path} does not have the {config} schema; {fix}")
+        return table
+
     def read_rows(self, config: str) -> Iterator[tuple[Path, dict[str, Any]]]:
         """Every row of a config with its shard; a shard that cannot be read is a ConfigError."""
         for path in self.shards(config):
-            try:
-                table = pq.read_table(path)
-            except (pa.ArrowException, OSError) as exc:
-                raise ConfigError(
-                    f"shard {path} is corrupted ({str(exc).splitlines()[0][:120]}); delete it "
-                    "and its marker under .toolscale/chunks, then run generate --resume"
-                ) from None
-            if not table.schema.equals(arrow_schema(config), check_metadata=False):
-                raise ConfigError(f"shard {path} does not have the {config} schema; regenerate it")
-            for row in table.to_pylist():
+            for row in self.read_shard(config, path.stem).to_pylist():
                 yield path, row
 
     def write_readme(self, title: str) -> None:
