@@ -22,6 +22,9 @@ class ToolscaleArguments:
     templates: str = field(
         default="all", metadata={"help": 'Task-template filter (an easy subset): "all" or "a,b".'}
     )
+    difficulties: str = field(
+        default="all", metadata={"help": 'Task-difficulty filter: "all" or e.g. "easy,medium".'}
+    )
     model: str = field(
         default="tiny-random",
         metadata={"help": "Model folder, Hub id, local-smollm2 or tiny-random."},
@@ -57,6 +60,20 @@ class ToolscaleArguments:
         metadata={
             "help": "Drop a GRPO group (no gradient) whose reward std is below this "
             "(ToolOrchestra: 0.1); 0 keeps every group."
+        },
+    )
+    trainable_layers: int | None = field(
+        default=None,
+        metadata={
+            "help": "Train only the top N decoder layers and the final norm, the rest frozen "
+            "(backward passes stop there: a CPU budget measure); unset = train everything."
+        },
+    )
+    shared_head_generation: bool = field(
+        default=False,
+        metadata={
+            "help": "GRPO rollouts encode the prompts' shared head once per generation call "
+            "instead of once per rollout and turn (plain sampling, one device, no vLLM)."
         },
     )
     warm_start_steps: int = field(

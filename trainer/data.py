@@ -76,11 +76,16 @@ def grpo_rows(options: Any) -> Any:
     rows = load_config(dataset, config or "tasks")
     needed = [c for c in TASK_FEATURES if c != "expected_answer"]  # null for stateful tasks
     rows = check_rows(rows, needed, config or "tasks", domains)
-    wanted = _templates(options.templates)
+    wanted, levels = _templates(options.templates), _templates(options.difficulties)
     if wanted:
         rows = rows.filter(lambda t: t in wanted, input_columns="template")
+    if levels:
+        rows = rows.filter(lambda d: d in levels, input_columns="difficulty")
     if len(rows) == 0:
-        raise ConfigError(f"no tasks of the templates {options.templates!r}")
+        raise ConfigError(
+            f"no tasks of the templates {options.templates!r} "
+            f"and difficulties {options.difficulties!r}"
+        )
     if max_tasks:
         rows = rows.select(range(min(max_tasks, len(rows))))
 
@@ -123,11 +128,16 @@ def sft_rows(options: Any, task_ids: set[str] | None = None) -> Any:
         traces = traces.filter(lambda i: i in task_ids, input_columns="task_id")
         max_tasks = None
     tasks = {row["id"]: row for row in load_config(dataset, "tasks")}
-    wanted = _templates(options.templates)
+    wanted, levels = _templates(options.templates), _templates(options.difficulties)
     if wanted:
         traces = traces.filter(lambda i: tasks[i]["template"] in wanted, input_columns="task_id")
+    if levels:
+        traces = traces.filter(lambda i: tasks[i]["difficulty"] in levels, input_columns="task_id")
     if len(traces) == 0:
-        raise ConfigError(f"no verified traces of the templates {options.templates!r}")
+        raise ConfigError(
+            f"no verified traces of the templates {options.templates!r} "
+            f"and difficulties {options.difficulties!r}"
+        )
     if max_tasks:
         traces = traces.select(range(min(max_tasks, len(traces))))
 

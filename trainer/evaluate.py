@@ -1,24 +1,43 @@
-"""Evaluate a policy on held-out tasks: greedy multi-turn rollouts with its tools run in the
-sandbox, judged by the verifier and scored with the reward it was trained on.
+"""Evaluate a policy on held-out tasks: multi-turn rollouts with its tools run in the sandbox,
+judged by the verifier and scored with the reward it was trained on.
 
-One rollout per task: the model writes, its tool calls (parsed by TRL's `parse_response`, as in
-training) are executed through the task's environment, the results are appended, until it answers
-without a tool call or `max_turns` is reached. The reward is training's: the same RewardConfig
-(give the trained model's own, `trainer.reward_config.load_saved_reward(folder)`) and the same
-reward functions, charged for the same tokens (the completion as TRL counts it: everything after
-the prompt, the tool results included). The mean is of `reward_total` (the linear form); the
-group-normalised form needs several rollouts per task, which this does not make.
+One rollout per task, greedy (or sampled at `temperature`, seeded): the model writes, its tool
+calls (parsed by TRL's `parse_response`, as in training) are executed through the task's
+environment, the results are appended, until it answers without a tool call or `max_turns` is
+reached. Rollouts advance turn by turn in batches of tasks that share a system prompt and tools,
+whose common head is encoded once (`trainer.decode`). The reward is training's: the same
+RewardConfig (give the trained model's own, `trainer.reward_config.load_saved_reward(folder)`)
+and the same reward functions, charged for the same tokens (the completion as TRL counts it:
+everything after the prompt, the tool results included). The mean is of `reward_total` (the
+linear form); the group-normalised form needs several rollouts per task, which this does not
+make. Each rollout's labels are kept (`Evaluation.rollouts`) for breakdowns.
 """
 
 from __future__ import annotations
 
+import json
+import math
 from dataclasses import dataclass
 from typing import Any
 
 from toolscale.rewards import RewardConfig
 from toolscale.sandbox.bridge import SandboxThread
+from trainer.decode import continue_prompts
 from trainer.environment import environment_factories, environment_key, tool_methods
-from trainer.rewards import linear_rewards
+from trainer.rewards import final_answer, linear_rewards
+
+KEPT_LABELS = (
+    "verified",
+    "total_cost",
+    "total_latency_ms",
+    "num_tool_calls",
+    "calls_per_tool",
+    "preference_profile",
+    "preference_compliant",
+    "reward_outcome",
+    "reward_efficiency",
+    "reward_preference",
+)
 
 
 @dataclass(frozen=True)
@@ -28,67 +47,106 @@ class Evaluation:
     mean_reward: float
     mean_tool_calls: float
     mean_completion_tokens: float
+    cost_per_solved: float  # mean total_cost ($) of the verified rollouts; nan when none
+    preference_compliance: float  # share of rollouts that keep their profile's hard constraints
+    rollouts: tuple[dict[str, Any], ...] = ()  # per task: id, labels, reward_total, answer
+
+    def summary(self) -> dict[str, Any]:
+        """The aggregate numbers (no per-rollout records)."""
+        return {k: v for k, v in self.__dict__.items() if k != "rollouts"}
 
 
-def rollout(
+def play_calls(environment: Any, message: dict[str, Any]) -> list[dict[str, Any]]:
+    """Execute a message's tool calls in its environment; the tool messages that answer them.
+    A wrong tool name or argument is the model's mistake, shown to it as the tool's answer."""
+    replies = []
+    for call in message.get("tool_calls") or []:
+        function = call["function"]
+        method = getattr(environment, function["name"], None)
+        if method is None or function["name"].startswith("_"):
+            result = f"Error: unknown tool {function['name']!r}"
+        else:
+            try:
+                result = method(**(function.get("arguments") or {}))
+            except TypeError as exc:
+                result = f"Error: {exc}"
+        replies.append({"role": "tool", "name": function["name"], "content": result})
+    return replies
+
+
+def _render(tokenizer: Any, messages: list, tools: list, generation: bool) -> list[int]:
+    return tokenizer.apply_chat_template(
+        messages, tools=tools, add_generation_prompt=generation, tokenize=True, return_dict=True
+    )["input_ids"]
+
+
+def _stop_ids(model: Any, tokenizer: Any) -> set[int]:
+    configured = model.generation_config.eos_token_id
+    ids = set(configured if isinstance(configured, list) else [configured])
+    return {i for i in ids | {tokenizer.eos_token_id} if i is not None}
+
+
+def rollouts(
     model: Any,
     tokenizer: Any,
-    environment: Any,
-    row: dict[str, Any],
+    environments: list[Any],
+    rows: list[dict[str, Any]],
     max_turns: int,
     max_new_tokens: int,
-) -> tuple[list[dict[str, Any]], int]:
-    """The completion messages of one greedy rollout (the prompt excluded) and its token count:
-    the rendered conversation's tokens after the prompt's (generated and tool-result tokens)."""
+    batch_size: int = 16,
+    temperature: float = 0.0,
+    seed: int = 0,
+) -> tuple[list[list[dict[str, Any]]], list[int]]:
+    """The completion messages of one rollout per row (prompts excluded) and their token counts:
+    each rendered conversation's tokens after its prompt's (generated and tool-result tokens)."""
     import torch
     from trl.chat_template_utils import parse_response
 
-    environment.reset(**row)
-    tools = tool_methods(environment)
-    prompt = [
-        {"role": "system", "content": row["system_prompt"]},
-        {"role": "user", "content": row["instruction"]},
-    ]
-    completion: list[dict[str, Any]] = []
+    generator = torch.Generator().manual_seed(seed)
+    stop, pad = _stop_ids(model, tokenizer), tokenizer.pad_token_id
+    tools, prompts = [], []
+    for environment, row in zip(environments, rows, strict=True):
+        environment.reset(**row)
+        tools.append(tool_methods(environment))
+        prompts.append(
+            [
+                {"role": "system", "content": row["system_prompt"]},
+                {"role": "user", "content": row["instruction"]},
+            ]
+        )
+    completions: list[list[dict[str, Any]]] = [[] for _ in rows]
+    store: dict = {}
+    active = list(range(len(rows)))
     for _ in range(max_turns):
-        ids = tokenizer.apply_chat_template(
-            prompt + completion,
-            tools=tools,
-            add_generation_prompt=True,
-            tokenize=True,
-            return_dict=True,
-        )["input_ids"]
-        with torch.no_grad():
-            out = model.generate(
-                torch.tensor([ids]),
-                max_new_tokens=max_new_tokens,
-                do_sample=False,
-                pad_token_id=tokenizer.pad_token_id,
-            )
-        new = out[0, len(ids) :].tolist()
-        message = parse_response(tokenizer, new, prefix=ids, tools=tools)
-        completion.append(message)
-        calls = message.get("tool_calls") or []
-        if not calls:
+        groups: dict[tuple[str, str], list[int]] = {}
+        for i in active:
+            groups.setdefault((rows[i]["system_prompt"], rows[i]["tools"]), []).append(i)
+        finished = set()
+        for members in groups.values():
+            for start in range(0, len(members), batch_size):
+                batch = members[start : start + batch_size]
+                ids = [
+                    _render(tokenizer, prompts[i] + completions[i], tools[i], True) for i in batch
+                ]
+                new = continue_prompts(
+                    model, ids, stop, pad, max_new_tokens, temperature, generator, store
+                )
+                for i, prefix, tokens in zip(batch, ids, new, strict=True):
+                    message = parse_response(tokenizer, tokens, prefix=prefix, tools=tools[i])
+                    completions[i].append(message)
+                    replies = play_calls(environments[i], message)
+                    completions[i].extend(replies)
+                    if not replies:
+                        finished.add(i)
+        active = [i for i in active if i not in finished]
+        if not active:
             break
-        for call in calls:
-            function = call["function"]
-            method = getattr(environment, function["name"], None)
-            if method is None or function["name"].startswith("_"):
-                result = f"Error: unknown tool {function['name']!r}"
-            else:
-                try:
-                    result = method(**(function.get("arguments") or {}))
-                except TypeError as exc:  # wrong argument names: the model's mistake, shown to it
-                    result = f"Error: {exc}"
-            completion.append({"role": "tool", "name": function["name"], "content": result})
-    start = tokenizer.apply_chat_template(
-        prompt, tools=tools, add_generation_prompt=True, tokenize=True, return_dict=True
-    )["input_ids"]
-    whole = tokenizer.apply_chat_template(
-        prompt + completion, tools=tools, tokenize=True, return_dict=True
-    )["input_ids"]
-    return completion, max(len(whole) - len(start), 0)
+    counts = []
+    for i in range(len(rows)):
+        start = _render(tokenizer, prompts[i], tools[i], True)
+        whole = _render(tokenizer, prompts[i] + completions[i], tools[i], False)
+        counts.append(max(len(whole) - len(start), 0))
+    return completions, counts
 
 
 def evaluate(
@@ -99,23 +157,31 @@ def evaluate(
     workers: int = 2,
     max_turns: int = 4,
     max_new_tokens: int = 96,
+    batch_size: int = 16,
+    temperature: float = 0.0,
+    seed: int = 0,
 ) -> Evaluation:
-    """Success rate (verified rollouts), mean reward_total under `reward`, mean tool calls and
-    mean completion tokens over `rows`."""
+    """Success rate (verified rollouts), mean reward_total under `reward`, mean tool calls, mean
+    completion tokens, mean cost per solved task and preference compliance over `rows`."""
+    model.eval()
     sandbox = SandboxThread(workers)
     try:
-        keys = [environment_key(row["domain"], row["tools"]) for row in rows]
+        listed = list(rows)
+        keys = [environment_key(row["domain"], row["tools"]) for row in listed]
         classes = environment_factories(sorted(set(keys)), sandbox)
-        environments, completions, tokens = [], [], []
-        for row, key in zip(rows, keys, strict=True):
-            environment = classes[key]()
-            completion, count = rollout(
-                model, tokenizer, environment, row, max_turns, max_new_tokens
-            )
-            completions.append(completion)
-            tokens.append(count)
-            environments.append(environment)
-        columns = {k: [row[k] for row in rows] for k in rows.column_names}
+        environments = [classes[key]() for key in keys]
+        completions, tokens = rollouts(
+            model,
+            tokenizer,
+            environments,
+            listed,
+            max_turns,
+            max_new_tokens,
+            batch_size,
+            temperature,
+            seed,
+        )
+        columns = {k: [row[k] for row in listed] for k in listed[0]}
         scores = [
             f(
                 completions=completions,
@@ -130,9 +196,44 @@ def evaluate(
             sum(w * s[i] for w, s in zip(weights, scores, strict=True))
             for i in range(len(environments))
         ]
-        verified = [env._labels["verified"] for env in environments]  # set by the rewards
-        calls = [len(env.draft.tool_calls) for env in environments]
+        records = tuple(
+            {
+                "id": row["id"],
+                **{k: env._labels[k] for k in KEPT_LABELS},  # set by the reward functions
+                "reward_total": total,
+                "completion_tokens": count,
+                "final_answer": final_answer(completion),
+            }
+            for row, env, total, count, completion in zip(
+                listed, environments, totals, tokens, completions, strict=True
+            )
+        )
     finally:
         sandbox.close()
-    n = len(environments)
-    return Evaluation(n, sum(verified) / n, sum(totals) / n, sum(calls) / n, sum(tokens) / n)
+    n = len(records)
+    solved = [r["total_cost"] for r in records if r["verified"]]
+    return Evaluation(
+        tasks=n,
+        success_rate=len(solved) / n,
+        mean_reward=sum(totals) / n,
+        mean_tool_calls=sum(r["num_tool_calls"] for r in records) / n,
+        mean_completion_tokens=sum(tokens) / n,
+        cost_per_solved=sum(solved) / len(solved) if solved else math.nan,
+        preference_compliance=sum(bool(r["preference_compliant"]) for r in records) / n,
+        rollouts=records,
+    )
+
+
+def dumps(evaluation: Evaluation) -> str:
+    """The evaluation as JSON text (nan written as null)."""
+
+    def clean(value: Any) -> Any:
+        if isinstance(value, float) and math.isnan(value):
+            return None
+        if isinstance(value, dict):
+            return {k: clean(v) for k, v in value.items()}
+        if isinstance(value, list | tuple):
+            return [clean(v) for v in value]
+        return value
+
+    return json.dumps(clean({**evaluation.summary(), "rollouts": evaluation.rollouts}), indent=2)

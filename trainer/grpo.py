@@ -11,10 +11,11 @@ from toolscale.errors import ConfigError
 from toolscale.sandbox.bridge import SandboxThread
 from trainer.args import ToolscaleArguments, resume_target
 from trainer.args import parse as parse_options
+from trainer.cached_generation import CachedGenerationMixin, check_cached_generation
 from trainer.callbacks import MetricsRecorder
 from trainer.data import conversations, grpo_rows, sft_rows
 from trainer.environment import environment_factories
-from trainer.model import load
+from trainer.model import load, train_top_layers
 from trainer.reward_config import resolve_reward, save_reward
 from trainer.rewards import reward_functions
 from trainer.warm_start import warm_start
@@ -44,6 +45,8 @@ def grpo(argv: Sequence[str]) -> str:
     os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")
     options, config = parse(argv)
     check_batch(options, config)
+    if options.shared_head_generation:
+        check_cached_generation(config)
     resume = resume_target(config)
     rows = grpo_rows(options)
     reward = resolve_reward(options)
@@ -53,6 +56,7 @@ def grpo(argv: Sequence[str]) -> str:
     model, tokenizer = load(options.model, options.chat_template, conversations(rows, traces))
     if options.warm_start_steps > 0:
         warm_start(options, config, model, tokenizer, traces)
+    train_top_layers(model, options.trainable_layers)
     functions, weights = reward_functions(reward.config, options.reward_variant)
     config.reward_weights = weights
     if config.process_index == 0:
@@ -60,9 +64,12 @@ def grpo(argv: Sequence[str]) -> str:
         save_reward(reward, config.output_dir)
     from trainer.group_filter import FilteredGRPOTrainer
 
+    trainer_class = FilteredGRPOTrainer
+    if options.shared_head_generation:
+        trainer_class = type("CachedGRPOTrainer", (CachedGenerationMixin, FilteredGRPOTrainer), {})
     sandbox = SandboxThread(options.sandbox_workers)
     try:
-        trainer = FilteredGRPOTrainer(
+        trainer = trainer_class(
             model=model,
             processing_class=tokenizer,
             args=config,

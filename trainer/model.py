@@ -159,6 +159,28 @@ def local_checkpoint() -> Path:
         ) from None
 
 
+def train_top_layers(model: Any, count: int | None) -> int:
+    """Freeze every parameter but those of the top `count` decoder layers and the final norm
+    (None: leave all trainable); returns the number of trainable parameters. Frozen bottom layers
+    build no autograd graph, so a backward pass stops at the lowest trainable layer. Tied input
+    and output embeddings stay frozen."""
+    if count is None:
+        return sum(p.numel() for p in model.parameters() if p.requires_grad)
+    decoder = model.get_decoder()
+    layers = getattr(decoder, "layers", None)
+    if layers is None:
+        raise ConfigError(f"trainable_layers: {type(model).__name__} has no decoder layers list")
+    if not 0 < count <= len(layers):
+        raise ConfigError(f"trainable_layers must be 1..{len(layers)} for this model, not {count}")
+    for parameter in model.parameters():
+        parameter.requires_grad_(False)
+    kept = [*layers[len(layers) - count :], getattr(decoder, "norm", None)]
+    for module in filter(None, kept):
+        for parameter in module.parameters():
+            parameter.requires_grad_(True)
+    return sum(p.numel() for p in model.parameters() if p.requires_grad)
+
+
 def load(
     name: str,
     chat_template: str | None = None,

@@ -16,7 +16,7 @@ from trainer.args import ToolscaleArguments, resume_target
 from trainer.args import parse as parse_options
 from trainer.callbacks import MetricsRecorder
 from trainer.data import conversations, sft_rows
-from trainer.model import load
+from trainer.model import load, train_top_layers
 
 
 def parse(argv: Sequence[str]) -> tuple[ToolscaleArguments, Any]:
@@ -53,6 +53,7 @@ def sft(argv: Sequence[str]) -> str:
     resume = resume_target(config)
     rows = sft_rows(options)
     model, tokenizer = load(options.model, options.chat_template, conversations(rows))
+    train_top_layers(model, options.trainable_layers)
     trainer = sft_trainer(config, model, tokenizer, rows)
     trainer.train(resume_from_checkpoint=resume)
     trainer.save_model(config.output_dir)

@@ -23,6 +23,20 @@ from trainer.model import load
 pytestmark = pytest.mark.slow
 
 
+def scripted_reply(text: str, tasks: list[dict], wrong: bool) -> str:
+    """The scripted turn for a rendered conversation: the task's next gold call, its answer once
+    every gold call has a result, or (when `wrong`, on the first turn) a wrong answer."""
+    task = next(t for t in tasks if t["instruction"] in text)
+    gold = json.loads(task["gold_actions"])
+    done = text.count("<tool_response>")
+    if done == 0 and wrong:
+        return "I do not know."
+    if done < len(gold):
+        call = {"name": gold[done]["name"], "arguments": gold[done]["arguments"]}
+        return f"<tool_call>\n{json.dumps(call)}\n</tool_call>"
+    return f"The answer is {task['expected_answer']}."
+
+
 def scripted(model, tokenizer, tasks: list[dict]):
     """Replace model.generate: gold calls then the answer (even rows), a wrong answer (odd)."""
 
@@ -32,16 +46,7 @@ def scripted(model, tokenizer, tasks: list[dict]):
         rows = []
         for position, (ids, mask) in enumerate(zip(input_ids, attention_mask, strict=True)):
             text = tokenizer.decode(ids[mask.bool()])
-            task = next(t for t in tasks if t["instruction"] in text)
-            gold = json.loads(task["gold_actions"])
-            done = text.count("<tool_response>")
-            if done == 0 and position % 2 == 1:
-                reply = "I do not know."
-            elif done < len(gold):
-                call = {"name": gold[done]["name"], "arguments": gold[done]["arguments"]}
-                reply = f"<tool_call>\n{json.dumps(call)}\n</tool_call>"
-            else:
-                reply = f"The answer is {task['expected_answer']}."
+            reply = scripted_reply(text, tasks, wrong=position % 2 == 1)
             new = tokenizer.encode(reply + "<|im_end|>", add_special_tokens=False)
             rows.append(torch.cat([ids, torch.tensor(new, dtype=ids.dtype)]))
         width = max(len(r) for r in rows)
@@ -143,12 +148,21 @@ def test_two_grpo_steps_change_parameters_from_real_sandbox_rewards(tmp_path, mo
 
 
 def test_evaluation_harness_runs_rollouts_through_the_sandbox(tmp_path, monkeypatch):
-    """Evaluation plays one rollout per task (batch of one, so the scripted model plays gold) and
-    labels it as training does: the given RewardConfig, its completion tokens charged."""
+    """Evaluation plays one rollout per task (the scripted decoder plays gold) and labels it as
+    training does: the given RewardConfig, its completion tokens charged."""
     data = tmp_path / "data"
-    generate(GenerateConfig(domains=["math"], num_tasks=3, out=data, profiles={"none": 1.0}))
+    generate(
+        GenerateConfig(
+            domains=["math"],
+            num_tasks=3,
+            out=data,
+            profiles={"none": 1.0},
+            price_schedules=["standard"],  # one system prompt: the three tasks share batches
+        )
+    )
     import datasets
 
+    import trainer.evaluate as evaluate_module
     import trainer.rewards as rewards_module
     from toolscale.rewards import RewardConfig
     from trainer.evaluate import evaluate
@@ -165,11 +179,25 @@ def test_evaluation_harness_runs_rollouts_through_the_sandbox(tmp_path, monkeypa
     monkeypatch.setattr(rewards_module, "rollout_labels", spy)
     rows = datasets.load_dataset(str(data), "tasks", split="train")
     model, tokenizer = load("tiny-random")
-    scripted(model, tokenizer, list(rows))
+    batches: list[int] = []
+
+    def continuation(model, prompts, stop_ids, pad_id, max_new_tokens, *args, **kw):
+        batches.append(len(prompts))
+        texts = [tokenizer.decode(ids) for ids in prompts]
+        replies = [scripted_reply(t, list(rows), wrong=False) + "<|im_end|>" for t in texts]
+        return [tokenizer.encode(r, add_special_tokens=False) for r in replies]
+
+    monkeypatch.setattr(evaluate_module, "continue_prompts", continuation)
     result = evaluate(model, tokenizer, rows, RewardConfig(), workers=1, max_turns=6)
     gold_calls = [len(json.loads(r["gold_actions"])) for r in rows]
     assert result.tasks == 3 and result.success_rate == 1.0
     assert result.mean_tool_calls == sum(gold_calls) / 3
+    # Tasks sharing a system prompt and tools advance together, one batch per turn.
+    assert sum(batches) == sum(gold_calls) + 3 and batches[0] == 3
+    assert result.preference_compliance == 1.0
+    assert result.cost_per_solved == pytest.approx(
+        sum(r["total_cost"] for r in result.rollouts) / 3
+    )
     # Each rollout's completion tokens (calls, tool results, answer) reach the labels, as in
     # training, and the mean reward is the mean of the labelled reward_total.
     assert len(labelled) == 3
