@@ -273,6 +273,31 @@ def validate(
     console.print(f"{report.rows} rows valid", highlight=False)
 
 
+@app.command("merge")
+def merge_command(
+    outs: Annotated[list[Path], typer.Argument(help="The --out folders of one run's shard jobs.")],
+    out: Annotated[Path, typer.Option(help="New or empty folder for the merged output.")],
+) -> None:
+    """Join the outputs of generate --shard jobs into one output, equal to an unsharded run."""
+    from toolscale.merge import merge
+
+    try:
+        summary = merge(outs, out)
+    except ConfigError as exc:
+        fail(str(exc))
+    counts = summary["counts"]
+    console.print(
+        f"wrote {out}: {len(outs)} outputs merged, {counts['sampled']} tasks, "
+        f"{counts['verified']} verified traces, {sum(summary['rejected_by_stage'].values())} "
+        "rejected",
+        highlight=False,
+    )
+    if summary.get("failures"):
+        for problem in summary["failures"][:-1]:
+            console.print(f"[red]error:[/red] {problem}", highlight=False, soft_wrap=True)
+        fail(summary["failures"][-1], code=1)
+
+
 @app.command("domains")
 def list_domains() -> None:
     """List the installed domains with their tool and task-template counts."""
