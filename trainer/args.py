@@ -33,7 +33,8 @@ class ToolscaleArguments:
         default=None,
         metadata={
             "help": "Unset: keep the checkpoint's own tool template when TRL can parse it; "
-            "qwen3: always use TRL's Qwen3 template."
+            "qwen3: always use TRL's Qwen3 template; qwen3_instruct_2507: TRL's Qwen3-Instruct "
+            "template (no <think> blocks)."
         },
     )
     reward_variant: Literal["linear", "toolorchestra"] = field(
@@ -74,6 +75,13 @@ class ToolscaleArguments:
         metadata={
             "help": "GRPO rollouts encode the prompts' shared head once per generation call "
             "instead of once per rollout and turn (plain sampling, one device, no vLLM)."
+        },
+    )
+    dump_rollouts: int = field(
+        default=0,
+        metadata={
+            "help": "Write this many rollouts of every GRPO step, every turn with its tool "
+            "results and reward labels, to OUTPUT/rollouts.jsonl; 0 = none."
         },
     )
     warm_start_steps: int = field(

@@ -18,6 +18,7 @@ from trainer.environment import environment_factories
 from trainer.model import load, train_top_layers
 from trainer.reward_config import resolve_reward, save_reward
 from trainer.rewards import reward_functions
+from trainer.rollout_dump import RolloutDump
 from trainer.warm_start import warm_start
 
 
@@ -57,7 +58,8 @@ def grpo(argv: Sequence[str]) -> str:
     if options.warm_start_steps > 0:
         warm_start(options, config, model, tokenizer, traces)
     train_top_layers(model, options.trainable_layers)
-    functions, weights = reward_functions(reward.config, options.reward_variant)
+    dump = RolloutDump(config.output_dir, options.dump_rollouts, config.process_index == 0)
+    functions, weights = reward_functions(reward.config, options.reward_variant, dump)
     config.reward_weights = weights
     if config.process_index == 0:
         print(reward.summary(), file=sys.stderr, flush=True)
@@ -76,7 +78,7 @@ def grpo(argv: Sequence[str]) -> str:
             train_dataset=rows,
             reward_funcs=functions,
             environment_factory=environment_factories(sorted(set(rows["environment"])), sandbox),
-            callbacks=[MetricsRecorder(config.output_dir)],
+            callbacks=[MetricsRecorder(config.output_dir), dump],
             group_threshold=options.group_std_threshold,
             whole_groups=options.reward_variant == "toolorchestra",
         )

@@ -10,7 +10,10 @@ Chat template (`chat_template` option): by default a checkpoint keeps its own te
 can parse tool calls from it (a template TRL knows, or a `response_template` saved with the
 tokenizer, as the local SmolLM2 checkpoint and checkpoints trained from it have); a template that
 renders no tools is replaced by TRL's Qwen3 one; a tool template TRL cannot parse is an error
-that says to set `chat_template: qwen3`. `chat_template: qwen3` always uses TRL's Qwen3 template.
+that says to set `chat_template: qwen3`. `chat_template: qwen3` always uses TRL's Qwen3 template;
+`qwen3_instruct_2507` TRL's Qwen3-Instruct-2507 one, the same tool format without `<think>`
+blocks (TRL's Qwen3 training template opens every assistant turn with an empty one, which a
+small model trained briefly may then emit half of, so its tool calls go unparsed).
 """
 
 from __future__ import annotations
@@ -25,7 +28,8 @@ from toolscale.errors import ConfigError
 TINY = "tiny-random"
 LOCAL = "local-smollm2"
 QWEN3 = "qwen3"
-TEMPLATE_CHOICES = (None, QWEN3)
+QWEN3_INSTRUCT = "qwen3_instruct_2507"  # Qwen3 without <think> blocks
+TEMPLATE_CHOICES = (None, QWEN3, QWEN3_INSTRUCT)
 # Chat-format markers that become single tokens of the byte-level tokenizer.
 SPECIAL_TOKENS = ["<|endoftext|>", "<|im_start|>", "<|im_end|>"]
 ADDED_TOKENS = ["<tool_call>", "</tool_call>", "<tool_response>", "</tool_response>"]
@@ -90,11 +94,14 @@ def with_tool_template(tokenizer: Any, choice: str | None = None, name: str = "m
     from trl.chat_template_utils import (
         add_response_schema,
         qwen3_chat_template,
+        qwen3_instruct_2507_chat_template,
         supports_tool_calling,
     )
 
     if choice not in TEMPLATE_CHOICES:
-        raise ConfigError(f"chat_template must be {QWEN3!r} or unset, not {choice!r}")
+        raise ConfigError(
+            f"chat_template must be {QWEN3!r}, {QWEN3_INSTRUCT!r} or unset, not {choice!r}"
+        )
     if choice is None and _has_parser(tokenizer):
         return tokenizer  # its own template and response parser, saved with the checkpoint
     if choice is None:
@@ -110,7 +117,10 @@ def with_tool_template(tokenizer: Any, choice: str | None = None, name: str = "m
         print(
             f"{name}'s chat template renders no tools: using TRL's Qwen3 template", file=sys.stderr
         )
-    tokenizer.chat_template = qwen3_chat_template
+    if choice == QWEN3_INSTRUCT:
+        tokenizer.chat_template = qwen3_instruct_2507_chat_template
+    else:
+        tokenizer.chat_template = qwen3_chat_template
     tokenizer.pad_token = tokenizer.pad_token or "<|im_end|>"
     for attribute in ("response_template", "response_schema"):
         if getattr(tokenizer, attribute, None) is not None:

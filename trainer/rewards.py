@@ -18,7 +18,7 @@ of every component, reward_total, success rate, tool calls and cost is logged as
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 from toolscale.labels import trace_labels
 from toolscale.metrics import trace_metrics
@@ -77,6 +77,21 @@ LOGGED = {  # metric name: label, averaged over the batch and logged under every
 }
 
 
+class Dump(Protocol):
+    """Receives each batch's rollouts and labels (see trainer.rollout_dump)."""
+
+    def __call__(
+        self, step: int, completions: list, environments: list, labels: list[dict[str, Any]]
+    ) -> None: ...
+
+
+def _dump(dump: Dump | None, state: Any, completions, environments, labels) -> None:
+    if dump is not None:
+        # Rollouts are made for the step about to run; metrics.jsonl numbers it state + 1.
+        step = (state.global_step if state is not None else 0) + 1
+        dump(step, completions, environments, labels)
+
+
 def _log(log_metric: Callable | None, labels: list[dict[str, Any]]) -> None:
     if log_metric is None or not labels:
         return
@@ -84,12 +99,15 @@ def _log(log_metric: Callable | None, labels: list[dict[str, Any]]) -> None:
         log_metric(name, sum(float(x[key]) for x in labels) / len(labels))
 
 
-def linear_rewards(config: RewardConfig) -> list[RewardFunction]:
+def linear_rewards(config: RewardConfig, dump: Dump | None = None) -> list[RewardFunction]:
     """r_outcome, r_efficiency, r_preference as three TRL reward functions."""
 
-    def reward_outcome(completions, environments, completion_ids=None, log_metric=None, **_):
+    def reward_outcome(
+        completions, environments, completion_ids=None, log_metric=None, trainer_state=None, **_
+    ):
         labels = _all_labels(config, completions, environments, completion_ids)
         _log(log_metric, labels)
+        _dump(dump, trainer_state, completions, environments, labels)
         return [x["reward_outcome"] for x in labels]
 
     def reward_efficiency(completions, environments, completion_ids=None, **_):
@@ -103,12 +121,15 @@ def linear_rewards(config: RewardConfig) -> list[RewardFunction]:
     return [reward_outcome, reward_efficiency, reward_preference]
 
 
-def group_reward(config: RewardConfig) -> RewardFunction:
+def group_reward(config: RewardConfig, dump: Dump | None = None) -> RewardFunction:
     """ToolOrchestra's reward over the rollouts of each task in the batch (its group)."""
 
-    def reward_group(completions, environments, completion_ids=None, log_metric=None, **_):
+    def reward_group(
+        completions, environments, completion_ids=None, log_metric=None, trainer_state=None, **_
+    ):
         labels = _all_labels(config, completions, environments, completion_ids)
         _log(log_metric, labels)
+        _dump(dump, trainer_state, completions, environments, labels)
         groups: dict[str, list[int]] = {}
         for i, env in enumerate(environments):
             groups.setdefault(env.task.id, []).append(i)
@@ -126,9 +147,10 @@ def group_reward(config: RewardConfig) -> RewardFunction:
 
 
 def reward_functions(
-    config: RewardConfig, variant: str = "linear"
+    config: RewardConfig, variant: str = "linear", dump: Dump | None = None
 ) -> tuple[list[RewardFunction], list[float]]:
-    """The reward functions and their TRL weights for a reward config and variant."""
+    """The reward functions and their TRL weights for a reward config and variant; `dump`, if
+    given, receives every batch's rollouts and labels."""
     if variant == "toolorchestra":
-        return [group_reward(config)], [1.0]
-    return linear_rewards(config), [config.w_o, config.w_e, config.w_p]
+        return [group_reward(config, dump)], [1.0]
+    return linear_rewards(config, dump), [config.w_o, config.w_e, config.w_p]

@@ -41,8 +41,8 @@ def sft_trainer(config: Any, model: Any, tokenizer: Any, rows: Any, record: bool
         if config.assistant_only_loss and "generation" in str(exc):
             raise ConfigError(
                 "assistant_only_loss needs a chat template with {% generation %} markers, which "
-                "TRL cannot add to this model's template; set `chat_template: qwen3` or "
-                "`assistant_only_loss: false`"
+                "TRL cannot add to this model's template; set `chat_template: qwen3` (or "
+                "qwen3_instruct_2507) or `assistant_only_loss: false`"
             ) from None
         raise
 

@@ -104,6 +104,8 @@ def test_two_grpo_steps_change_parameters_from_real_sandbox_rewards(tmp_path, mo
             "4",
             "--num_generations",
             "2",
+            "--dump_rollouts",
+            "3",
         ]
     )
     assert Path(folder) == out
@@ -145,6 +147,30 @@ def test_two_grpo_steps_change_parameters_from_real_sandbox_rewards(tmp_path, mo
     reloaded = dict(AutoModelForCausalLM.from_pretrained(out).named_parameters())
     name = changed[0]
     assert torch.equal(reloaded[name].detach(), after[name].detach())
+
+    # The rollout dump: 3 rollouts per step, numbered as metrics.jsonl numbers its steps, each
+    # with every turn (calls, tool results, answer), the executed calls and its labels.
+    dumped = [json.loads(line) for line in (out / "rollouts.jsonl").read_text().splitlines()]
+    assert [d["step"] for d in dumped] == [1, 1, 1, 2, 2, 2]
+    assert [s["step"] for s in logged] == [1, 2]
+    by_id = {t["id"]: t for t in tasks}
+    for record in dumped:
+        task = by_id[record["task_id"]]
+        gold = json.loads(task["gold_actions"])
+        if record["verified"]:
+            roles = [m["role"] for m in record["messages"]]
+            assert roles == ["assistant", "tool"] * len(gold) + ["assistant"]
+            assert [c["name"] for c in record["executed_calls"]] == [g["name"] for g in gold]
+            results = [m["content"] for m in record["messages"] if m["role"] == "tool"]
+            assert results == [c["output"] for c in record["executed_calls"]]
+            assert record["messages"][-1]["content"].endswith(f"{task['expected_answer']}.")
+            assert record["reward_outcome"] == 1.0 and record["failure_stage"] is None
+        else:
+            assert record["messages"][-1]["content"] == "I do not know."
+            assert record["executed_calls"] == [] and record["reward_outcome"] == 0.0
+            assert record["failure_stage"] == "outcome"
+        assert record["num_tool_calls"] == len(record["executed_calls"])
+    assert {d["verified"] for d in dumped} == {True, False}
 
 
 def test_evaluation_harness_runs_rollouts_through_the_sandbox(tmp_path, monkeypatch):

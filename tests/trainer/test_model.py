@@ -52,6 +52,30 @@ def test_a_tool_template_trl_cannot_parse_is_a_config_error():
         with_tool_template(tokenizer_with(TOOLS_NO_PARSER), "llama9")
 
 
+def test_the_instruct_template_renders_tool_turns_without_think_blocks():
+    from trl.chat_template_utils import qwen3_instruct_2507_chat_template
+
+    tokenizer = with_tool_template(
+        tokenizer_with(CHAT_TEMPLATE, RESPONSE_TEMPLATE), "qwen3_instruct_2507"
+    )
+    assert tokenizer.chat_template == qwen3_instruct_2507_chat_template
+    call = {
+        "type": "function",
+        "function": {"name": "calculator", "arguments": {"expression": "1+1"}},
+    }
+    messages = [
+        {"role": "user", "content": "1+1?"},
+        {"role": "assistant", "content": "", "tool_calls": [call]},
+        {"role": "tool", "name": "calculator", "content": "2"},
+        {"role": "assistant", "content": "The answer is 2."},
+    ]
+    text = tokenizer.apply_chat_template(messages, tokenize=False)
+    assert "<think>" not in text and text.count("<tool_call>") == 1
+    reply = '<tool_call>\n{"name": "calculator", "arguments": {"expression": "1+1"}}\n</tool_call>'
+    parsed = tokenizer.parse_response(reply + "<|im_end|>", prefix="")
+    assert parsed["tool_calls"][0]["function"]["name"] == "calculator"
+
+
 def test_the_tiny_tokenizer_is_byte_level_with_single_token_markers():
     tokenizer = byte_tokenizer()
     text = '<tool_call>\n{"name": "calculator"}\n</tool_call><|im_end|>'
