@@ -25,6 +25,13 @@ class ToolscaleArguments:
     difficulties: str = field(
         default="all", metadata={"help": 'Task-difficulty filter: "all" or e.g. "easy,medium".'}
     )
+    trace_variants: str = field(
+        default="all",
+        metadata={
+            "help": 'SFT trace filter by the teacher\'s route: "all" or e.g. "gold,alternative_2" '
+            "(the traces' variant column)."
+        },
+    )
     model: str = field(
         default="tiny-random",
         metadata={"help": "Model folder, Hub id, local-smollm2 or tiny-random."},

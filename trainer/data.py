@@ -133,10 +133,13 @@ def sft_rows(options: Any, task_ids: set[str] | None = None) -> Any:
         traces = traces.filter(lambda i: tasks[i]["template"] in wanted, input_columns="task_id")
     if levels:
         traces = traces.filter(lambda i: tasks[i]["difficulty"] in levels, input_columns="task_id")
+    variants = _templates(getattr(options, "trace_variants", "all"))
+    if variants:
+        traces = traces.filter(lambda v: v in variants, input_columns="variant")
     if len(traces) == 0:
         raise ConfigError(
-            f"no verified traces of the templates {options.templates!r} "
-            f"and difficulties {options.difficulties!r}"
+            f"no verified traces of the templates {options.templates!r}, difficulties "
+            f"{options.difficulties!r} and variants {getattr(options, 'trace_variants', 'all')!r}"
         )
     if max_tasks:
         traces = traces.select(range(min(max_tasks, len(traces))))

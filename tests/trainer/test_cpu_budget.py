@@ -53,6 +53,22 @@ def test_difficulty_filter_keeps_exactly_the_named_difficulties(dataset):
         grpo_rows(options(dataset, difficulties="impossible"))
 
 
+def test_trace_variant_filter_keeps_the_named_routes(dataset):
+    import datasets
+
+    traces = datasets.load_dataset(str(dataset), "traces", split="train")
+    wanted = {"gold", "alternative_2"}
+    kept = sft_rows(options(dataset, trace_variants="gold,alternative_2"))
+    assert len(kept) == sum(v in wanted for v in traces["variant"]) < len(traces)
+    # alternative_2 is the math domain's expert route: its conversations call ask_expert once.
+    calls = [
+        [c["function"]["name"] for m in row["messages"] for c in m["tool_calls"] or []]
+        for row in kept
+    ]
+    assert any(c == ["ask_expert"] for c in calls)
+    assert all(c == ["ask_expert"] or set(c) == {"calculator"} for c in calls)
+
+
 def test_top_layers_only_get_gradients():
     model, tokenizer = load("tiny-random")
     total = sum(p.numel() for p in model.parameters())
