@@ -24,6 +24,7 @@ import platform
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field, replace
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -112,12 +113,14 @@ class GenerateConfig(TeacherOptions):
         values["concurrency"] = self.effective_concurrency(self.teacher == "local")
         values["request_timeout_s"] = self.effective_timeout_s(self.teacher == "local")
         # The schedules in full, so that `validate` rebuilds every price table from run.json.
-        values["schedules"] = schedule_dump(parse_schedules(",".join(self.price_schedules)))
-        values["model_prices"] = {a: p.as_dict() for a, p in self.economics().models.items()}
+        values["schedules"] = schedule_dump(self.economics.schedules)
+        values["model_prices"] = {a: p.as_dict() for a, p in self.economics.models.items()}
         values.pop("resume")
         return values
 
+    @cached_property
     def economics(self) -> Economics:
+        """The run's price settings, read once (schedule files and the experts file)."""
         models: dict[str, ToolPrice] = {}
         for alias, endpoint in (load_endpoints(self.experts) if self.experts else {}).items():
             models[alias] = ToolPrice(
@@ -297,7 +300,7 @@ async def run_task(
 async def run_chunk(
     config: GenerateConfig, domain: str, indexes: range, teacher: Teacher, pool: SandboxPool
 ) -> ChunkResult:
-    economics = config.economics()
+    economics = config.economics
     parts = await asyncio.gather(
         *(run_task(config, domain, i, teacher, pool, economics) for i in indexes)
     )
