@@ -52,6 +52,9 @@ PROFILES = {"none": 1.0, "cheap": 1.0, "avoid_tool": 1.0}
 HERE = Path(__file__).parent
 LABELS = {"base": "base: SmolLM2-135M-Instruct", "sft": "SFT only", "grpo": "SFT + GRPO"}
 
+# The task subset both training stages read.
+SUBSET = ["--domains", DOMAIN, "--difficulties", DIFFICULTY, "--templates", TEMPLATES]
+
 
 def route(calls: dict[str, int]) -> str:
     """The dearest tool a rollout used: expert, code, calculator, or none."""
@@ -121,12 +124,7 @@ def train_sft(work: Path, args: Any) -> None:
             "qwen3_instruct_2507",  # TRL has its training version (assistant-only loss)
             "--dataset",
             str(work / "train"),
-            "--domains",
-            DOMAIN,
-            "--difficulties",
-            DIFFICULTY,
-            "--templates",
-            TEMPLATES,
+            *SUBSET,
             "--trace_variants",
             SFT_VARIANTS,
             "--max_tasks",
@@ -154,12 +152,7 @@ def train_grpo(work: Path, args: Any) -> None:
             str(work / "sft"),
             "--dataset",
             str(work / "train"),
-            "--domains",
-            DOMAIN,
-            "--difficulties",
-            DIFFICULTY,
-            "--templates",
-            TEMPLATES,
+            *SUBSET,
             "--warm_start_steps",
             "0",
             "--max_tasks",
