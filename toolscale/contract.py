@@ -27,6 +27,8 @@ from enum import StrEnum
 from functools import cache
 from typing import Any, ClassVar, Literal
 
+from pydantic import BaseModel, ConfigDict
+
 from toolscale.schema import function_schema
 
 Family = Literal["stateful", "orchestration"]
@@ -174,6 +176,33 @@ class Action:
         return {"name": self.name, "arguments": self.arguments}
 
 
+class UserScenario(BaseModel):
+    """The user of a conversational task (tau2-bench's `user_scenario.instructions`): why they
+    call, what they say first, what they can tell when asked and what they cannot.
+
+    `opening` is the first user message: what a caller says first, without the ids and details
+    of `known`, which the user gives only when the agent asks for them (`known` maps what the
+    agent asks for, "booking id", to the value). `known_info` is `known` as tau2's text. The
+    agent must confirm each write with the user first when `confirm_writes` (the policy says
+    so). `nl_assertions` are statements about a correct conversation, as in tau2.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    reason_for_call: str
+    opening: str
+    known: dict[str, str] = {}
+    unknown_info: str = ""
+    task_instructions: str = ""
+    nl_assertions: list[str] = []
+    persona: str = ""
+    confirm_writes: bool = True
+
+    @property
+    def known_info(self) -> str:
+        return " ".join(f"Your {key} is {value}." for key, value in self.known.items())
+
+
 @dataclass(frozen=True)
 class TaskSpec:
     """The domain-specific part of one task, as a sampler returns it.
@@ -182,7 +211,8 @@ class TaskSpec:
     correct agent says at the end (it must contain every entry of `required_facts`, and `answer`
     when there is one). `alternatives` are other correct action lists (costlier or redundant
     routes) that the reference teacher plays with `--detours`. `prices` overrides the tools'
-    default prices for this task.
+    default prices for this task. `scenario` makes the task a conversation: `instruction` is
+    then the scenario's opening, and the agent asks the user for the rest.
     """
 
     template: str
@@ -195,10 +225,18 @@ class TaskSpec:
     required_facts: list[str] = field(default_factory=list)
     alternatives: list[list[Action]] = field(default_factory=list)
     prices: dict[str, ToolPrice] = field(default_factory=dict)
+    scenario: UserScenario | None = None
 
 
 class Domain(ABC):
-    """One domain plugin. Subclasses set the class attributes and implement `sample`."""
+    """One domain plugin. Subclasses set the class attributes and implement `sample`.
+
+    `synthetic` says whether the domain's data (people, entities, documents) is generated rather
+    than real (the data card says so). A domain whose tasks share one database per run seed
+    returns it from `world(seed)`; each task's `initial_state` is then that world plus the
+    task's own changes, and the dataset stores the world once per run (a `worlds` config) and
+    each task as its difference from it.
+    """
 
     name: ClassVar[str]
     version: ClassVar[str]
@@ -206,6 +244,12 @@ class Domain(ABC):
     toolkit: ClassVar[type[Toolkit]]
     policy: ClassVar[str]
     templates: ClassVar[tuple[str, ...]]
+    synthetic: ClassVar[bool] = True
+
+    def world(self, seed: int) -> dict[str, Any] | None:
+        """The run's shared database for run seed `seed` (derived from `seed` alone), or None
+        when every task builds its own state. Callers must not mutate it."""
+        return None
 
     @abstractmethod
     def sample(self, rng: random.Random, seed: int, index: int) -> TaskSpec:

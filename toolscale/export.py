@@ -20,6 +20,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from toolscale import worlds
 from toolscale.dataset.output import Output, atomic_write
 from toolscale.errors import ConfigError
 from toolscale.records import Task, Trace
@@ -109,6 +110,7 @@ def sft_record(task: Task, trace: Trace) -> dict[str, Any]:
 
 
 def _tasks(output: Output) -> dict[str, Task]:
+    worlds.load(output.root)
     return {row["id"]: Task.from_row(row) for _, row in output.read_rows("tasks")}
 
 

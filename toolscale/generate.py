@@ -32,6 +32,7 @@ import datasets
 import pyarrow
 
 import toolscale
+from toolscale import worlds
 from toolscale.contract import ToolKind, ToolPrice
 from toolscale.dataset.features import CONFIGS
 from toolscale.dataset.output import Output, write_json
@@ -136,6 +137,7 @@ class ChunkResult:
     tasks: list[dict[str, Any]] = field(default_factory=list)
     traces: list[dict[str, Any]] = field(default_factory=list)
     rejected: list[dict[str, Any]] = field(default_factory=list)
+    worlds: list[dict[str, Any]] = field(default_factory=list)
     stats: RunStats = field(default_factory=RunStats)
 
 
@@ -297,14 +299,26 @@ async def run_task(
     return result
 
 
+def first_chunk(config: GenerateConfig, domain: str) -> int:
+    """The first task index of `domain` in this job's plan: its chunk writes the domain's world
+    (once per job; `merge` keeps one row per world id)."""
+    return min(indexes.start for _, d, indexes in plan(config) if d == domain)
+
+
 async def run_chunk(
     config: GenerateConfig, domain: str, indexes: range, teacher: Teacher, pool: SandboxPool
 ) -> ChunkResult:
     economics = config.economics
+    if get_domain(domain).world(config.seed) is not None:
+        worlds.register(get_domain(domain).world(config.seed))  # to_row diffs tasks against it
     parts = await asyncio.gather(
         *(run_task(config, domain, i, teacher, pool, economics) for i in indexes)
     )
     merged = ChunkResult()
+    world = get_domain(domain).world(config.seed)
+    if world is not None and first_chunk(config, domain) == indexes.start:
+        version = get_domain(domain).version
+        merged.worlds.append(worlds.row(domain, version, config.seed, world))
     for part in parts:
         merged.tasks += part.tasks
         merged.traces += part.traces
@@ -408,7 +422,7 @@ async def _run(
             done = finished(output, chunk)
             if done is None:
                 result = await run_chunk(config, domain, indexes, run.teacher, pool)
-                for name in ("tasks", "traces", "rejected"):
+                for name in CONFIGS:
                     output.write_shard(name, chunk, getattr(result, name))
                 done = result.stats
                 output.mark_done(chunk, done.marker())

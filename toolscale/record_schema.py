@@ -18,13 +18,14 @@ from typing import Any
 from datasets import Features, List, Value
 
 from toolscale.dataset.features import FEATURES
-from toolscale.records import Task, Trace
+from toolscale.records import Task, Trace, World
 
 SCHEMA_DIR = Path(__file__).parent / "schemas"
 FILES = {
     "tasks": "task.schema.json",
     "traces": "trace.schema.json",
     "rejected": "trace.schema.json",
+    "worlds": "world.schema.json",
 }
 _JSON_TYPES = {"string": "string", "bool": "boolean", "int64": "integer", "float64": "number"}
 
@@ -56,7 +57,7 @@ def _reachable(properties: dict[str, Any], defs: dict[str, Any]) -> dict[str, An
 
 def derive(config: str) -> dict[str, Any]:
     """The schema of one row of `config`, computed from the record model and its Features."""
-    model = Task if config == "tasks" else Trace
+    model = {"tasks": Task, "worlds": World}.get(config, Trace)
     schema = model.model_json_schema()
     properties = schema["properties"]
     features: Features = FEATURES[config]
@@ -90,7 +91,7 @@ def write() -> list[Path]:
     """Write the derived schemas into the package; returns the files written."""
     SCHEMA_DIR.mkdir(exist_ok=True)
     paths = []
-    for config in ("tasks", "traces"):
+    for config in ("tasks", "traces", "worlds"):
         path = SCHEMA_DIR / FILES[config]
         path.write_text(json.dumps(derive(config), indent=2, sort_keys=True) + "\n")
         paths.append(path)

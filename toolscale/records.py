@@ -12,14 +12,15 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from toolscale.contract import canonical_json, content_id
+from toolscale import worlds
+from toolscale.contract import UserScenario, canonical_json, content_id
 from toolscale.preferences import Preference
 
 FailureStage = Literal["sample", "teacher", "format", "execution", "grounding", "outcome"]
 CallStatus = Literal["ok", "error", "crash", "timeout"]
 
 # Fields held as JSON strings in dataset rows.
-_TASK_JSON = ("tools", "prices", "gold_actions", "initial_state", "preference")
+_TASK_JSON = ("tools", "prices", "gold_actions", "initial_state", "preference", "user_scenario")
 _TRACE_JSON = ("calls_per_tool",)
 
 
@@ -50,9 +51,16 @@ class Task(BaseModel):
     required_facts: list[str]
     # The user's preference profile; its instruction is already appended to `instruction`.
     preference: Preference
+    # A conversational task's user (then `instruction` is the user's first message), or None.
+    user_scenario: UserScenario | None = None
+    # The id of the run's world (`toolscale.worlds`) that `initial_state` derives from, or "".
+    world: str = ""
 
     def to_row(self) -> dict[str, Any]:
+        """The dataset row. A task on a world stores its state as a JSON Patch against it."""
         row = self.model_dump()
+        if self.world:
+            row["initial_state"] = worlds.diff(self.world, self.initial_state)
         for key in _TASK_JSON:
             row[key] = canonical_json(row[key])
         row["preference_profile"] = self.preference.profile  # a plain column to filter on
@@ -60,14 +68,32 @@ class Task(BaseModel):
 
     @classmethod
     def from_row(cls, row: dict[str, Any]) -> Task:
+        """The task of a row; a task on a world needs that world loaded (`worlds.load`)."""
         data = dict(row)
         data.pop("preference_profile", None)
         for key in _TASK_JSON:
             data[key] = json.loads(data[key])
+        if data.get("world"):
+            data["initial_state"] = worlds.apply(data["world"], data["initial_state"])
         return cls(**data)
 
     def tool_names(self) -> list[str]:
         return [t["function"]["name"] for t in self.tools]
+
+
+class World(BaseModel):
+    """One run's shared database of a domain (`toolscale.worlds`); `id` is its content id."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    domain: str
+    domain_version: str
+    seed: int
+    state: dict[str, Any]
+
+    def to_row(self) -> dict[str, Any]:
+        return {**self.model_dump(exclude={"state"}), "state": canonical_json(self.state)}
 
 
 class FunctionCall(BaseModel):

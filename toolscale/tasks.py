@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from toolscale import worlds
 from toolscale.contract import (
     Action,
     Domain,
@@ -143,6 +144,8 @@ def build_task(domain: Domain, seed: int, index: int, call_timeout_s: float) -> 
         "expected_state_hash": state_hash(kit.state),
         "required_facts": list(spec.required_facts),
         "preference": NO_PREFERENCE.model_dump(),
+        "user_scenario": spec.scenario.model_dump() if spec.scenario else None,
+        "world": world_key(domain, seed),
     }
     item = SampledTask(
         identified(body),
@@ -152,6 +155,12 @@ def build_task(domain: Domain, seed: int, index: int, call_timeout_s: float) -> 
         dict(spec.prices),
     )
     return with_economics(item, Economics())
+
+
+def world_key(domain: Domain, seed: int) -> str:
+    """The id of the domain's world for run seed `seed` (registered), or "" when it has none."""
+    world = domain.world(seed)
+    return "" if world is None else worlds.register(world)
 
 
 def with_economics(item: SampledTask, economics: Economics) -> SampledTask:

@@ -21,6 +21,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from toolscale import worlds
 from toolscale.contract import ToolPrice
 from toolscale.dataset.output import Output
 from toolscale.errors import ConfigError
@@ -193,6 +194,7 @@ def validate_output(root: Path, workers: int = 2) -> Report:
         raise ConfigError(f"{root} does not exist; give the --out folder of a generate run")
     if not output.is_toolscale_output():
         raise ConfigError(f"{root} is not a toolscale output (no .toolscale folder)")
+    worlds.load(root)
     return asyncio.run(_validate(output, workers))
 
 
@@ -201,4 +203,5 @@ def validate_rows(root: Path, workers: int = 2) -> Report:
     dataset downloaded from the Hub, which has no .toolscale folder)."""
     if not (root / "data" / "tasks").is_dir():
         raise ConfigError(f"{root} holds no data/tasks folder; give a toolscale dataset")
+    worlds.load(root)
     return asyncio.run(_validate(Output(root), workers))

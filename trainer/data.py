@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from toolscale import worlds
 from toolscale.dataset.features import TASK_FEATURES
 from toolscale.errors import ConfigError
 from toolscale.registry import names
@@ -76,6 +77,8 @@ def grpo_rows(options: Any) -> Any:
     rows = load_config(dataset, config or "tasks")
     needed = [c for c in TASK_FEATURES if c != "expected_answer"]  # null for stateful tasks
     rows = check_rows(rows, needed, config or "tasks", domains)
+    if any(rows["world"]):  # tasks on a run's world: the environments rebuild their states
+        worlds.register_rows(load_config(dataset, "worlds"), dataset)
     wanted, levels = _templates(options.templates), _templates(options.difficulties)
     if wanted:
         rows = rows.filter(lambda t: t in wanted, input_columns="template")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 
 from tests.teachers.fake_openai import FakeOpenAI, Plans, gold_turns
+from toolscale.contract import UserScenario
 from toolscale.llm.client import ChatClient, Endpoint, RetryPolicy
 from toolscale.llm.ledger import Budget, Ledger
 from toolscale.preferences import DEFAULT_SPREAD
@@ -14,7 +15,7 @@ from toolscale.sandbox.pool import SandboxPool
 from toolscale.tasks import build_task, with_preference
 from toolscale.teachers import openai_teacher
 from toolscale.teachers.openai_teacher import OpenAITeacher
-from toolscale.teachers.usersim import UserScenario, UserSimulator, user_view
+from toolscale.teachers.usersim import UserSimulator, user_view
 
 QUESTION = "Which amount do you mean?"
 
@@ -29,7 +30,9 @@ def test_the_simulator_answers_then_stops_and_its_turns_are_marked(monkeypatch):
         # counts the user turns so far (1: the instruction).
         QUESTION: [{}, {"content": "The one in my message."}, {"content": "Thanks! ###STOP###"}],
     }
-    scenario = UserScenario(instructions="Get the answer.", known_info="the amounts")
+    scenario = UserScenario(
+        reason_for_call="Get the answer.", opening=task.instruction, known={"amounts": "as said"}
+    )
     monkeypatch.setattr(openai_teacher, "scenario_for", lambda _: scenario)
 
     async def play():

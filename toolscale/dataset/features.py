@@ -1,7 +1,8 @@
 """The one fixed schema of each dataset config: `tasks`, `traces` and `rejected`.
 
 Tool arguments, schemas, states, price tables and preference profiles are JSON strings, so this
-schema never changes with the domains or tools a run uses. `traces` and `rejected` share one schema.
+schema never changes with the domains or tools a run uses. `traces` and `rejected` share one schema;
+`worlds` holds each run's shared databases once (toolscale.worlds).
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from __future__ import annotations
 import pyarrow as pa
 from datasets import Features, List, Value
 
-CONFIGS = ("tasks", "traces", "rejected")
+CONFIGS = ("tasks", "traces", "rejected", "worlds")
 
 TASK_FEATURES = Features(
     {
@@ -35,6 +36,19 @@ TASK_FEATURES = Features(
         "required_facts": List(Value("string")),
         "preference": Value("string"),
         "preference_profile": Value("string"),
+        "user_scenario": Value("string"),
+        "world": Value("string"),
+    }
+)
+
+# One row per (domain, run seed) whose domain draws a world: the database its tasks derive from.
+WORLD_FEATURES = Features(
+    {
+        "id": Value("string"),
+        "domain": Value("string"),
+        "domain_version": Value("string"),
+        "seed": Value("int64"),
+        "state": Value("string"),
     }
 )
 
@@ -110,7 +124,12 @@ TRACE_FEATURES = Features(
     }
 )
 
-FEATURES = {"tasks": TASK_FEATURES, "traces": TRACE_FEATURES, "rejected": TRACE_FEATURES}
+FEATURES = {
+    "tasks": TASK_FEATURES,
+    "traces": TRACE_FEATURES,
+    "rejected": TRACE_FEATURES,
+    "worlds": WORLD_FEATURES,
+}
 
 
 def arrow_schema(config: str) -> pa.Schema:

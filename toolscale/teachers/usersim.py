@@ -4,41 +4,34 @@ tau2-style: the scenario says what the user wants, what they know (and may tell 
 what they do not know (and must not invent). The simulator sees the conversation from the user's
 side (the agent's texts as the other party; tool traffic hidden) and answers with one message, or
 with a stop marker when the goal is met or cannot be: then the conversation ends. Its turns are
-marked `name="user_simulator"` in the trace. The bundled tasks are single-instruction and have no
-scenario; a domain with conversational tasks offers one through an optional method
-`user_scenario(task) -> UserScenario | None` on its Domain class.
+marked `name="user_simulator"` in the trace. A task is conversational when it carries a
+`user_scenario` (toolscale.contract.UserScenario); without a user endpoint the deterministic
+scripted user (toolscale.teachers.scripted_user) plays it instead.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel
-
+from toolscale.contract import UserScenario
 from toolscale.llm.client import ChatClient
 from toolscale.records import Message, Task
-from toolscale.registry import get_domain
 
 STOP_MARKERS = ("###STOP###", "###TRANSFER###", "###OUT-OF-SCOPE###")
 
 
-class UserScenario(BaseModel):
-    instructions: str
-    known_info: str = ""
-    unknown_info: str = ""
-
-
 def scenario_for(task: Task) -> UserScenario | None:
-    """The task's user scenario, when its domain defines `user_scenario`."""
-    hook = getattr(get_domain(task.domain), "user_scenario", None)
-    return hook(task) if hook is not None else None
+    """The task's user scenario (None for a single-instruction task)."""
+    return task.user_scenario
 
 
 def system_prompt(scenario: UserScenario) -> str:
+    persona = f"Your manner: {scenario.persona}\n" if scenario.persona else ""
     return (
         "You are a user talking to a customer-service agent. Stay in character and write only "
         "what the user says, one short message at a time.\n\n"
-        f"Your goal: {scenario.instructions}\n"
+        f"Why you call: {scenario.reason_for_call}\n"
+        f"How to behave: {scenario.task_instructions or 'as a normal customer'}\n{persona}"
         f"What you know (tell it only when asked): {scenario.known_info or 'nothing more'}\n"
         f"What you do not know (never invent it): {scenario.unknown_info or 'nothing'}\n\n"
         f"When your goal is met, or the agent cannot help, answer only {STOP_MARKERS[0]}."

@@ -1,0 +1,86 @@
+"""The run's worlds: one shared database per (stateful domain, run seed), stored once per run.
+
+A domain that draws a world (`Domain.world(seed)`) gives each task the world plus the task's own
+changes; rows store that state as a JSON Patch (RFC 6902) against the world, and the `worlds`
+config holds the world itself. Worlds are content-addressed (their id is the content id of the
+state), so the in-process registry below can never hold two different states under one id:
+`register` is idempotent, and `load` reads an output's `worlds` config into it.
+This module does not draw worlds (domains do) and does not write files (the output does).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import jsonpatch
+
+from toolscale.contract import canonical_json, content_id
+from toolscale.errors import ConfigError
+
+_REGISTRY: dict[str, dict[str, Any]] = {}
+
+
+def world_id(state: dict[str, Any]) -> str:
+    return content_id(state)
+
+
+def register(state: dict[str, Any]) -> str:
+    """Make `state` available by its id (computed here) and return the id."""
+    key = world_id(state)
+    _REGISTRY.setdefault(key, state)
+    return key
+
+
+def get(key: str) -> dict[str, Any]:
+    try:
+        return _REGISTRY[key]
+    except KeyError:
+        raise ConfigError(
+            f"world {key} is not loaded; read the run's `worlds` config first "
+            "(toolscale.worlds.load(OUT)) or regenerate the output"
+        ) from None
+
+
+def diff(key: str, state: dict[str, Any]) -> list[dict[str, Any]]:
+    """The JSON Patch that turns world `key` into `state` (a task's own changes)."""
+    return jsonpatch.make_patch(get(key), state).patch
+
+
+def apply(key: str, patch: list[dict[str, Any]]) -> dict[str, Any]:
+    """World `key` with a task's patch applied (a new object; the world is left as it is)."""
+    state = json.loads(canonical_json(get(key)))  # a copy, faster than a deepcopy
+    return jsonpatch.apply_patch(state, patch, in_place=True) if patch else state
+
+
+def row(domain: str, version: str, seed: int, state: dict[str, Any]) -> dict[str, Any]:
+    """The `worlds` config row of a world."""
+    from toolscale.records import World  # records imports this module
+
+    return World(
+        id=register(state), domain=domain, domain_version=version, seed=seed, state=state
+    ).to_row()
+
+
+def register_rows(rows: Iterable[dict[str, Any]], where: str) -> int:
+    """Register the worlds of `worlds` config rows (read from `where`); returns how many."""
+    count = 0
+    for record in rows:
+        state = json.loads(record["state"])
+        if world_id(state) != record["id"]:
+            raise ConfigError(
+                f"world {record['id']} in {where} does not match its content; the worlds config "
+                "was altered: regenerate the output"
+            )
+        _REGISTRY.setdefault(record["id"], state)
+        count += 1
+    return count
+
+
+def load(root: Path) -> int:
+    """Register every world of the output folder at `root`; returns how many it holds."""
+    from toolscale.dataset.output import Output  # output imports features only; no cycle
+
+    return register_rows((r for _, r in Output(root).read_rows("worlds")), str(root))
