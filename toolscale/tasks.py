@@ -30,12 +30,14 @@ from toolscale.contract import (
     item_rng,
     state_hash,
 )
+from toolscale.conversation import plan
 from toolscale.metrics import route_totals
 from toolscale.preferences import NO_PREFERENCE, as_json_answer, sample_preference
 from toolscale.prices import BUILTIN, Schedule, describe, draw, price_table, prices_rng
 from toolscale.records import FunctionCall, Message, Task
 from toolscale.registry import get_domain
 from toolscale.sandbox.execute import CallOutcome, execute, fresh_toolkit
+from toolscale.teachers import scripted_user
 
 
 class GoldError(Exception):
@@ -73,14 +75,22 @@ class Economics:
 
 def gold_messages(task: Task, outcomes: list[CallOutcome], final_message: str) -> list[Message]:
     """The conversation of the gold route as the reference teacher records it: one assistant
-    turn per call, its result, then the final message."""
+    turn per call and its result, the agent's questions and confirmations of a conversational
+    task with the scripted user's answers (toolscale.conversation), then the final message."""
     messages = [
         Message(role="system", content=task.system_prompt),
         Message(role="user", content=task.instruction),
     ]
-    for n, (action, outcome) in enumerate(zip(task.gold_actions, outcomes, strict=True)):
+    specs = get_domain(task.domain).toolkit.specs()
+    actions = [Action(a["name"], a["arguments"]) for a in task.gold_actions]
+    done = iter(zip(actions, outcomes, strict=True))
+    for n, step in enumerate(plan(task.user_scenario, actions, specs)):
+        if step.call is None:
+            messages += said(task, step.say)
+            continue
+        action, outcome = next(done)
         call = FunctionCall(
-            id=f"call_{n}", name=action["name"], arguments=canonical_json(action["arguments"])
+            id=f"call_{n}", name=action.name, arguments=canonical_json(action.arguments)
         )
         messages.append(Message(role="assistant", content="", tool_calls=[call]))
         messages.append(
@@ -90,9 +100,25 @@ def gold_messages(task: Task, outcomes: list[CallOutcome], final_message: str) -
     return messages
 
 
-def run_route(kit: Toolkit, actions: list[Action], call_timeout_s: float) -> list[CallOutcome]:
+def said(task: Task, text: str) -> list[Message]:
+    """The agent saying `text` to the scripted user, and the user's answer. A gold step the
+    user cannot answer is a domain bug (the scenario lacks what the agent must ask for)."""
+    assert task.user_scenario is not None  # plan() only makes `say` steps for scenarios
+    answer = scripted_user.reply(task.user_scenario, text)
+    if answer is None or answer == scripted_user.DONT_KNOW:
+        raise GoldError(f"the scripted user cannot answer the gold step {text!r}")
+    return [
+        Message(role="assistant", content=text),
+        Message(role="user", content=answer, name="scripted_user"),
+    ]
+
+
+def run_route(
+    kit: Toolkit, actions: list[Action], call_timeout_s: float, allow_errors: bool = False
+) -> list[CallOutcome]:
     """Execute a route the domain says is correct (gold actions, an alternative) on `kit`; raise
-    GoldError when a call does not succeed or a READ tool changes the state."""
+    GoldError when a call does not succeed (with `allow_errors`, when one crashes or times out:
+    a tool error is then kept as the call's outcome) or a READ tool changes the state."""
     specs = type(kit).specs()
     outcomes = []
     known = ""  # the state's hash, while no call since it was taken can have changed the state
@@ -100,7 +126,7 @@ def run_route(kit: Toolkit, actions: list[Action], call_timeout_s: float) -> lis
         read = action.name in specs and specs[action.name].kind is ToolKind.READ
         before = (known or state_hash(kit.state)) if read else ""
         outcome = execute(kit, action.name, action.arguments, call_timeout_s)
-        if outcome.status != "ok":
+        if outcome.status != "ok" and not (allow_errors and outcome.status == "error"):
             verb = "crashed" if outcome.status == "crash" else "failed"
             raise GoldError(
                 f"gold action {action.name} {verb}: {outcome.output}", outcome.traceback
@@ -120,7 +146,7 @@ def build_task(domain: Domain, seed: int, index: int, call_timeout_s: float) -> 
     state_json = canonical_json(spec.initial_state)
     kit = fresh_toolkit(domain, state_json)
     try:
-        outcomes = run_route(kit, spec.gold_actions, call_timeout_s)
+        outcomes = run_route(kit, spec.gold_actions, call_timeout_s, domain.gold_errors_allowed)
     except GoldError as exc:
         raise GoldError(f"{domain.name} task {index}: {exc}", exc.traceback) from None
     body = {

@@ -24,6 +24,7 @@ from toolscale.records import Message, Task
 from toolscale.sandbox.execute import CallOutcome
 from toolscale.sandbox.pool import Episode, SandboxPool
 from toolscale.tasks import SampledTask
+from toolscale.teachers import scripted_user
 from toolscale.teachers.base import Draft, open_draft, record_turn
 from toolscale.teachers.usersim import UserSimulator, scenario_for
 
@@ -93,7 +94,7 @@ class OpenAITeacher:
     async def _converse(self, task: Task, draft: Draft, episode: Episode, attempt: int) -> None:
         api = [api_message(m) for m in draft.messages]
         sampling = {**self.sampling, "_attempt": attempt}
-        scenario = scenario_for(task) if self.user else None
+        scenario = scenario_for(task)
         for _ in range(self.max_turns):
             completion = await self.client.complete(api, task.tools, sampling)
             draft.teacher_prompt_tokens += completion.prompt_tokens
@@ -103,12 +104,16 @@ class OpenAITeacher:
             if not calls:
                 draft.messages.append(Message(role="assistant", content=content))
                 draft.final_answer = content
-                if scenario is None or self.user is None:
+                if scenario is None:
                     return
-                reply = await self.user.reply(scenario, draft.messages, attempt)
+                if self.user is None:  # no user endpoint: the deterministic scripted user
+                    reply, name = scripted_user.reply(scenario, content), "scripted_user"
+                else:
+                    reply = await self.user.reply(scenario, draft.messages, attempt)
+                    name = "user_simulator"
                 if reply is None:
                     return
-                draft.messages.append(Message(role="user", content=reply, name="user_simulator"))
+                draft.messages.append(Message(role="user", content=reply, name=name))
             else:
                 executed = [
                     (c.name, c.arguments, await self._run(task, draft, episode, c)) for c in calls

@@ -3,9 +3,11 @@
 With `detours` it also plays correct but less efficient routes, so efficiency varies between
 the traces of one task: the gold route with its first READ call repeated (a redundant lookup),
 and every alternative route the domain offers (e.g. an expert or code_executor instead of the
-calculator). A route that ends by asking an expert answers with the expert's reply, as an agent
-relying on it would; a simulated expert can be wrong, and the verifier then rejects the attempt
-at the outcome stage like any other wrong attempt.
+calculator). A conversational task's route is played as a conversation with the scripted user
+(toolscale.conversation: the agent asks for what only the user knows and confirms each write),
+so its traces have several user turns. A route that ends by asking an expert answers with the
+expert's reply, as an agent relying on it would; a simulated expert can be wrong, and the
+verifier then rejects the attempt at the outcome stage like any other wrong attempt.
 
 When the task's preference profile asks for a JSON answer with a confidence, every route answers
 `{"answer": ..., "confidence": ...}` (confidence 1.0 for its own answer, the expert's stated
@@ -16,11 +18,12 @@ in plain text, which ignores the profile, so the preference label differs betwee
 from __future__ import annotations
 
 from toolscale.contract import Action, ToolKind, canonical_json
+from toolscale.conversation import plan
 from toolscale.preferences import as_json_answer
 from toolscale.records import Task
 from toolscale.registry import get_domain
 from toolscale.sandbox.pool import SandboxPool
-from toolscale.tasks import SampledTask
+from toolscale.tasks import SampledTask, said
 from toolscale.teachers.base import Draft, close_draft, open_draft, record_call
 from toolscale.tools.experts import EXPERTS
 
@@ -67,7 +70,12 @@ class ReferenceTeacher:
             # state, every call in order, the final hash.
             calls = [(a.name, a.arguments) for a in actions]
             outcomes, final_hash = await pool.replay(task.domain, state_json, calls)
-            for action, outcome in zip(actions, outcomes, strict=True):
+            done = iter(zip(actions, outcomes, strict=True))
+            for step in plan(task.user_scenario, actions, specs):
+                if step.call is None:  # a question or confirmation, answered by the user
+                    draft.messages += said(task, step.say)
+                    continue
+                action, outcome = next(done)
                 record_call(draft, task, action.name, action.arguments, outcome)
             final, expert = item.final_message, None
             if actions and specs[actions[-1].name].kind is ToolKind.MODEL:

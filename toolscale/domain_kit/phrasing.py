@@ -1,0 +1,98 @@
+"""How callers open a conversation: a request worded in one of many ways and manners.
+
+The opening is composed from independent parts drawn from the task's RNG (greeting, motive,
+the goal in one of its wordings, a lead that frames it as a wish or a question, conditions,
+closing), shaped by a persona (terse, polite, chatty, hurried, unsure). The parts are short
+and many, so two tasks of one template rarely open alike; the diversity benchmark
+(benchmarks/task_diversity.py) measures it.
+"""
+
+from __future__ import annotations
+
+import random
+
+from toolscale.domain_kit.draft import Request
+
+PERSONAS = {
+    "terse": "You write short messages and answer only what is asked.",
+    "polite": "You are polite and patient.",
+    "chatty": "You are friendly and talkative, and explain why you call.",
+    "hurried": "You are in a hurry and want this done quickly.",
+    "unsure": "You are not very confident with these things and ask the agent to check.",
+}
+GREETINGS = {
+    "terse": ("",),
+    "polite": ("Hello.", "Good morning.", "Good afternoon.", "Hello there.", "Hi, good day."),
+    "chatty": ("Hi there!", "Hello!", "Hey, hi!", "Hi, hope you're well.", "Hello, how are you?"),
+    "hurried": ("Hi, quick one.", "Quick question.", "Hi, I'm short on time.", ""),
+    "unsure": ("Hi, I hope I'm in the right place.", "Hello, I'm not sure who to ask.", "Hi."),
+}
+DO_LEADS = {
+    "terse": ("{Goal}.", "Need to {goal}.", "Want to {goal}."),
+    "polite": (
+        "I would like to {goal}, please.",
+        "Could you please help me {goal}?",
+        "Would it be possible to {goal}?",
+        "May I ask you to help me {goal}?",
+    ),
+    "chatty": (
+        "I'd love some help to {goal}.",
+        "So I was hoping you could help me {goal}.",
+        "I've been meaning to {goal}, can you sort that out?",
+        "I think I need to {goal}.",
+    ),
+    "hurried": ("I need to {goal}, fast.", "Please {goal} right away.", "Can you {goal} now?"),
+    "unsure": (
+        "I think I need to {goal}, if that's possible?",
+        "Is it possible to {goal}? I've never done this.",
+        "Someone told me you could help me {goal}.",
+    ),
+}
+KNOW_LEADS = {
+    "terse": ("Tell me {goal}.", "Need to know {goal}.", "Checking {goal}."),
+    "polite": (
+        "Could you please tell me {goal}?",
+        "I would like to know {goal}, please.",
+        "Would you be able to check {goal}?",
+    ),
+    "chatty": (
+        "I was wondering {goal}.",
+        "I can't remember {goal}, could you look it up?",
+        "Could you find out {goal} for me?",
+    ),
+    "hurried": ("Just need to know {goal}.", "Can you check {goal}? Quickly please."),
+    "unsure": (
+        "I'm a bit confused about {goal}, could you check?",
+        "I'm not sure {goal}, can you help?",
+    ),
+}
+CLOSINGS = {
+    "terse": ("",),
+    "polite": ("Thank you.", "Many thanks.", "Thank you for your help.", ""),
+    "chatty": ("Thanks so much!", "Appreciate it!", "Thanks a lot!", "Cheers!"),
+    "hurried": ("Thanks.", ""),
+    "unsure": ("Thank you, I hope that makes sense.", "Thanks for your patience.", ""),
+}
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def opening(rng: random.Random, request: Request, persona: str) -> str:
+    """The caller's first message for `request`, in the manner of `persona`."""
+    goal = rng.choice(request.goals)
+    leads = (DO_LEADS if request.kind == "do" else KNOW_LEADS)[persona]
+    lead = rng.choice(leads).format(goal=goal, Goal=_capital(goal))
+    parts = [rng.choice(GREETINGS[persona])]
+    if request.motives and persona in ("chatty", "unsure", "polite") and rng.random() < 0.7:
+        parts.append(rng.choice(request.motives))
+    parts.append(lead)
+    parts += request.conditions
+    parts.append(rng.choice(CLOSINGS[persona]))
+    return " ".join(p for p in parts if p)
+
+
+def reason_for_call(request: Request) -> str:
+    want = "You want to " if request.kind == "do" else "You want to know "
+    return " ".join([f"{want}{request.goals[0]}.", *request.conditions])

@@ -1,0 +1,51 @@
+"""The scripted user: a deterministic user who answers the agent from the task's scenario only.
+
+It plays a conversational task (one with a `UserScenario`) without any LLM: when the agent asks
+for something the user knows (`scenario.known`: "booking id" -> "BK1234"), it gives exactly
+that; when the agent asks it to confirm an action, it confirms; when the agent asks for
+anything else, it says it does not know; when the agent asks nothing, the conversation ends.
+The reference teacher plays gold conversations against it, and LLM teachers use it when no user
+endpoint is configured, so every conversational trace can be replayed turn for turn.
+"""
+
+from __future__ import annotations
+
+import re
+
+from toolscale.contract import UserScenario
+
+# Words an agent may use for a key's words ("your booking number" asks for the "booking id").
+_SYNONYMS = {
+    "id": ("id", "number", "reference", "code"),
+    "email": ("email", "e-mail", "mail"),
+    "name": ("name",),
+}
+_CONFIRM = re.compile(
+    r"\b(confirm|proceed|go ahead|shall i|should i|do you want me to|would you like me to|"
+    r"is that (?:right|correct|ok))\b",
+    re.IGNORECASE,
+)
+YES = "Yes, please go ahead."
+DONT_KNOW = "Sorry, I don't have that information."
+
+
+def _words(text: str) -> set[str]:
+    return set(re.findall(r"[a-z0-9@.\-]+", text.casefold().replace("-", " ")))
+
+
+def asks_for(message: str, key: str) -> bool:
+    """Whether the agent's message asks for `key`: each word of the key (or a synonym) is in it."""
+    said = _words(message) | {w.rstrip("?.,!:;s") for w in _words(message)}
+    return all(any(s in said for s in _SYNONYMS.get(w, (w,))) for w in key.casefold().split())
+
+
+def reply(scenario: UserScenario, agent_message: str) -> str | None:
+    """The user's answer to the agent's latest message, or None: the conversation is over."""
+    asked = [key for key in scenario.known if asks_for(agent_message, key)]
+    if asked:
+        return " ".join(f"My {key} is {scenario.known[key]}." for key in asked)
+    if _CONFIRM.search(agent_message):
+        return YES
+    if "?" in agent_message:
+        return DONT_KNOW
+    return None
