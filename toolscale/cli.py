@@ -161,6 +161,10 @@ def generate(
     experts: Annotated[
         Path | None, typer.Option(help="YAML: expert alias -> endpoint (docs/teachers.md).")
     ] = None,
+    tasks_from: Annotated[
+        Path | None,
+        typer.Option(help="Play the accepted tasks of a toolscale synthesize output instead."),
+    ] = None,
     config: Annotated[
         Path | None, typer.Option(help="YAML run config holding any of these options.")
     ] = None,
@@ -221,6 +225,7 @@ def generate(
         user_base_url=user_base_url,
         user_api_key_env=user_api_key_env,
         experts=experts,
+        tasks_from=tasks_from,
     )
     bar = StageProgress(total=num_tasks)
     try:
@@ -251,6 +256,152 @@ def generate(
             highlight=False,
         )
         raise typer.Exit(3)
+
+
+@app.command()
+@with_run_config
+def synthesize(
+    ctx: typer.Context,
+    out: Annotated[
+        Path | None, typer.Option(help="Output folder (new or empty, or with --resume).")
+    ] = None,
+    domains: Annotated[str, typer.Option(help='Stateful domains, comma-separated, or "all".')] = (
+        "railway"
+    ),
+    teacher: Annotated[str, typer.Option(help="Who proposes: openai or local.")] = "openai",
+    num_tasks: Annotated[
+        int, typer.Option(help="Intents (candidate tasks) asked for, split over the domains.")
+    ] = 20,
+    evolve: Annotated[int, typer.Option(help="Rounds of making executing tasks harder.")] = 0,
+    solver_attempts: Annotated[
+        int, typer.Option(help="K: solver attempts per task; kept if solved at least once.")
+    ] = 8,
+    seed: Annotated[int, typer.Option(help="Run seed (worlds, samples shown to the model).")] = 0,
+    resume: Annotated[bool, typer.Option(help="Continue or replay a run in --out.")] = False,
+    decontaminate: Annotated[
+        Path | None, typer.Option(help="Folder of tau2-format task files to keep away from.")
+    ] = None,
+    dedup_threshold: Annotated[
+        float, typer.Option(help="MinHash Jaccard at which two tasks are near-duplicates.")
+    ] = 0.8,
+    intents_per_request: Annotated[int, typer.Option(help="Intents asked per request.")] = 8,
+    world_chars: Annotated[
+        int, typer.Option(help="Characters of the world sample shown per prompt.")
+    ] = 4000,
+    workers: Annotated[int, typer.Option(help="Sandbox worker processes.")] = 2,
+    base_url: Annotated[str | None, typer.Option(help="OpenAI-compatible endpoint URL.")] = None,
+    model: Annotated[
+        str | None, typer.Option(help="Endpoint model name; for --teacher local a model folder.")
+    ] = None,
+    api_key_env: Annotated[
+        str, typer.Option(help="Environment variable holding the endpoint's key.")
+    ] = "OPENAI_API_KEY",
+    solver_base_url: Annotated[
+        str | None, typer.Option(help="Solver endpoint [the proposer's].")
+    ] = None,
+    solver_model: Annotated[str | None, typer.Option(help="Solver model [the proposer's].")] = None,
+    solver_api_key_env: Annotated[
+        str | None, typer.Option(help="Solver key variable [--api-key-env].")
+    ] = None,
+    solver_temperature: Annotated[
+        float | None, typer.Option(help="Solver temperature [1 for K > 1, else 0].")
+    ] = None,
+    temperature: Annotated[
+        float | None, typer.Option(help="Proposer sampling temperature [1].")
+    ] = None,
+    top_p: Annotated[float | None, typer.Option(help="Nucleus sampling top-p.")] = None,
+    max_tokens: Annotated[int, typer.Option(help="Most tokens per answer.")] = 1024,
+    max_turns: Annotated[int, typer.Option(help="Most solver answers per attempt.")] = 12,
+    concurrency: Annotated[
+        int | None, typer.Option(help="Requests / attempts in flight [64; local: 2].")
+    ] = None,
+    request_timeout: Annotated[
+        float | None, typer.Option(help="Seconds per request try [60; local: 600].")
+    ] = None,
+    max_retries: Annotated[int, typer.Option(help="Retries per request (429/5xx/...).")] = 4,
+    retry_base: Annotated[float, typer.Option(help="First backoff delay in seconds.")] = 0.5,
+    teacher_price_in: Annotated[float, typer.Option(help="$ per 1M prompt tokens.")] = 0.0,
+    teacher_price_out: Annotated[float, typer.Option(help="$ per 1M completion tokens.")] = 0.0,
+    max_cost_usd: Annotated[
+        float | None, typer.Option(help="Stop (resumably) once the endpoints cost this much.")
+    ] = None,
+    cache_dir: Annotated[
+        Path | None, typer.Option(help="Request cache folder [OUT/.toolscale/cache].")
+    ] = None,
+    user_model: Annotated[
+        str | None, typer.Option(help="User-simulator model for the solver [scripted user].")
+    ] = None,
+    user_base_url: Annotated[
+        str | None, typer.Option(help="User-simulator endpoint [the proposer's].")
+    ] = None,
+    user_api_key_env: Annotated[
+        str | None, typer.Option(help="User-simulator key variable [--api-key-env].")
+    ] = None,
+    config: Annotated[
+        Path | None, typer.Option(help="YAML run config holding any of these options.")
+    ] = None,
+) -> None:
+    """An LLM proposes tasks over a domain's tools and world; execution, a do-nothing check,
+    de-duplication and K solver attempts filter them (docs/synthesize.md)."""
+    from toolscale.synthesis.config import SynthesizeConfig
+    from toolscale.synthesis.run import BudgetStop
+    from toolscale.synthesis.run import synthesize as run
+
+    if out is None:
+        fail("--out is required (on the command line or in --config)")
+    settings = SynthesizeConfig(
+        domains=domains.split(","),
+        num_tasks=num_tasks,
+        out=out,
+        teacher=teacher,
+        seed=seed,
+        resume=resume,
+        evolve=evolve,
+        solver_attempts=solver_attempts,
+        solver_base_url=solver_base_url,
+        solver_model=solver_model,
+        solver_api_key_env=solver_api_key_env,
+        solver_temperature=solver_temperature,
+        decontaminate=decontaminate,
+        dedup_threshold=dedup_threshold,
+        intents_per_request=intents_per_request,
+        world_chars=world_chars,
+        workers=workers,
+        base_url=base_url,
+        model=model,
+        api_key_env=api_key_env,
+        temperature=temperature,
+        top_p=top_p,
+        max_tokens=max_tokens,
+        max_turns=max_turns,
+        concurrency=concurrency,
+        request_timeout_s=request_timeout,
+        max_retries=max_retries,
+        retry_base_s=retry_base,
+        teacher_price_in=teacher_price_in,
+        teacher_price_out=teacher_price_out,
+        max_cost_usd=max_cost_usd,
+        cache_dir=cache_dir,
+        user_model=user_model,
+        user_base_url=user_base_url,
+        user_api_key_env=user_api_key_env,
+    )
+    try:
+        summary = run(settings)
+    except ConfigError as exc:
+        fail(str(exc))
+    except BudgetStop as stopped:
+        console.print(
+            f"stopped: {stopped.summary['stop_reason']}; continue with --resume and a higher "
+            "--max-cost-usd (cached requests cost nothing)",
+            highlight=False,
+        )
+        raise typer.Exit(3) from None
+    funnel = summary["synthesis"]["funnel"]
+    console.print(
+        f"wrote {out}: " + " -> ".join(f"{k.replace('_', ' ')} {v}" for k, v in funnel.items()),
+        highlight=False,
+    )
 
 
 @app.command()

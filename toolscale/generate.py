@@ -53,6 +53,7 @@ from toolscale.sandbox.isolation import isolation_level
 from toolscale.sandbox.pool import SandboxError, SandboxPool
 from toolscale.schema import SchemaError
 from toolscale.shard import Shard
+from toolscale.synthesis.source import source_item, source_tasks, with_source
 from toolscale.tasks import Economics, SampledTask, prepare
 from toolscale.teachers.base import Draft, Teacher
 from toolscale.teachers.factory import check_teacher, open_teacher
@@ -88,6 +89,8 @@ class GenerateConfig(TeacherOptions):
     max_sample_failure_share: float = 0.1
     # This job's part of the run (None: all of it); see toolscale.shard.
     shard: Shard | None = None
+    # Play the accepted tasks of a `toolscale synthesize` output instead of sampling.
+    tasks_from: Path | None = None
     # Options that must not change between a run and its --resume.
     RESUME_KEYS = (
         "domains",
@@ -101,6 +104,7 @@ class GenerateConfig(TeacherOptions):
         "schedules",
         "tool_dropout",
         "shard",
+        "tasks_from",
         *TeacherOptions.TEACHER_RESUME_KEYS,
     )
 
@@ -108,7 +112,7 @@ class GenerateConfig(TeacherOptions):
         values = asdict(self)
         values["out"] = str(self.out)
         values["shard"] = None if self.shard is None else str(self.shard)
-        for key in ("cache_dir", "experts"):
+        for key in ("cache_dir", "experts", "tasks_from"):
             values[key] = None if values[key] is None else str(values[key])
         values["temperature"] = self.effective_temperature()
         values["concurrency"] = self.effective_concurrency(self.teacher == "local")
@@ -170,6 +174,8 @@ def plan(config: GenerateConfig) -> list[tuple[str, str, range]]:
     per, extra = divmod(config.num_tasks, len(config.domains))
     for position, domain in enumerate(config.domains):
         count = per + (position < extra)
+        if config.tasks_from is not None:  # at most the tasks the synthesized output holds
+            count = min(count, len(source_tasks(config.tasks_from, domain)))
         for start in range(0, count, config.chunk_size):
             stop = min(count, start + config.chunk_size)
             chunks.append((f"{domain}-{start:06d}", domain, range(start, stop)))
@@ -255,7 +261,12 @@ async def run_task(
 ) -> ChunkResult:
     result = ChunkResult()
     try:
-        item = prepare(await pool.sample(domain, config.seed, index), economics, config.profiles)
+        sampled = (
+            await source_item(config.tasks_from, domain, index, pool)
+            if config.tasks_from is not None
+            else await pool.sample(domain, config.seed, index)
+        )
+        item = prepare(sampled, economics, config.profiles)
     except SandboxError as exc:
         failure = exc.failure
         message = failure.message.removeprefix(f"{domain} task {index}: ")
@@ -512,6 +523,8 @@ def generate(config: GenerateConfig, on_progress: Progress | None = None) -> dic
     Raises RunFailed (after writing everything) when the run met domain bugs."""
     check_config(config)
     config = replace(config, domains=resolve(",".join(config.domains)))
+    if config.tasks_from is not None:
+        config = with_source(config)
     check_shard(config)
     check_schemas(config.domains)
     output = Output(config.out)

@@ -20,7 +20,15 @@ FailureStage = Literal["sample", "teacher", "format", "execution", "grounding", 
 CallStatus = Literal["ok", "error", "crash", "timeout"]
 
 # Fields held as JSON strings in dataset rows.
-_TASK_JSON = ("tools", "prices", "gold_actions", "initial_state", "preference", "user_scenario")
+_TASK_JSON = (
+    "tools",
+    "prices",
+    "gold_actions",
+    "initial_state",
+    "preference",
+    "user_scenario",
+    "provenance",
+)
 _TRACE_JSON = ("calls_per_tool",)
 
 
@@ -55,6 +63,9 @@ class Task(BaseModel):
     user_scenario: UserScenario | None = None
     # The id of the run's world (`toolscale.worlds`) that `initial_state` derives from, or "".
     world: str = ""
+    # Where a task came from when no sampler can rebuild it (`toolscale synthesize`: source,
+    # model, intent, filter results); {} for a task of a domain's sampler.
+    provenance: dict[str, Any] = {}
 
     def to_row(self) -> dict[str, Any]:
         """The dataset row. A task on a world stores its state as a JSON Patch against it."""

@@ -3,6 +3,9 @@
 Tasks are rebuilt from (domain, seed, index) with the run's price schedules, tool dropout and
 profile spread (all in run.json) and must equal the stored row, price table and reference cost
 included, so a tampered price table is caught here and a tampered cost by the metrics check.
+A synthesized task (`toolscale synthesize`), which no sampler rebuilds, is checked from its
+stored content: its gold actions re-executed on its stored state must reach its stored final
+state hash, and the rest is derived again from them (`toolscale.synthesis.stored`).
 Every trace and rejected row must parse, carry its content id, point at a stored task, carry the
 metrics its calls give, and get the same verdict again — which replays every call on a fresh
 state (grounding). Labels and rewards are recomputed with the reward config saved in run.json;
@@ -33,6 +36,7 @@ from toolscale.records import Task, Trace, trace_id
 from toolscale.registry import names
 from toolscale.rewards import GroupFeatures, RewardConfig, group_rewards, row_total
 from toolscale.sandbox.pool import SandboxError, SandboxPool
+from toolscale.synthesis.stored import check_stored, is_synthesized
 from toolscale.tasks import Economics, prepare
 from toolscale.verify import verify
 
@@ -88,6 +92,8 @@ async def check_task(
         return None, [f"unreadable task row ({exc.__class__.__name__})"]
     if task.domain not in names():
         return task, [f"domain {task.domain!r} is not installed"]
+    if is_synthesized(task):  # no sampler rebuilds it: checked from its stored content
+        return task, await check_stored(task, pool, settings.economics, settings.profiles)
     try:
         sampled = await pool.sample(task.domain, task.seed, task.index)
         rebuilt = prepare(sampled, settings.economics, settings.profiles).task

@@ -38,6 +38,7 @@ TASK_FEATURES = Features(
         "preference_profile": Value("string"),
         "user_scenario": Value("string"),
         "world": Value("string"),
+        "provenance": Value("string"),
     }
 )
 
@@ -49,6 +50,21 @@ WORLD_FEATURES = Features(
         "domain_version": Value("string"),
         "seed": Value("int64"),
         "state": Value("string"),
+    }
+)
+
+# `toolscale synthesize`: one row per candidate task a filter rejected, with the stage and why.
+REJECTED_TASK_FEATURES = Features(
+    {
+        "id": Value("string"),
+        "domain": Value("string"),
+        "seed": Value("int64"),
+        "index": Value("int64"),
+        "stage": Value("string"),
+        "reasons": List(Value("string")),
+        "intent": Value("string"),
+        "candidate": Value("string"),
+        "provenance": Value("string"),
     }
 )
 
@@ -129,6 +145,7 @@ FEATURES = {
     "traces": TRACE_FEATURES,
     "rejected": TRACE_FEATURES,
     "worlds": WORLD_FEATURES,
+    "rejected_tasks": REJECTED_TASK_FEATURES,
 }
 
 

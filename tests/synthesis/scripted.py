@@ -1,0 +1,155 @@
+"""A scripted proposer and solver for synthesize tests: the loopback OpenAI-compatible server of
+tests/teachers/fake_openai.py, answering the intents request, one task per intent (built from
+the domain's own sampled task of the same index, or one of the defects below), an evolve request
+per evolved task, and the solver's turns (the gold route, or a wrong answer).
+
+Case kinds: "read" / "write" (valid: the sampled task as is), "unknown_tool", "bad_args",
+"raises" (an id that does not exist), "no_change" (a write intent whose actions only read),
+"trivial" (the fact to say is in the user's own words), "malformed" (no JSON), "contaminated"
+(valid, and copied into a tau2 file), "unsolved" (valid, but the solver never solves it).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from tests.teachers.fake_openai import Plans
+from toolscale.contract import ToolKind, item_rng
+from toolscale.registry import get_domain
+
+ID = re.compile(r"\[case (\d+)\]")
+
+
+def sampled(domain: str, seed: int, index: int) -> Any:
+    return get_domain(domain).sample(item_rng(domain, seed, index), seed, index)
+
+
+def is_write(domain: str, spec: Any) -> bool:
+    specs = get_domain(domain).toolkit.specs()
+    return any(specs[a.name].kind is ToolKind.WRITE for a in spec.gold_actions)
+
+
+def valid(domain: str, seed: int, index: int) -> dict[str, Any]:
+    """The sampled task `index` as a candidate, tagged with its case number."""
+    spec = sampled(domain, seed, index)
+    scenario = spec.scenario
+    opening = scenario.opening if scenario else spec.instruction
+    return {
+        "reason_for_call": f"[case {index}] {scenario.reason_for_call if scenario else opening}",
+        "opening": f"[case {index}] {opening}",
+        "known": dict(scenario.known) if scenario else {},
+        "actions": [a.as_dict() for a in spec.gold_actions],
+        "communicate_info": list(spec.required_facts),
+        "difficulty": spec.difficulty,
+    }
+
+
+def defect(domain: str, seed: int, index: int, kind: str) -> str:
+    """The answer text of case `index` of `kind`."""
+    if kind == "malformed":
+        return '{"reason_for_call": "broken", "actions": [ {"name": '
+    task = valid(domain, seed, index)
+    first = task["actions"][0]
+    if kind == "unknown_tool":
+        task["actions"] = [{"name": "no_such_tool", "arguments": first["arguments"]}]
+    elif kind == "bad_args":
+        task["actions"] = [
+            {"name": first["name"], "arguments": {k: [v] for k, v in first["arguments"].items()}}
+        ]
+    elif kind == "raises":
+        task["actions"] = [
+            {"name": first["name"], "arguments": {k: "ZZ-NO-SUCH-0000" for k in first["arguments"]}}
+        ]
+    elif kind == "no_change":
+        specs = get_domain(domain).toolkit.specs()
+        task["actions"] = [a for a in task["actions"] if specs[a["name"]].kind is ToolKind.READ]
+    elif kind == "trivial":
+        specs = get_domain(domain).toolkit.specs()
+        task["actions"] = [a for a in task["actions"] if specs[a["name"]].kind is ToolKind.READ][:1]
+        task["communicate_info"] = [f"case {index}"]
+    return "Here is the task:\n```json\n" + json.dumps(task) + "\n```"
+
+
+class SynthesisPlans(Plans):
+    """Answers by stage: intents, tasks (`cases[i]` for intent i), evolve (`evolved[i]`: the
+    answer for the evolved task of case i, default malformed), solver turns (gold, or a wrong
+    answer for "unsolved" cases)."""
+
+    def __init__(
+        self, domain: str, seed: int, cases: list[str], evolved: dict[int, str] | None = None
+    ) -> None:
+        self.domain, self.seed, self.cases = domain, seed, cases
+        self.evolved = evolved or {}
+        self.stages: dict[str, int] = {}
+        turns = {}
+        for index, kind in enumerate(cases):
+            if kind in ("read", "write", "contaminated", "unsolved"):
+                turns[valid(domain, seed, index)["opening"]] = self.solver_turns(index, kind)
+        super().__init__(turns)
+
+    def solver_turns(self, index: int, kind: str) -> list[dict[str, Any]]:
+        task = valid(self.domain, self.seed, index)
+        specs = get_domain(self.domain).toolkit.specs()
+        steps: list[dict[str, Any]] = []
+        if task["known"]:
+            wanted = " and ".join(f"your {k}" for k in task["known"])
+            steps.append({"content": f"Could you please tell me {wanted}?"})
+        for action in task["actions"]:
+            if specs[action["name"]].kind is ToolKind.WRITE:
+                steps.append({"content": f"I am about to {action['name']}. Shall I proceed?"})
+            steps.append({"calls": [(action["name"], action["arguments"])]})
+        facts = "; ".join(task["communicate_info"])
+        final = "Sorry, I could not find anything." if kind == "unsolved" else f"Done: {facts}."
+        steps.append({"content": final})
+        return steps
+
+    def answer(self, body: dict[str, Any], content: str) -> tuple[str, Any]:
+        prompt = sum(len(str(m.get("content") or "")) for m in body["messages"]) // 4 + 1
+        return "json", {
+            "id": "chatcmpl-synth",
+            "object": "chat.completion",
+            "created": 0,
+            "model": body.get("model", "fake"),
+            "choices": [
+                {
+                    "index": 0,
+                    "message": {"role": "assistant", "content": content},
+                    "finish_reason": "stop",
+                }
+            ],
+            "usage": {
+                "prompt_tokens": prompt,
+                "completion_tokens": len(content) // 4 + 1,
+                "total_tokens": prompt,
+            },
+        }
+
+    def reply(self, body: dict[str, Any], authorization: str = "") -> tuple[str, Any]:
+        user = body["messages"][-1]["content"] if not body.get("tools") else ""
+        stage = ""
+        if "different reasons a user" in user:
+            stage = "intents"
+            kinds = ["write" if k == "write" or k == "no_change" else "read" for k in self.cases]
+            intents = [{"intent": f"intent-{i}", "kind": k} for i, k in enumerate(kinds)]
+            text = json.dumps({"intents": intents})
+        elif "# Intent" in user:
+            stage = "task"
+            index = int(re.search(r"intent-(\d+)", user)[1])
+            kind = self.cases[index]
+            ok = kind in ("read", "write", "contaminated", "unsolved")
+            text = (
+                json.dumps(valid(self.domain, self.seed, index))
+                if ok
+                else defect(self.domain, self.seed, index, kind)
+            )
+        elif "Rewrite this task" in user:
+            stage = "evolve"
+            index = int(ID.search(user)[1])
+            text = self.evolved.get(index, "I would rather not.")
+        if stage:
+            self.stages[stage] = self.stages.get(stage, 0) + 1
+            return self.answer(body, text)
+        self.stages["solver"] = self.stages.get("solver", 0) + 1
+        return super().reply(body, authorization)
