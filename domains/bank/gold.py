@@ -1,56 +1,23 @@
-"""Helpers of the bank templates: play gold actions on a scratch state, pick and prepare a customer.
+"""Helpers of the bank templates: find the customer a task is about, identify them, edit a record.
 
-A template writes its gold path as calls on `GoldPath`; each call runs the real tool on a scratch
-copy of the state, so the facts a template reports (new balances, fees, dispute ids) are read from
-the very outputs an agent following the path would see.
+Templates read the run's world and never change it. `pick_holder` finds a customer whose records
+fit the request as they are; a template that must adjust a record (a balance) takes a private
+copy of just that record with `edited`, whose result is a full state sharing everything else
+with the world. `identify` plays the policy's first step (the caller's email or customer id)
+and returns what the caller must be asked for.
 """
 
 from __future__ import annotations
 
-import json
 import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from domains.bank.rules import to_cents, to_dollars
-from domains.bank.state import add_account
-from domains.bank.tools import BankTools
-from toolscale.contract import Action, Difficulty
+from domains.bank.rules import DISPUTE_CUTOFF, to_cents
+from toolscale.domain_kit import GoldRunner
 
-
-class GoldPath:
-    """Records gold actions while executing them on a scratch copy of the initial state."""
-
-    def __init__(self, state: dict[str, Any]) -> None:
-        self.kit = BankTools(json.loads(json.dumps(state)))
-        self.actions: list[Action] = []
-
-    def __call__(self, name: str, **arguments: Any) -> Any:
-        """Run tool `name`; return its output, parsed when it is JSON."""
-        self.actions.append(Action(name, arguments))
-        out = getattr(self.kit, name)(**arguments)
-        return json.loads(out) if out.startswith(("[", "{")) else out
-
-
-@dataclass
-class Draft:
-    """What a template produces; the sampler turns it into a TaskSpec."""
-
-    instruction: str
-    actions: list[Action]
-    final_message: str
-    facts: list[str]
-    alternatives: list[list[Action]] = field(default_factory=list)
-
-    @property
-    def difficulty(self) -> Difficulty:
-        n = len(self.actions)
-        return "easy" if n <= 2 else "medium" if n <= 4 else "hard"
-
-
-def with_detour(actions: list[Action], at: int, extra: Action) -> list[Action]:
-    """An alternative route: the gold actions with one redundant READ call inserted."""
-    return [*actions[:at], extra, *actions[at:]]
+State = dict[str, Any]
+Record = dict[str, Any]
 
 
 def usd(cents: int) -> str:
@@ -65,50 +32,125 @@ def draw_amount(rng: random.Random, low: int, high: int) -> int:
     return max(low, cents - cents % 100) if rng.random() < 0.5 else cents
 
 
-@dataclass
-class Holder:
-    """The customer a task is about, with their checking account, its card, and savings."""
+def cents_of(record: Record, name: str = "balance") -> int:
+    return to_cents(record[name])
 
-    customer: dict[str, Any]
-    checking: dict[str, Any]
-    card: dict[str, Any]
-    savings: dict[str, Any] | None
+
+@dataclass(frozen=True)
+class Holder:
+    """A customer of the world with their records (read-only: they are the world's)."""
+
+    customer: Record
+    checking: Record
+    card: Record
+    savings: Record | None
+    payees: list[Record] = field(default_factory=list)
+    purchases: list[Record] = field(default_factory=list)
 
     @property
-    def savings_account(self) -> dict[str, Any]:
+    def cid(self) -> str:
+        return self.customer["customer_id"]
+
+    @property
+    def savings_account(self) -> Record:
         """The savings account, for holders picked with `savings=True`."""
         if self.savings is None:
             raise LookupError("this holder was picked without a savings account")
         return self.savings
 
-    @property
-    def hello_email(self) -> str:
-        return f"Hi, this is {self.customer['name']}, my email is {self.customer['email']}."
-
-    @property
-    def hello_id(self) -> str:
-        return f"Hi, I'm {self.customer['name']}, customer id {self.customer['customer_id']}."
-
-
-def pick_holder(state: dict[str, Any], rng: random.Random, *, savings: bool = False) -> Holder:
-    """Pick the task's customer and make the accounts the task needs usable: the checking account
-    open with an active card, and (when `savings`) an open savings account."""
-    customer = rng.choice(list(state["customers"].values()))
-    cid = customer["customer_id"]
-    mine = [a for a in state["accounts"].values() if a["customer_id"] == cid]
-    checking = next(a for a in mine if a["type"] == "checking")
-    checking["status"] = "open"
-    card = next(c for c in state["cards"].values() if c["account_id"] == checking["account_id"])
-    card["status"] = "active"
-    saving = next((a for a in mine if a["type"] == "savings"), None)
-    if savings:
-        if saving is None:
-            saving = add_account(state, rng, customer, "savings")
-        saving["status"] = "open"
-    return Holder(customer, checking, card, saving)
+    def recent(self, fresh: bool) -> list[Record]:
+        """The checking account's posted card purchases inside (`fresh`) or outside the
+        dispute window."""
+        cutoff = DISPUTE_CUTOFF.isoformat()
+        return [
+            t for t in self.purchases if t["status"] == "posted" and (t["date"] >= cutoff) == fresh
+        ]
 
 
-def ensure_balance(account: dict[str, Any], cents: int, rng: random.Random) -> None:
-    """Raise the account's balance, if needed, so that it holds at least `cents`."""
-    if to_cents(account["balance"]) < cents:
-        account["balance"] = to_dollars(cents + rng.randint(0, 80_000))
+_HOLDERS: list[tuple[State, list[Holder]]] = []  # the last worlds' holders (worlds are cached)
+
+
+def holders(world: State) -> list[Holder]:
+    """Every customer whose checking account is open with its card active (computed once per
+    world: a world is never changed)."""
+    for seen, found in _HOLDERS:
+        if seen is world:
+            return found
+    found = _holders(world)
+    _HOLDERS[:] = [(world, found), *_HOLDERS[:3]]
+    return found
+
+
+def _holders(world: State) -> list[Holder]:
+    accounts: dict[str, list[Record]] = {}
+    for account in world["accounts"].values():
+        accounts.setdefault(account["customer_id"], []).append(account)
+    cards = {c["account_id"]: c for c in world["cards"].values()}
+    payees: dict[str, list[Record]] = {}
+    for payee in world["payees"].values():
+        payees.setdefault(payee["customer_id"], []).append(payee)
+    purchases: dict[str, list[Record]] = {}
+    for txn in world["transactions"].values():
+        if txn["type"] == "card_purchase":
+            purchases.setdefault(txn["account_id"], []).append(txn)
+    found = []
+    for cid, customer in world["customers"].items():
+        mine = accounts.get(cid, [])
+        checking = next((a for a in mine if a["type"] == "checking"), None)
+        if checking is None or checking["status"] != "open":
+            continue
+        card = cards.get(checking["account_id"])
+        if card is None or card["status"] != "active":
+            continue
+        savings = next((a for a in mine if a["type"] == "savings"), None)
+        if savings is not None and savings["status"] != "open":
+            savings = None
+        found.append(
+            Holder(
+                customer,
+                checking,
+                card,
+                savings,
+                payees.get(cid, []),
+                sorted(purchases.get(checking["account_id"], []), key=lambda t: t["date"]),
+            )
+        )
+    return found
+
+
+def pick_holder(
+    world: State, rng: random.Random, *, savings: bool = False, where: Any = None
+) -> Holder | None:
+    """A customer of the world whose checking account is open with an active card, with an open
+    savings account when `savings`, and for whom `where(holder)` holds; None when none fits."""
+    fits = [
+        h
+        for h in holders(world)
+        if (not savings or h.savings is not None) and (where is None or where(h))
+    ]
+    return rng.choice(fits) if fits else None
+
+
+def edited(world: State, *records: tuple[str, str]) -> State:
+    """A full state equal to `world` whose named records (table, id) are private copies the
+    caller may change; every other record is shared with the world and must stay as it is."""
+    state = dict(world)
+    for table, key in records:
+        if state[table] is world[table]:
+            state[table] = dict(world[table])
+        state[table][key] = dict(world[table][key])
+    return state
+
+
+def identify(
+    gold: GoldRunner, rng: random.Random, customer: Record, profile: bool = False
+) -> dict[str, str]:
+    """Identify the caller as the policy says: by email (then their profile when `profile`, for
+    the tier) or by customer id (their profile). Returns what the caller is asked for."""
+    if rng.random() < 0.6:
+        gold("find_customer_by_email", email=customer["email"])
+        if profile:
+            gold("get_customer_details", customer_id=customer["customer_id"])
+        return {"email": customer["email"]}
+    gold("get_customer_details", customer_id=customer["customer_id"])
+    return {"customer id": customer["customer_id"]}

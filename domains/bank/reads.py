@@ -11,6 +11,7 @@ from typing import Any, Literal
 
 from domains.bank.rules import external_fee, money, replacement_fee, to_cents
 from toolscale.contract import ToolError, ToolKind, tool
+from toolscale.domain_kit import find_by, lookup
 from toolscale.tools.generic import StatefulGenericTools
 
 Service = Literal[
@@ -46,17 +47,11 @@ def parse_amount(value: float) -> int:
 class BankReadTools(StatefulGenericTools):
     """Look-ups over `self.state` (see domains.bank.state), plus the generic tools."""
 
-    def _get(self, table: str, key: str, what: str) -> dict[str, Any]:
-        record = self.state[table].get(key)
-        if record is None:
-            raise ToolError(f"{what} {key!r} not found")
-        return record
-
     def _tier(self, account: dict[str, Any]) -> str:
         return self.state["customers"][account["customer_id"]]["tier"]
 
     def _open_account(self, account_id: str) -> dict[str, Any]:
-        account = self._get("accounts", account_id, "account")
+        account = lookup(self.state, "accounts", account_id, "account")
         if account["status"] != "open":
             raise ToolError(f"account {account_id} is {account['status']}")
         return account
@@ -68,13 +63,8 @@ class BankReadTools(StatefulGenericTools):
         Args:
             email: The customer's email address.
         """
-        wanted = email.strip().lower()
-        for customer in self.state["customers"].values():
-            if customer["email"] == wanted:
-                return json.dumps(
-                    {"customer_id": customer["customer_id"], "name": customer["name"]}
-                )
-        raise ToolError(f"no customer with email {email!r}")
+        customer = find_by(self.state, "customers", "email", email, "customer")
+        return json.dumps({"customer_id": customer["customer_id"], "name": customer["name"]})
 
     @tool(ToolKind.READ)
     def get_customer_details(self, customer_id: str) -> str:
@@ -84,7 +74,7 @@ class BankReadTools(StatefulGenericTools):
         Args:
             customer_id: The customer id, e.g. "CUS-12345".
         """
-        return json.dumps(self._get("customers", customer_id, "customer"))
+        return json.dumps(lookup(self.state, "customers", customer_id, "customer"))
 
     @tool(ToolKind.READ)
     def list_accounts(self, customer_id: str) -> str:
@@ -94,7 +84,7 @@ class BankReadTools(StatefulGenericTools):
         Args:
             customer_id: The customer id, e.g. "CUS-12345".
         """
-        self._get("customers", customer_id, "customer")
+        lookup(self.state, "customers", customer_id, "customer")
         found = [
             _view(a, "balance")
             for a in self.state["accounts"].values()
@@ -110,7 +100,7 @@ class BankReadTools(StatefulGenericTools):
         Args:
             account_id: The account id, e.g. "ACC-12345678".
         """
-        account = self._get("accounts", account_id, "account")
+        account = lookup(self.state, "accounts", account_id, "account")
         shown = _view(account, "balance")
         shown["cards"] = [
             {"card_id": c["card_id"], "last4": c["last4"], "status": c["status"]}
@@ -130,7 +120,7 @@ class BankReadTools(StatefulGenericTools):
             account_id: The account id, e.g. "ACC-12345678".
             limit: How many transactions to return, 1 to 50 (default 10).
         """
-        self._get("accounts", account_id, "account")
+        lookup(self.state, "accounts", account_id, "account")
         if not 1 <= limit <= 50:
             raise ToolError("limit must be between 1 and 50")
         found = [t for t in self.state["transactions"].values() if t["account_id"] == account_id]
@@ -144,7 +134,9 @@ class BankReadTools(StatefulGenericTools):
         Args:
             transaction_id: The transaction id, e.g. "TX-0A1B2C3D".
         """
-        return json.dumps(_view(self._get("transactions", transaction_id, "transaction"), "amount"))
+        return json.dumps(
+            _view(lookup(self.state, "transactions", transaction_id, "transaction"), "amount")
+        )
 
     @tool(ToolKind.READ)
     def get_card_details(self, card_id: str) -> str:
@@ -154,7 +146,7 @@ class BankReadTools(StatefulGenericTools):
         Args:
             card_id: The card id, e.g. "CARD-1A2B3C".
         """
-        card = self._get("cards", card_id, "card")
+        card = lookup(self.state, "cards", card_id, "card")
         owner = self.state["accounts"][card["account_id"]]["customer_id"]
         return json.dumps({**card, "customer_id": owner})
 
@@ -166,7 +158,7 @@ class BankReadTools(StatefulGenericTools):
         Args:
             customer_id: The customer id, e.g. "CUS-12345".
         """
-        self._get("customers", customer_id, "customer")
+        lookup(self.state, "customers", customer_id, "customer")
         found = [p for p in self.state["payees"].values() if p["customer_id"] == customer_id]
         return json.dumps(sorted(found, key=lambda p: p["payee_id"]))
 
@@ -181,7 +173,7 @@ class BankReadTools(StatefulGenericTools):
                 external_transfer (to a payee), card_replacement or card_replacement_expedited.
             amount: The amount to transfer, for external_transfer; ignored otherwise.
         """
-        tier = self._tier(self._get("accounts", account_id, "account"))
+        tier = self._tier(lookup(self.state, "accounts", account_id, "account"))
         if service == "external_transfer":
             fee = external_fee(tier, parse_amount(amount))
         elif service == "internal_transfer":

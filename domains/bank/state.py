@@ -1,9 +1,10 @@
-"""Build the seeded initial state of one bank task: customers, accounts, cards, payees, history.
+"""Build a run's seeded bank (its world): customers, accounts, cards, payees, history.
 
-The state is plain JSON, keyed by id. Everything is drawn from the task's rng (faker is reseeded
-from it), so the same rng gives the same bank. A task's bank is small on purpose: three or four
-customers, each with a checking account and its debit card, often a savings account, a handful
-of transactions per account and one or two external payees.
+The state is plain JSON, keyed by id. Everything is drawn from the rng handed in (faker is
+reseeded from it), so the same rng gives the same bank. One world holds 150-180 customers, each
+with a checking account and its debit card, usually a savings account, a handful of
+transactions per account and one or two external payees: about 1,700 records. Every task of a
+run starts from it (`BankDomain.world`).
 """
 
 from __future__ import annotations
@@ -47,8 +48,8 @@ PAYEE_BANKS = ("First National Bank", "Harbor Credit Union", "Summit Savings", "
 BILLERS = ("City Power & Light", "Metro Water Utility", "Oakridge Property Mgmt", "Verity Mobile")
 
 
-def build_state(rng: random.Random) -> dict[str, Any]:
-    """A fresh bank for one task, drawn from `rng` alone."""
+def build_world(rng: random.Random, customers: int | None = None) -> dict[str, Any]:
+    """A bank of `customers` customers (150 to 180 when None), drawn from `rng` alone."""
     fake.seed_instance(rng.getrandbits(64))
     state: dict[str, Any] = {
         "today": TODAY.isoformat(),
@@ -59,12 +60,16 @@ def build_state(rng: random.Random) -> dict[str, Any]:
         "payees": {},
         "disputes": {},
     }
-    for _ in range(rng.randint(3, 4)):
+    for _ in range(rng.randint(150, 180) if customers is None else customers):
         add_customer(state, rng)
     return state
 
 
-def _unique(rng: random.Random, table: dict[str, Any], make: Any) -> str:
+def _slug(name: str) -> str:
+    return "".join(ch for ch in name.lower() if ch.isalnum())
+
+
+def _unique(rng: random.Random, table: Any, make: Any) -> str:
     while (key := make(rng)) in table:
         pass
     return key
@@ -74,10 +79,16 @@ def add_customer(state: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     """Add one customer with a checking account, maybe a savings account, and payees."""
     first, last = fake.first_name(), fake.last_name()
     cid = _unique(rng, state["customers"], lambda r: f"CUS-{r.randint(10000, 99999)}")
+    taken = {c["email"] for c in state["customers"].values()}
+    email = _unique(
+        rng,
+        taken,
+        lambda r: f"{_slug(first)}.{_slug(last)}{r.randint(1, 999)}@{r.choice(EMAIL_DOMAINS)}",
+    )
     customer = {
         "customer_id": cid,
         "name": f"{first} {last}",
-        "email": f"{first}.{last}{rng.randint(1, 99)}@{rng.choice(EMAIL_DOMAINS)}".lower(),
+        "email": email,
         "phone": fake.numerify("(###) ###-####"),
         "address": f"{fake.street_address()}, {fake.city()}, {fake.state_abbr()} {fake.postcode()}",
         "tier": rng.choices(list(TIERS), weights=(5, 3, 2))[0],
@@ -113,20 +124,22 @@ def add_account(
     state["accounts"][aid] = account
     if checking:
         card = add_card(state, rng, account, TIERS[customer["tier"]].card_limit_max)
-        for merchant in rng.sample(MERCHANTS, rng.randint(3, 4)):
+        for merchant in rng.sample(MERCHANTS, rng.randint(2, 4)):
             amount = -rng.randint(500, 40_000)
             days = rng.randint(1, 110)
             txn = add_transaction(state, rng, aid, days, "card_purchase", amount, merchant)
             txn["card_id"] = card["card_id"]
         employer = rng.choice(EMPLOYERS)
-        for days in rng.sample(range(1, 60), rng.randint(1, 2)):
+        for days in rng.sample(range(1, 60), 1 if rng.random() < 0.7 else 2):
             pay = rng.randint(100_000, 400_000)
             add_transaction(state, rng, aid, days, "deposit", pay, f"Payroll - {employer}")
         if rng.random() < 0.4:
             add_transaction(state, rng, aid, rng.randint(1, 40), "atm_withdrawal", -10_000, "ATM")
     else:
-        deposit = rng.randint(10_000, 90_000)
-        add_transaction(state, rng, aid, rng.randint(20, 90), "deposit", deposit, "Mobile deposit")
+        if rng.random() < 0.5:
+            deposit = rng.randint(10_000, 90_000)
+            days = rng.randint(20, 90)
+            add_transaction(state, rng, aid, days, "deposit", deposit, "Mobile deposit")
         add_transaction(state, rng, aid, 16, "interest", rng.randint(50, 2_000), "Interest")
     return account
 

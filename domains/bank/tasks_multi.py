@@ -1,76 +1,43 @@
-"""The bank's multi-step templates: closing an account, conditional requests, combined requests.
+"""The bank's multi-step templates: conditional requests and several requests in one call.
 
-Conditional templates ("dispute it if still allowed, otherwise block the card") draw which branch
-holds by adjusting the state, so a correct agent must check the policy condition itself.
+A conditional template ("dispute it if still allowed, otherwise block the card") picks a record
+for which the branch it drew holds, so a correct agent must check the condition itself; where
+no record fits as it is (a checking account just short of a payment), the template edits a
+private copy of that one record.
 """
 
 from __future__ import annotations
 
 import random
-from typing import Any
 
-from domains.bank.gold import Draft, GoldPath, draw_amount, ensure_balance, pick_holder, usd
-from domains.bank.reads import sent_today
-from domains.bank.rules import TIERS, external_fee, money, to_cents, to_dollars
-from domains.bank.state import DAYS_AGO
-
-State = dict[str, Any]
-
-DISPUTE_PHRASES = (
-    ("unrecognized", "I don't recognize it, I never made that purchase"),
-    ("duplicate", "I was charged twice for the same purchase and this is the duplicate"),
-    ("not_received", "I paid but never received what I ordered"),
-    ("incorrect_amount", "the amount charged is wrong, it's not what I agreed to pay"),
+from domains.bank.gold import (
+    Holder,
+    State,
+    cents_of,
+    draw_amount,
+    edited,
+    identify,
+    pick_holder,
+    usd,
 )
+from domains.bank.reads import sent_today
+from domains.bank.rules import TIERS, external_fee, money, to_dollars
+from domains.bank.tools import BankTools
+from toolscale.domain_kit import Draft, GoldRunner, Request
 
 
-def _purchase(state: State, account_id: str, rng: random.Random, days_ago: int) -> dict[str, Any]:
-    """One card purchase of the account, moved to `days_ago` days before today."""
-    purchases = [
-        t
-        for t in state["transactions"].values()
-        if t["account_id"] == account_id and t["type"] == "card_purchase"
-    ]
-    txn = rng.choice(purchases)
-    txn["date"] = DAYS_AGO[days_ago]
-    return txn
-
-
-def close_savings(state: State, rng: random.Random) -> Draft:
-    h = pick_holder(state, rng, savings=True)
-    savings, chk = h.savings_account, h.checking["account_id"]
-    gold = GoldPath(state)
-    gold("find_customer_by_email", email=h.customer["email"])
-    gold("list_accounts", customer_id=h.customer["customer_id"])
-    left = money(to_cents(savings["balance"]))
-    done = gold(
-        "transfer_funds",
-        from_account_id=savings["account_id"],
-        destination_id=chk,
-        amount=savings["balance"],
-    )
-    gold("close_account", account_id=savings["account_id"])
-    return Draft(
-        f"{h.hello_email} I want to close my savings account. Move whatever is left in it to my "
-        "checking account first. How much was moved, and what is my checking balance afterwards?",
-        gold.actions,
-        f"I moved the remaining {left} USD from savings {savings['account_id']} to checking "
-        f"{chk} and closed the savings account. Your checking balance is now "
-        f"{done['to_account_balance']} USD.",
-        [left, done["to_account_balance"]],
-    )
-
-
-def dispute_or_block(state: State, rng: random.Random) -> Draft:
-    h = pick_holder(state, rng)
+def dispute_or_block(rng: random.Random, world: State) -> Draft | None:
+    fresh = rng.random() < 0.5
+    h = pick_holder(world, rng, where=lambda h: h.recent(fresh) and cents_of(h.checking) >= 1_000)
+    if h is None:
+        return None
     aid, card_id = h.checking["account_id"], h.card["card_id"]
-    in_window = rng.random() < 0.5
-    txn = _purchase(state, aid, rng, rng.randint(20, 60) if in_window else rng.randint(61, 100))
-    gold = GoldPath(state)
-    gold("find_customer_by_email", email=h.customer["email"])
-    gold("list_accounts", customer_id=h.customer["customer_id"])
+    txn = rng.choice(h.recent(fresh))
+    gold = GoldRunner(BankTools, world)
+    known = identify(gold, rng, h.customer)
+    gold("list_accounts", customer_id=h.cid)
     gold("list_recent_transactions", account_id=aid)
-    if in_window:
+    if fresh:
         done = gold(
             "dispute_transaction", transaction_id=txn["transaction_id"], reason="unrecognized"
         )
@@ -85,55 +52,91 @@ def dispute_or_block(state: State, rng: random.Random) -> Draft:
             f"fee is {done['fee']} USD."
         )
         facts = [done["new_card_id"], done["fee"]]
+    merchant, amount = txn["counterparty"], usd(-cents_of(txn, "amount"))
+    goals = (
+        f"dispute a {amount} charge from {merchant} that I don't recognize",
+        f"challenge a {merchant} payment of {amount} I never made",
+        f"report a {amount} {merchant} charge on my checking as not mine",
+    )
     return Draft(
-        f"{h.hello_email} There's a charge of {usd(-to_cents(txn['amount']))} from "
-        f"{txn['counterparty']} on my checking account that I don't recognize. Please dispute it "
-        "as unrecognized. If it's too old to be disputed, then instead block my debit card for "
-        "suspected fraud and order a replacement with standard delivery. Tell me what you did, "
-        "with the dispute number or the new card's id and the fee.",
+        Request(
+            goals,
+            known=known,
+            conditions=(
+                "If it's too old to be disputed, block my debit card for suspected fraud instead "
+                "and send me a replacement with standard delivery.",
+            ),
+        ),
         gold.actions,
         message,
         facts,
+        writes=True,
     )
 
 
-def stolen_card_sweep(state: State, rng: random.Random) -> Draft:
-    h = pick_holder(state, rng)
+def stolen_card_sweep(rng: random.Random, world: State) -> Draft | None:
+    count = rng.choice((1, 2))
+
+    def fits(h: Holder) -> bool:
+        return len(h.recent(True)) >= count and cents_of(h.checking) >= 4_000
+
+    h = pick_holder(world, rng, where=fits)
+    if h is None:
+        return None
     aid, card_id = h.checking["account_id"], h.card["card_id"]
-    txn = _purchase(state, aid, rng, rng.randint(1, 30))
-    gold = GoldPath(state)
+    charges = rng.sample(h.recent(True), count)
+    gold = GoldRunner(BankTools, world)
+    known = identify(gold, rng, h.customer)
+    gold("list_accounts", customer_id=h.cid)
     gold("get_account_details", account_id=aid)
     gold("block_card", card_id=card_id, reason="stolen")
     gold("list_recent_transactions", account_id=aid)
-    disputed = gold(
-        "dispute_transaction", transaction_id=txn["transaction_id"], reason="unrecognized"
-    )
+    disputes = [
+        gold("dispute_transaction", transaction_id=t["transaction_id"], reason="unrecognized")
+        for t in charges
+    ]
     done = gold("replace_card", card_id=card_id, expedited=True)
+    shops = " and ".join(t["counterparty"] for t in charges)
+    charge = "charges" if count > 1 else "charge"
+    goals = (
+        f"block my stolen card, dispute the {shops} {charge} the thief made, and get a new card "
+        "sent express",
+        f"stop my stolen debit card, contest the {shops} {charge} I didn't make, and order an "
+        "expedited replacement",
+        f"deal with my stolen card: block it, dispute the {charge} at {shops}, and rush me a "
+        "replacement",
+    )
+    ids = [d["dispute_id"] for d in disputes]
     return Draft(
-        f"{h.hello_id} My debit card on checking account {aid} was stolen and the thief used it "
-        f"at {txn['counterparty']}. Block the card, dispute that charge as unrecognized, and send "
-        "me a replacement card with expedited delivery. Tell me the dispute number, the new "
-        "card's id and the replacement fee.",
+        Request(
+            goals,
+            known=known,
+            motives=("My bag was taken on the train.", "Someone pickpocketed me yesterday."),
+        ),
         gold.actions,
-        f"Card {card_id} is blocked. Dispute {disputed['dispute_id']} is open for the "
-        f"{txn['counterparty']} charge. Replacement card {done['new_card_id']} ships expedited; "
-        f"the fee is {done['fee']} USD.",
-        [disputed["dispute_id"], done["new_card_id"], done["fee"]],
+        f"Card {card_id} is blocked. Dispute {' and '.join(ids)} opened for the {shops} "
+        f"{charge}. Replacement card {done['new_card_id']} ships expedited; the fee is "
+        f"{done['fee']} USD.",
+        [*ids, done["new_card_id"], done["fee"]],
+        writes=True,
     )
 
 
-def limit_and_topup(state: State, rng: random.Random) -> Draft:
-    h = pick_holder(state, rng, savings=True)
+def limit_and_topup(rng: random.Random, world: State) -> Draft | None:
+    def fits(h: Holder) -> bool:
+        top = TIERS[h.customer["tier"]].card_limit_max
+        return h.card["daily_limit"] < top and cents_of(h.savings_account) >= 5_000
+
+    h = pick_holder(world, rng, savings=True, where=fits)
+    if h is None:
+        return None
     savings, tier = h.savings_account, h.customer["tier"]
     top = TIERS[tier].card_limit_max
-    h.card["daily_limit"] = rng.choice(range(500, top, 250))
-    cents = draw_amount(rng, 5_000, 150_000)
-    ensure_balance(savings, cents, rng)
+    cents = draw_amount(rng, 5_000, min(150_000, cents_of(savings)))
     chk = h.checking["account_id"]
-    gold = GoldPath(state)
-    gold("find_customer_by_email", email=h.customer["email"])
-    gold("get_customer_details", customer_id=h.customer["customer_id"])
-    gold("list_accounts", customer_id=h.customer["customer_id"])
+    gold = GoldRunner(BankTools, world)
+    known = identify(gold, rng, h.customer, profile=True)
+    gold("list_accounts", customer_id=h.cid)
     gold("get_account_details", account_id=chk)
     gold("update_daily_limit", card_id=h.card["card_id"], new_limit=top)
     done = gold(
@@ -142,33 +145,51 @@ def limit_and_topup(state: State, rng: random.Random) -> Draft:
         destination_id=chk,
         amount=cents / 100,
     )
+    goals = (
+        f"raise my card's daily limit to the most my tier allows and move {usd(cents)} from "
+        "savings to checking",
+        f"put {usd(cents)} from savings into checking and max out my card's daily limit",
+        f"get my debit card limit as high as it can go, and top up checking with {usd(cents)} "
+        "from savings",
+    )
     return Draft(
-        f"{h.hello_email} Two things: raise the daily limit of my debit card to the maximum my "
-        f"tier allows, and move {usd(cents)} from my savings to my checking account. Tell me "
-        "the new limit and my new checking balance.",
+        Request(goals, known=known, motives=("I'm travelling next week.",)),
         gold.actions,
         f"Your card {h.card['card_id']} now has a daily limit of {top} USD, the {tier} maximum. "
         f"After the transfer your checking balance is {done['to_account_balance']} USD.",
         [str(top), done["to_account_balance"]],
+        writes=True,
     )
 
 
-def pay_with_topup(state: State, rng: random.Random) -> Draft:
-    h = pick_holder(state, rng, savings=True)
-    savings, chk, tier = h.savings_account, h.checking, h.customer["tier"]
-    cid = h.customer["customer_id"]
-    payee = rng.choice([p for p in state["payees"].values() if p["customer_id"] == cid])
-    room = TIERS[tier].external_daily_limit - sent_today(state, chk["account_id"])
-    cents = draw_amount(rng, 60_000, min(200_000, room))
-    needed = cents + external_fee(tier, cents)
+def pay_with_topup(rng: random.Random, world: State) -> Draft | None:
     short = rng.randint(1_000, 50_000) if rng.random() < 0.5 else 0
+
+    def fits(h: Holder) -> bool:
+        room = TIERS[h.customer["tier"]].external_daily_limit - sent_today(
+            world, h.checking["account_id"]
+        )
+        return bool(h.payees) and room >= 60_000 and cents_of(h.savings_account) >= short
+
+    h = pick_holder(world, rng, savings=True, where=fits)
+    if h is None:
+        return None
+    savings, chk, tier, cid = h.savings_account, h.checking, h.customer["tier"], h.cid
+    payee = rng.choice(h.payees)
+    room = TIERS[tier].external_daily_limit - sent_today(world, chk["account_id"])
     if short:
-        chk["balance"] = to_dollars(needed - short)
-        ensure_balance(savings, short, rng)
+        cents = draw_amount(rng, 60_000, min(200_000, room))
+        state = edited(world, ("accounts", chk["account_id"]))
+        state["accounts"][chk["account_id"]]["balance"] = to_dollars(
+            cents + external_fee(tier, cents) - short
+        )
+    elif cents_of(chk) >= 62_600:
+        cents = draw_amount(rng, 60_000, min(200_000, room, cents_of(chk) - 2_600))
+        state = world
     else:
-        ensure_balance(chk, needed, rng)
-    gold = GoldPath(state)
-    gold("find_customer_by_email", email=h.customer["email"])
+        return None
+    gold = GoldRunner(BankTools, state)
+    known = identify(gold, rng, h.customer)
     gold("list_accounts", customer_id=cid)
     gold("list_payees", customer_id=cid)
     quote = gold(
@@ -197,13 +218,68 @@ def pay_with_topup(state: State, rng: random.Random) -> Draft:
         amount=cents / 100,
     )
     facts.append(done["from_account_balance"])
+    name = payee["name"]
+    goals = (
+        f"pay {usd(cents)} to {name} from my checking account",
+        f"send {name} {usd(cents)} out of checking",
+        f"settle {usd(cents)} with {name} from my checking",
+    )
     return Draft(
-        f"{h.hello_email} Please pay {usd(cents)} to {payee['name']} from my checking account. "
-        "If my checking account can't cover the payment plus the fee, first move exactly the "
-        "missing amount from my savings account into checking. Tell me the fee and the "
-        "resulting balances.",
+        Request(
+            goals,
+            known=known,
+            conditions=(
+                "If checking can't cover the payment plus the fee, first move exactly the missing "
+                "amount over from my savings.",
+            ),
+        ),
         gold.actions,
-        message + f"I sent {done['amount']} USD to {payee['name']} with a fee of {quote['fee']} "
+        message + f"I sent {done['amount']} USD to {name} with a fee of {quote['fee']} "
         f"USD. Your checking balance is now {done['from_account_balance']} USD.",
         facts,
+        writes=True,
+        state=None if state is world else state,
+    )
+
+
+def tidy_up(rng: random.Random, world: State) -> Draft | None:
+    def fits(h: Holder) -> bool:
+        return cents_of(h.savings_account) > 0
+
+    h = pick_holder(world, rng, savings=True, where=fits)
+    if h is None:
+        return None
+    savings, chk, card = h.savings_account, h.checking["account_id"], h.card
+    top = TIERS[h.customer["tier"]].card_limit_max
+    limits = [n for n in range(500, top + 1, 250) if n != card["daily_limit"]]
+    limit = rng.choice(limits)
+    gold = GoldRunner(BankTools, world)
+    known = identify(gold, rng, h.customer, profile=True)
+    gold("list_accounts", customer_id=h.cid)
+    left = money(cents_of(savings))
+    done = gold(
+        "transfer_funds",
+        from_account_id=savings["account_id"],
+        destination_id=chk,
+        amount=savings["balance"],
+    )
+    gold("close_account", account_id=savings["account_id"])
+    gold("get_account_details", account_id=chk)
+    gold("update_daily_limit", card_id=card["card_id"], new_limit=limit)
+    amount = usd(limit * 100)
+    goals = (
+        f"close my savings account into checking and set my card's daily limit to {amount}",
+        f"move everything from savings to checking, close the savings, and change my daily card "
+        f"limit to {amount}",
+        f"tidy up my accounts: shut the savings (money into checking) and put my card limit at "
+        f"{amount}",
+    )
+    return Draft(
+        Request(goals, known=known, motives=("I'm reorganising my banking.",)),
+        gold.actions,
+        f"I moved {left} USD from savings to checking and closed the savings account; your "
+        f"checking balance is {done['to_account_balance']} USD. Card {card['card_id']} now has a "
+        f"daily limit of {limit} USD.",
+        [left, done["to_account_balance"]],
+        writes=True,
     )

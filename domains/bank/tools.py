@@ -24,6 +24,7 @@ from domains.bank.rules import (
     to_dollars,
 )
 from toolscale.contract import ToolError, ToolKind, content_id, tool
+from toolscale.domain_kit import lookup
 
 BlockReason = Literal["lost", "stolen", "damaged", "suspected_fraud"]
 DisputeReason = Literal["unrecognized", "duplicate", "not_received", "incorrect_amount"]
@@ -71,7 +72,7 @@ class BankTools(BankReadTools):
                 raise ToolError("internal transfers go to a different account of the same customer")
             fee, counterparty = 0, destination_id
         elif destination_id.startswith("PAY-"):
-            payee = self._get("payees", destination_id, "payee")
+            payee = lookup(self.state, "payees", destination_id, "payee")
             if payee["customer_id"] != owner:
                 raise ToolError(f"payee {destination_id} does not belong to the account's owner")
             tier = self._tier(source)
@@ -106,7 +107,7 @@ class BankTools(BankReadTools):
             reason: Why: lost, stolen, damaged, or suspected_fraud (charges the customer
                 does not recognise while the card is still in their hands).
         """
-        card = self._get("cards", card_id, "card")
+        card = lookup(self.state, "cards", card_id, "card")
         if card["status"] != "active":
             raise ToolError(f"card {card_id} is {card['status']}, not active")
         card["status"] = "blocked"
@@ -123,7 +124,7 @@ class BankTools(BankReadTools):
             expedited: True for expedited delivery (2 business days, surcharge by tier);
                 false for standard delivery (7 business days).
         """
-        card = self._get("cards", card_id, "card")
+        card = lookup(self.state, "cards", card_id, "card")
         if card["status"] != "blocked":
             raise ToolError(f"card {card_id} is {card['status']}; only a blocked card is replaced")
         account = self._open_account(card["account_id"])
@@ -162,7 +163,7 @@ class BankTools(BankReadTools):
             card_id: The card id, e.g. "CARD-1A2B3C".
             new_limit: The new daily limit in whole US dollars, a multiple of 50.
         """
-        card = self._get("cards", card_id, "card")
+        card = lookup(self.state, "cards", card_id, "card")
         if card["status"] != "active":
             raise ToolError(f"card {card_id} is {card['status']}, not active")
         account = self._open_account(card["account_id"])
@@ -187,14 +188,14 @@ class BankTools(BankReadTools):
             reason: unrecognized (the customer did not make it), duplicate (charged twice),
                 not_received (goods or service never received), or incorrect_amount.
         """
-        txn = self._get("transactions", transaction_id, "transaction")
+        txn = lookup(self.state, "transactions", transaction_id, "transaction")
         if txn["type"] != "card_purchase" or txn["status"] != "posted":
             raise ToolError("only a posted card purchase can be disputed")
         if txn["date"] < DISPUTE_CUTOFF.isoformat():
             raise ToolError(
                 f"transaction dated {txn['date']} is older than {DISPUTE_WINDOW_DAYS} days"
             )
-        account = self._get("accounts", txn["account_id"], "account")
+        account = lookup(self.state, "accounts", txn["account_id"], "account")
         if account["status"] == "closed":
             raise ToolError(f"account {account['account_id']} is closed")
         dispute_id = f"DSP-{content_id({'transaction': transaction_id})[:8].upper()}"

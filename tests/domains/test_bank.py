@@ -1,8 +1,11 @@
-"""Bank domain: tool effects on a tiny hand-built bank, policy errors, and sampled gold paths."""
+"""Bank domain: tool effects on a tiny hand-built bank, policy errors, the run's world, and
+sampled tasks (gold paths, openings without the caller's details, gold conversations)."""
 
 from __future__ import annotations
 
 import json
+import random
+import re
 from collections import Counter
 from typing import Any
 
@@ -10,8 +13,22 @@ import pytest
 
 from domains.bank import BankDomain
 from domains.bank.rules import external_fee, money, replacement_fee
+from domains.bank.state import build_world
+from domains.bank.tasks import TEMPLATES
 from domains.bank.tools import BankTools
-from toolscale.contract import ToolError, ToolKind, item_rng, normalize_text, state_hash
+from toolscale.contract import (
+    TaskSpec,
+    ToolError,
+    ToolKind,
+    fact_stated,
+    item_rng,
+    normalize_text,
+    state_hash,
+)
+from toolscale.conversation import plan
+from toolscale.domain_kit import sample_task
+from toolscale.teachers.scripted_user import YES, reply
+from toolscale.worlds import world_id
 
 
 def tiny_bank(tier: str = "gold") -> dict[str, Any]:
@@ -155,7 +172,7 @@ def test_internal_transfer_moves_money_between_own_accounts_only() -> None:
     [
         ("ACC-1", "PAY-1", 999.0, "insufficient funds"),  # 999 + fee (1.00 + 4.995 -> 6.00) > 1000
         ("ACC-1", "ACC-2", 10.005, "at most 2 decimals"),
-        ("ACC-1", "PAY-404", 10.0, "not found"),
+        ("ACC-1", "PAY-404", 10.0, "no payee with id"),
         ("ACC-1", "CUS-2", 10.0, "neither an account nor a payee"),
     ],
 )
@@ -302,23 +319,72 @@ def test_policy_states_the_numbers_the_tools_use() -> None:
         assert text in policy
 
 
-def test_sampled_gold_paths_replay_and_report_their_facts() -> None:
+def small_world() -> dict[str, Any]:
+    return build_world(random.Random("bank-test"), customers=40)
+
+
+def sampled(count: int) -> list[TaskSpec]:
+    """Tasks 0..count-1 of a small world (a real world holds 150-180 customers)."""
+    world = small_world()
+    return [sample_task(item_rng("bank", 3, i), world, TEMPLATES, BankTools) for i in range(count)]
+
+
+@pytest.fixture(scope="module")
+def tasks() -> list[TaskSpec]:
+    return sampled(240)
+
+
+def test_world_is_drawn_from_the_seed_alone() -> None:
     domain = BankDomain()
-    seen: Counter[str] = Counter()
-    for index in range(300):
+    world = domain.world(7)
+    assert world is domain.world(7)  # cached
+    assert world_id(build_world(random.Random("bank:7:world"))) == world_id(world)
+    assert world_id(domain.world(8)) != world_id(world)
+    assert 150 <= len(world["customers"]) <= 180
+    assert sum(len(t) for t in world.values() if isinstance(t, dict)) >= 1000
+    emails = [c["email"] for c in world["customers"].values()]
+    assert len(set(emails)) == len(emails)  # find_customer_by_email finds one
+
+
+def test_domain_samples_are_deterministic_and_leave_the_world_alone() -> None:
+    domain = BankDomain()
+    before = world_id(domain.world(3))
+    for index in range(6):
         spec = domain.sample(item_rng("bank", 3, index), 3, index)
         assert spec == domain.sample(item_rng("bank", 3, index), 3, index)
+    assert world_id(domain.world(3)) == before
+
+
+def test_a_tasks_state_is_the_world_unless_its_template_changed_it(tasks: list[TaskSpec]) -> None:
+    world = small_world()
+    assert world_id(small_world()) == world_id(world)
+    changed = [t for t in tasks if state_hash(t.initial_state) != state_hash(world)]
+    assert {t.template for t in changed} == {"pay_with_topup"}  # the only editing template
+    for spec in changed:  # it changes one balance, nothing else
+        diff = [
+            (table, key)
+            for table, rows in world.items()
+            if isinstance(rows, dict)
+            for key in rows
+            if rows[key] != spec.initial_state[table][key]
+        ]
+        assert len(diff) == 1 and diff[0][0] == "accounts", diff
+
+
+def test_sampled_gold_paths_replay_and_report_their_facts(tasks: list[TaskSpec]) -> None:
+    seen: Counter[str] = Counter()
+    for spec in tasks:
         seen[spec.template] += 1
         fresh = json.dumps(spec.initial_state)
         kit = BankTools(json.loads(fresh))
         outputs = [getattr(kit, a.name)(**a.arguments) for a in spec.gold_actions]
-        assert 1 <= len(outputs) <= 6
+        assert 2 <= len(outputs) <= 8
         expected = {1: "easy", 2: "easy", 3: "medium", 4: "medium"}.get(len(outputs), "hard")
         assert spec.difficulty == expected
         for fact in spec.required_facts:
-            assert fact.lower() in spec.final_message.lower()
-            assert any(fact in out for out in outputs), (spec.template, fact)
-            assert normalize_text(fact) not in normalize_text(spec.instruction)
+            assert fact_stated(fact, spec.final_message), (spec.template, fact)
+            assert any(fact_stated(fact, out) for out in outputs), (spec.template, fact)
+            assert not fact_stated(fact, spec.instruction), (spec.template, fact)
         changed = state_hash(kit.state) != state_hash(spec.initial_state)
         assert spec.required_facts or changed, spec.template
         for route in spec.alternatives:
@@ -326,9 +392,55 @@ def test_sampled_gold_paths_replay_and_report_their_facts() -> None:
             for action in route:
                 getattr(other, action.name)(**action.arguments)
             assert state_hash(other.state) == state_hash(kit.state)
-    assert set(seen) == set(domain.templates)
-    assert {domain.sample(item_rng("bank", 3, i), 3, i).difficulty for i in range(40)} == {
-        "easy",
-        "medium",
-        "hard",
-    }
+    assert set(seen) == set(BankDomain.templates)
+    assert {t.difficulty for t in tasks[:40]} == {"easy", "medium", "hard"}
+    assert max(len(t.gold_actions) for t in tasks) == 8
+
+
+def test_every_tool_appears_in_some_gold_path(tasks: list[TaskSpec]) -> None:
+    used = {a.name for t in tasks for a in t.gold_actions}
+    assert used == set(BankTools.specs())
+
+
+def test_openings_hold_no_known_value_and_the_caller_is_identified_first(
+    tasks: list[TaskSpec],
+) -> None:
+    for spec in tasks:
+        scenario = spec.scenario
+        assert scenario is not None and scenario.opening == spec.instruction
+        assert {"email", "customer id"} & set(scenario.known), spec.template
+        opening = normalize_text(scenario.opening)
+        for value in scenario.known.values():
+            assert normalize_text(value) not in opening, (spec.template, value)
+            assert re.search(r"(ACC|CUS|CARD|TX|PAY|DSP)-", scenario.opening) is None
+        assert "@" not in scenario.opening
+        first = spec.gold_actions[0]
+        assert first.name in ("find_customer_by_email", "get_customer_details"), spec.template
+
+
+def test_gold_conversations_ask_then_confirm_each_write(tasks: list[TaskSpec]) -> None:
+    specs = BankTools.specs()
+    for spec in tasks:
+        assert spec.scenario is not None
+        steps = plan(spec.scenario, spec.gold_actions, specs)
+        replies = [reply(spec.scenario, s.say) for s in steps if s.call is None]
+        writes = [a for a in spec.gold_actions if specs[a.name].kind is ToolKind.WRITE]
+        given = " ".join(r for r in replies if r)
+        for value in spec.scenario.known.values():  # every known value is asked for and given
+            assert value in given, (spec.template, value)
+        assert replies.count(YES) == len(writes), spec.template  # one yes per write, no more
+        if writes:
+            assert 1 + len(replies) >= 2
+
+
+def test_refusals_and_hand_offs_read_only(tasks: list[TaskSpec]) -> None:
+    by_name = {t.template: t for t in tasks}
+    specs = BankTools.specs()
+    for name in ("refuse_old_dispute", "refuse_limit", "refuse_external_limit"):
+        spec = by_name[name]
+        assert all(specs[a.name].kind is not ToolKind.WRITE for a in spec.gold_actions)
+        assert "can't" in spec.final_message
+    handoff = by_name["handoff_frozen"]
+    assert handoff.gold_actions[-1].name == "transfer_to_human_agents"
+    assert "frozen" in handoff.required_facts
+    assert "TRANSFERRED TO A HUMAN AGENT" in handoff.final_message
