@@ -82,6 +82,13 @@ def generate(
         Path | None, typer.Option(help="Output folder (new or empty, or with --resume).")
     ] = None,
     domains: Annotated[str, typer.Option(help='Comma-separated domain names, or "all".')] = "all",
+    split: Annotated[
+        str | None, typer.Option(help="tau2 domains: only the tasks of this split (docs/tau2.md).")
+    ] = None,
+    tau2_tasks: Annotated[
+        Path | None,
+        typer.Option(help="tau2 domains: tasks from this tau2 task file or ToolScale rows file."),
+    ] = None,
     num_tasks: Annotated[int, typer.Option(help="Tasks in total, split over the domains.")] = 200,
     teacher: Annotated[
         str, typer.Option(help="Who plays the agent: reference, openai or local.")
@@ -176,11 +183,13 @@ def generate(
     from toolscale.prices import check_dropout, parse_schedules
     from toolscale.rewards import parse_reward_config
     from toolscale.shard import Shard
+    from toolscale.tau2.spec import apply_options
 
     if out is None:
         fail("--out is required (on the command line or in --config)")
     try:
         part = None if shard is None else Shard.parse(shard)
+        names = apply_options(domains, split, None if tau2_tasks is None else str(tau2_tasks))
         spread = parse_spread(profiles)
         reward = parse_reward_config(reward_weights, reward_options)
         schedules = [s.strip() for s in price_schedules.split(",") if s.strip()]
@@ -190,7 +199,7 @@ def generate(
         fail(str(exc))
 
     config = GenerateConfig(
-        domains=[d for d in domains.split(",")] if domains != "all" else ["all"],
+        domains=names,
         num_tasks=num_tasks,
         out=out,
         teacher=teacher,
@@ -475,12 +484,18 @@ def check_domain_command(
     strict: Annotated[
         bool, typer.Option(help="Count warnings (tools in no route) as problems.")
     ] = False,
+    split: Annotated[str | None, typer.Option(help="tau2 domains: tasks of this split.")] = None,
+    tau2_tasks: Annotated[
+        Path | None, typer.Option(help="tau2 domains: tasks from this task or rows file.")
+    ] = None,
 ) -> None:
     """Run the domain contract's checks (schemas, gold verifies, READ purity, determinism, doing
     nothing fails, every tool reachable): one line per problem; exit 1 when any."""
     from toolscale.check_domain import check_domain, first_traceback
+    from toolscale.tau2.spec import apply_options
 
     try:
+        name = apply_options(name, split, None if tau2_tasks is None else str(tau2_tasks))[0]
         report = check_domain(name, tasks=tasks, seed=seed, workers=workers, strict=strict)
     except ConfigError as exc:
         fail(str(exc))

@@ -245,6 +245,9 @@ class Domain(ABC):
     policy: ClassVar[str]
     templates: ClassVar[tuple[str, ...]]
     synthetic: ClassVar[bool] = True
+    # Whether a gold call may be answered with a tool error: tau2's gold routes hold such calls,
+    # which its evaluator runs and ignores; the expected state is what the others leave.
+    gold_errors_allowed: ClassVar[bool] = False
 
     def world(self, seed: int) -> dict[str, Any] | None:
         """The run's shared database for run seed `seed` (derived from `seed` alone), or None
@@ -260,6 +263,12 @@ class Domain(ABC):
     def check_answer(self, expected: str, final_message: str) -> bool:
         """Whether `final_message` states the expected answer (orchestration domains)."""
         return answer_matches(expected, final_message)
+
+    def missing_facts(self, facts: list[str], final_answer: str, said: list[str]) -> list[str]:
+        """The required facts the attempt did not state: by default those missing from its final
+        answer (`fact_stated`); `said` holds every assistant message, for domains that judge the
+        whole conversation (tau2's communicate check does)."""
+        return [fact for fact in facts if not fact_stated(fact, final_answer)]
 
 
 def item_rng(domain: str, seed: int, index: int) -> random.Random:

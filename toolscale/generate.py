@@ -55,6 +55,8 @@ from toolscale.schema import SchemaError
 from toolscale.shard import Shard
 from toolscale.synthesis.source import source_item, source_tasks, with_source
 from toolscale.tasks import Economics, SampledTask, prepare
+from toolscale.tau2.report import tau2_checks
+from toolscale.tau2.spec import file_safe
 from toolscale.teachers.base import Draft, Teacher
 from toolscale.teachers.factory import check_teacher, open_teacher
 from toolscale.teachers.options import TeacherOptions
@@ -174,11 +176,13 @@ def plan(config: GenerateConfig) -> list[tuple[str, str, range]]:
     per, extra = divmod(config.num_tasks, len(config.domains))
     for position, domain in enumerate(config.domains):
         count = per + (position < extra)
+        if domain.startswith("tau2:"):  # at most the tasks of its task file (toolscale.tau2)
+            count = min(count, len(get_domain(domain).templates))
         if config.tasks_from is not None:  # at most the tasks the synthesized output holds
             count = min(count, len(source_tasks(config.tasks_from, domain)))
         for start in range(0, count, config.chunk_size):
             stop = min(count, start + config.chunk_size)
-            chunks.append((f"{domain}-{start:06d}", domain, range(start, stop)))
+            chunks.append((f"{file_safe(domain)}-{start:06d}", domain, range(start, stop)))
     return chunks if config.shard is None else config.shard.pick(chunks)
 
 
@@ -467,6 +471,7 @@ def run_json(config: GenerateConfig, stats: RunStats, status: str) -> dict[str, 
         "config": config.resolved(),
         **stats.report(config.domains),
         "experts": expert_backends(config.domains, config.experts),
+        **tau2_checks(config.domains),
         "attempts": attempt_report(stats.passes, stats.model_errors),
         "isolation": isolation_level(),
         "versions": versions(),

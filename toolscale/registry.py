@@ -2,7 +2,8 @@
 
 Only the domains a run names are imported, so one broken plugin does not break the others.
 For development without packaging, `TOOLSCALE_DOMAINS="name=module:Class,..."` adds domains
-(sandbox workers inherit it, so they find the same domains).
+(sandbox workers inherit it, so they find the same domains). A name that starts with `tau2:` is
+a tau2-format domain (toolscale.tau2), built from the name alone wherever it is needed.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from importlib.metadata import EntryPoint, entry_points
 
 from toolscale.contract import Domain
 from toolscale.errors import ConfigError
+from toolscale.tau2.spec import canonical
 
 GROUP = "toolscale.domains"
 
@@ -68,13 +70,18 @@ def registered() -> dict[str, type[Domain]]:
 
 @cache
 def get_domain(name: str) -> Domain:
+    if name.startswith("tau2:"):  # a tau2-format domain, named by its spec (toolscale.tau2)
+        from toolscale.tau2.domain import get
+
+        return get(name)
     return domain_class(name)()
 
 
 def resolve(spec: str) -> list[str]:
-    """Turn `--domains` text ("all" or "a,b") into a list of installed domain names."""
+    """Turn `--domains` text ("all" or "a,b") into a list of installed domain names; a tau2
+    spec (`tau2:NAME`, `tau2:PATH`) becomes its canonical name. "all" means the installed ones."""
     wanted = names() if spec.strip() == "all" else [s.strip() for s in spec.split(",")]
-    wanted = [n for n in wanted if n]
+    wanted = [canonical(n) if n.startswith("tau2:") else n for n in wanted if n]
     if not wanted:
         raise ConfigError("--domains is empty; write e.g. --domains railway,math or --domains all")
     if len(set(wanted)) != len(wanted):

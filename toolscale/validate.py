@@ -90,7 +90,7 @@ async def check_task(
         task = Task.from_row(row)
     except (ValidationError, ValueError, TypeError) as exc:
         return None, [f"unreadable task row ({exc.__class__.__name__})"]
-    if task.domain not in names():
+    if task.domain not in names() and not task.domain.startswith("tau2:"):
         return task, [f"domain {task.domain!r} is not installed"]
     if is_synthesized(task):  # no sampler rebuilds it: checked from its stored content
         return task, await check_stored(task, pool, settings.economics, settings.profiles)

@@ -32,7 +32,7 @@ from typing import Any, Protocol
 
 from jsonschema import Draft202012Validator
 
-from toolscale.contract import ToolKind, canonical_json, fact_stated
+from toolscale.contract import ToolKind, canonical_json
 from toolscale.errors import ConfigError
 from toolscale.preferences import answer_text, violations
 from toolscale.records import Message, Task, ToolCall
@@ -155,12 +155,12 @@ def outcome_problems(task: Task, attempt: Attempt) -> list[str]:
     if attempt.final_state_hash != task.expected_state_hash:
         problems.append("the final state differs from the gold final state")
     answer = answer_text(attempt.final_answer)
+    domain = get_domain(task.domain)
+    said = [m.content for m in attempt.messages if m.role == "assistant"]
     problems += [
         f"required fact not stated: {fact!r}"
-        for fact in task.required_facts
-        if not fact_stated(fact, answer)
+        for fact in domain.missing_facts(task.required_facts, answer, said)
     ]
-    domain = get_domain(task.domain)
     if task.expected_answer is not None and not domain.check_answer(task.expected_answer, answer):
         problems.append(f"expected answer {task.expected_answer!r} not stated")
     return problems

@@ -88,10 +88,20 @@ def environment_key(domain: str, tools_json: str) -> str:
     return f"{domain}:{'+'.join(offered)}"
 
 
+def split_key(key: str) -> tuple[str, str]:
+    """(domain, "tool+tool" or "") of an environment key; a tau2 domain's own name holds a colon
+    (tau2:retail), so its subset follows a further one."""
+    rest = key.removeprefix("tau2:")
+    domain, sep, subset = rest.rpartition(":")
+    if not sep:
+        domain, subset = rest, ""
+    return key[: len(key) - len(rest)] + domain, subset
+
+
 def environment_class(key: str, sandbox: SandboxThread) -> type[ToolscaleEnvironment]:
     """A ToolscaleEnvironment subclass whose public methods are the tools `key` names (see
     `environment_key`)."""
-    domain, _, subset = key.partition(":")
+    domain, subset = split_key(key)
     toolkit = get_domain(domain).toolkit
     names = subset.split("+") if subset else list(toolkit.specs())
     members: dict[str, Any] = {"sandbox": sandbox}

@@ -10,10 +10,13 @@ on the new one by replaying its earlier calls. Nothing here raises for what a to
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
+import queue
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections import deque
 from collections.abc import Sequence
@@ -55,6 +58,7 @@ class _Process:
         self.pending: deque[tuple[asyncio.Future[Any], float]] = deque()
         self.slots = asyncio.Semaphore(_MAX_IN_FLIGHT)
         self.restarts = 0
+        self.closed = False
         self._start()
 
     def _start(self) -> None:
@@ -75,6 +79,26 @@ class _Process:
         self.ready = False  # a time limit runs only once the worker has said it is ready
         self.generation += 1
         self.pool.loop.add_reader(self.conn.fileno(), self._on_readable)
+        # Requests are written by a thread, in order: a large request (an episode on a database
+        # of megabytes) blocks its writer until the worker reads it, while the worker may itself
+        # be blocked writing a large reply; the loop must stay free to read that reply.
+        self.outbox: queue.SimpleQueue[tuple | None] = queue.SimpleQueue()
+        threading.Thread(
+            target=self._write, args=(self.conn, self.outbox, self.generation), daemon=True
+        ).start()
+
+    def _write(self, conn: Connection, outbox: queue.SimpleQueue, generation: int) -> None:
+        while (message := outbox.get()) is not None:
+            try:
+                conn.send(message)
+            except (BrokenPipeError, OSError):
+                with contextlib.suppress(RuntimeError):  # the loop is gone: nothing to tell
+                    self.pool.loop.call_soon_threadsafe(self._died, generation)
+                return
+
+    def _died(self, generation: int) -> None:
+        if generation == self.generation and not self.closed:  # not replaced nor hung up
+            self.lose("the worker process died")
 
     async def request(self, message: tuple, limit_s: float) -> Any:
         async with self.slots:
@@ -82,10 +106,7 @@ class _Process:
             if not self.pending and self.ready:
                 self.head_started = time.monotonic()
             self.pending.append((future, limit_s))
-            try:
-                self.conn.send(message)
-            except (BrokenPipeError, OSError):
-                self.lose("the worker process died")
+            self.outbox.put(message)
             kind, value = await future
         if kind == "fail":
             raise SandboxError(value)
@@ -113,6 +134,7 @@ class _Process:
 
     def lose(self, reason: str) -> None:
         """Kill this worker, fail everything queued on it, start a fresh one."""
+        self.outbox.put(None)
         self.pool.loop.remove_reader(self.conn.fileno())
         self.process.kill()
         self.process.wait(timeout=5)
@@ -126,6 +148,8 @@ class _Process:
 
     def hang_up(self) -> None:
         """Close the pipe: the worker exits by itself, releasing what it holds."""
+        self.closed = True
+        self.outbox.put(None)
         self.pool.loop.remove_reader(self.conn.fileno())
         self.conn.close()
 

@@ -1,0 +1,134 @@
+"""The toolscale Domain of a tau2 spec: tau2's database as the run's world, tasks from a task file.
+
+`get(name)` builds (once per process) a Domain subclass for a `tau2:` spec. Its world is the
+tau2 database (the same for every seed); task `index` is the index-th task of the selected task
+file, rebuilt from the file alone, so `validate` re-derives it. A task's state is the world plus
+its own `initial_state` (initialization data merged as tau2 merges it, initialization actions
+run). Gold calls that tau2 answers with an error stay in the gold route, as in tau2's evaluator,
+which ignores their errors (`gold_errors_allowed`). The required facts are tau2's
+`communicate_info` when COMMUNICATE is in the reward basis, judged as tau2 judges them: each must
+appear, lower-cased, in some assistant message with its commas removed.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+from pathlib import Path
+from typing import Any, ClassVar
+
+from toolscale.contract import Action, Domain, TaskSpec
+from toolscale.errors import ConfigError
+from toolscale.tau2 import loader, scenario, spec
+from toolscale.tau2.taskfile import Tau2Task, check_supported, read_tasks, select_split
+from toolscale.tau2.toolkit import toolkit_class
+
+
+def communicated(fact: str, messages: list[str]) -> bool:
+    """tau2's communicate check of one fact over the assistant's messages."""
+    return any(fact.lower() in m.lower().replace(",", "") for m in messages if m)
+
+
+class Tau2Domain(Domain):
+    """Base of the generated domains; the class attributes are set per spec by `get`."""
+
+    family = "stateful"
+    synthetic = True
+    gold_errors_allowed = True
+    spec: ClassVar[spec.Spec]
+    tasks: ClassVar[tuple[Tau2Task, ...]]
+    task_source: ClassVar[str]
+    loaded: ClassVar[loader.LoadedDomain]
+
+    def world(self, seed: int) -> dict[str, Any]:
+        return self.loaded.world
+
+    def initial_state(self, task: Tau2Task) -> dict[str, Any]:
+        state = task.initial_state or {}
+        data = (state.get("initialization_data") or {}).get("agent_data")
+        calls = state.get("initialization_actions") or []
+        if not data and not calls:
+            return self.loaded.world
+        env = self.loaded.make_env(self.loaded.world)
+        if data:
+            env.tools.update_db(data)
+        for call in calls:
+            getattr(env.tools, call["func_name"])(**call.get("arguments", {}))
+            env.sync_tools()
+        return loader.dump(env.tools.db)
+
+    def sample(self, rng: random.Random, seed: int, index: int) -> TaskSpec:
+        if index >= len(self.tasks):
+            raise ConfigError(f"{self.name} has {len(self.tasks)} tasks; there is no task {index}")
+        task = self.tasks[index]
+        gold = [Action(a.name, dict(a.arguments)) for a in task.criteria.actions or []]
+        user = scenario.user_scenario(task)
+        steps = len(gold)
+        return TaskSpec(
+            template=task.id,
+            difficulty="easy" if steps <= 2 else "medium" if steps <= 5 else "hard",
+            instruction=user.opening,
+            initial_state=self.initial_state(task),
+            gold_actions=gold,
+            final_message=scenario.final_message(task),
+            required_facts=scenario.required_facts(task),
+            scenario=user,
+        )
+
+    def missing_facts(self, facts: list[str], final_answer: str, said: list[str]) -> list[str]:
+        return [f for f in facts if not communicated(f, said)]
+
+    @classmethod
+    def checks(cls) -> dict[str, Any]:
+        """Which of tau2's reward components toolscale applies to this domain's tasks."""
+        judged = [t.id for t in cls.tasks if t.needs_judge]
+        return {
+            "tasks": len(cls.tasks),
+            "task_source": cls.task_source,
+            "applied": ["DB", "COMMUNICATE"],
+            "not_applied": {"NL_ASSERTION": judged} if judged else {},
+            "note": (
+                f"{len(judged)} tasks include tau2's LLM-judged nl_assertions in their reward; "
+                "toolscale verifies them on the database and communicate_info only"
+                if judged
+                else "every task is judged exactly as tau2 judges it"
+            ),
+        }
+
+
+def _task_source(parsed: spec.Spec, loaded: loader.LoadedDomain) -> tuple[Path, bool]:
+    if parsed.tasks:
+        return Path(parsed.tasks), True
+    if loaded.task_file is None:
+        raise ConfigError(
+            f"{parsed.name}: the domain ships no task file; give one with --tau2-tasks FILE "
+            "(a tau2 task file, or ToolScale rows as JSON or parquet)"
+        )
+    return loaded.task_file, False
+
+
+@cache
+def get(name: str) -> Domain:
+    """The Domain of a `tau2:` spec (ConfigError for a bad spec, domain or task file)."""
+    parsed = spec.parse(name)
+    loaded = loader.load(parsed)
+    path, rows = _task_source(parsed, loaded)
+    tasks = select_split(read_tasks(path, loaded.short, rows), path, parsed.split)
+    if not tasks:
+        raise ConfigError(f"{parsed.name}: {path} holds no task of domain {loaded.short!r}")
+    for task in tasks:
+        check_supported(task, str(path))
+    toolkit = toolkit_class(loaded, f"Tau2{loaded.short.title()}Toolkit")
+    attributes = {
+        "name": parsed.name,
+        "version": loader.version(loaded.files, path),
+        "toolkit": toolkit,
+        "policy": loaded.policy,
+        "templates": tuple(t.id for t in tasks),
+        "spec": parsed,
+        "tasks": tuple(tasks),
+        "task_source": f"{path}" + (f" (split {parsed.split})" if parsed.split else ""),
+        "loaded": loaded,
+    }
+    cls = type(f"Tau2{loaded.short.title()}Domain", (Tau2Domain,), attributes)
+    return cls()
