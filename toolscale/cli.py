@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
@@ -26,14 +27,16 @@ console = Console(stderr=True)
 
 
 class StageProgress:
-    """A progress bar with live counts per stage, shown from the first finished chunk on (so
-    that a configuration error prints alone)."""
+    """A progress bar with live counts per stage, shown from the first finished task on (so
+    that a configuration error prints alone); for an LLM teacher also its requests and the
+    completion tokens per second since the command started."""
 
     def __init__(self, total: int) -> None:
         self.total = total
         self.bar: Progress | None = None
+        self.started = time.monotonic()
 
-    def update(self, stats: RunStats) -> None:
+    def update(self, stats: RunStats, endpoints: dict[str, Any] | None = None) -> None:
         if self.bar is None:
             columns = (TextColumn("generate"), BarColumn(), TextColumn("{task.fields[stages]}"))
             self.bar = Progress(*columns, TimeElapsedColumn(), console=console)
@@ -46,6 +49,11 @@ class StageProgress:
         rejected = sum(stats.rejected_by_stage.values())
         errors = funnel.sample_failed + funnel.tool_crashes
         shown = f"{stages} rejected {rejected}" + (f" errors {errors}" if errors else "")
+        teacher = (endpoints or {}).get("teacher")
+        if teacher:
+            rate = teacher["completion_tokens"] / max(time.monotonic() - self.started, 1e-9)
+            requests = f"requests {teacher['requests']} ({teacher['cached']} cached)"
+            shown += f" | {requests} {rate:.1f} tok/s"
         self.bar.update(self.job, completed=funnel.sampled + funnel.sample_failed, stages=shown)
 
     def stop(self) -> None:
@@ -126,7 +134,10 @@ def generate(
         typer.Option(help="Share of samples that may fail (domain bugs) before the run fails."),
     ] = 0.1,
     # LLM teachers (docs/teachers.md)
-    base_url: Annotated[str | None, typer.Option(help="OpenAI-compatible endpoint URL.")] = None,
+    base_url: Annotated[
+        list[str] | None,
+        typer.Option(help="OpenAI-compatible endpoint URL; repeat for endpoints of one model."),
+    ] = None,
     model: Annotated[
         str | None, typer.Option(help="Endpoint model name; for --teacher local a model folder.")
     ] = None,
@@ -138,11 +149,19 @@ def generate(
         float | None, typer.Option(help="Sampling temperature [0 for 1 attempt, else 1].")
     ] = None,
     top_p: Annotated[float | None, typer.Option(help="Nucleus sampling top-p.")] = None,
-    max_tokens: Annotated[int, typer.Option(help="Most tokens per teacher answer.")] = 1024,
+    max_tokens: Annotated[
+        int | None, typer.Option(help="Most tokens per teacher answer [1024; local: 256].")
+    ] = None,
     max_turns: Annotated[int, typer.Option(help="Most teacher answers per attempt.")] = 12,
     concurrency: Annotated[
         int | None, typer.Option(help="Attempts in flight at once [64; local: 2].")
     ] = None,
+    endpoint_concurrency: Annotated[
+        int | None, typer.Option(help="Requests in flight per --base-url [--concurrency].")
+    ] = None,
+    endpoint_max_failures: Annotated[
+        int, typer.Option(help="Failed requests in a row that take an endpoint out of rotation.")
+    ] = 3,
     request_timeout: Annotated[
         float | None, typer.Option(help="Seconds per request try [60; local: 600].")
     ] = None,
@@ -214,7 +233,7 @@ def generate(
         price_schedules=schedules,
         tool_dropout=tool_dropout,
         max_sample_failure_share=max_sample_failure_share,
-        base_url=base_url,
+        base_url=tuple(base_url) if base_url else None,
         model=model,
         api_key_env=api_key_env,
         attempts=attempts,
@@ -223,6 +242,8 @@ def generate(
         max_tokens=max_tokens,
         max_turns=max_turns,
         concurrency=concurrency,
+        endpoint_concurrency=endpoint_concurrency,
+        endpoint_max_failures=endpoint_max_failures,
         request_timeout_s=request_timeout,
         max_retries=max_retries,
         retry_base_s=retry_base,

@@ -6,7 +6,7 @@ The file is a flat YAML mapping whose keys are the command's option names (`num-
     domains: math,knowledge
     num-tasks: 500
     teacher: openai
-    base-url: http://localhost:8000/v1
+    base-url: http://localhost:8000/v1   # or a list: endpoints serving the same model
     model: Qwen/Qwen3-8B
     api-key-env: VLLM_KEY        # the variable holding the key; a key itself is refused
     attempts: 4
@@ -63,6 +63,8 @@ def merge_run_config(ctx: typer.Context, path: Path, kwargs: dict[str, Any]) -> 
         source = ctx.get_parameter_source(name)
         if source is not None and source.name == "COMMANDLINE":
             continue
+        if getattr(params[name], "multiple", False) and isinstance(value, str):
+            value = [value]  # a repeatable flag given once, e.g. base-url: URL
         try:
             merged[name] = params[name].process_value(ctx, value)
         except typer.BadParameter as exc:

@@ -21,12 +21,13 @@ from __future__ import annotations
 import asyncio
 import json
 import platform
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import datasets
 import pyarrow
@@ -66,7 +67,14 @@ from toolscale.tools.experts import EXPERTS
 from toolscale.verify import Verdict, verify
 
 CACHE_DIR = Path(".toolscale", "cache")  # under OUT, unless --cache-dir
-Progress = Callable[[RunStats], None]
+PROGRESS_EVERY_S = 0.2  # finished tasks report at most this often; finished chunks always
+
+
+class Progress(Protocol):
+    """Called with the run's statistics so far (finished tasks of unfinished chunks included)
+    and, when known, its endpoints' counts (`TeacherRun.summary()`)."""
+
+    def __call__(self, stats: RunStats, endpoints: dict[str, Any] | None = None) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -119,6 +127,10 @@ class GenerateConfig(TeacherOptions):
         values["temperature"] = self.effective_temperature()
         values["concurrency"] = self.effective_concurrency(self.teacher == "local")
         values["request_timeout_s"] = self.effective_timeout_s(self.teacher == "local")
+        local = self.teacher == "local"
+        values["max_tokens"] = self.effective_max_tokens(local)
+        values["endpoint_concurrency"] = self.effective_endpoint_concurrency(local)
+        values["base_url"] = list(self.base_urls()) or None
         # The schedules in full, so that `validate` rebuilds every price table from run.json.
         values["schedules"] = schedule_dump(self.economics.schedules)
         values["model_prices"] = {a: p.as_dict() for a, p in self.economics.models.items()}
@@ -321,14 +333,25 @@ def first_chunk(config: GenerateConfig, domain: str) -> int:
 
 
 async def run_chunk(
-    config: GenerateConfig, domain: str, indexes: range, teacher: Teacher, pool: SandboxPool
+    config: GenerateConfig,
+    domain: str,
+    indexes: range,
+    teacher: Teacher,
+    pool: SandboxPool,
+    on_task: Callable[[RunStats], None] | None = None,
 ) -> ChunkResult:
+    """Play a chunk's tasks concurrently; `on_task` gets each task's statistics as it ends."""
     economics = config.economics
+
+    async def played(index: int) -> ChunkResult:
+        part = await run_task(config, domain, index, teacher, pool, economics)
+        if on_task is not None:
+            on_task(part.stats)
+        return part
+
     if get_domain(domain).world(config.seed) is not None:
         worlds.register(get_domain(domain).world(config.seed))  # to_row diffs tasks against it
-    parts = await asyncio.gather(
-        *(run_task(config, domain, i, teacher, pool, economics) for i in indexes)
-    )
+    parts = await asyncio.gather(*(played(i) for i in indexes))
     merged = ChunkResult()
     world = get_domain(domain).world(config.seed)
     if world is not None and first_chunk(config, domain) == indexes.start:
@@ -432,18 +455,31 @@ async def _run(
     # last episodes of the others finish, so the teacher's slots never drain between chunks.
     window = asyncio.Semaphore(-(-in_flight // config.chunk_size) + 1)
 
+    partial: dict[str, RunStats] = {}  # finished tasks of chunks not yet written
+    last_report = [0.0]
+
+    def report(every_s: float = 0.0) -> None:
+        now = time.monotonic()
+        if on_progress and now - last_report[0] >= every_s:
+            last_report[0] = now
+            on_progress(RunStats.total([state.stats, *partial.values()]), run.summary())
+
     async def one(chunk: str, domain: str, indexes: range, pool: SandboxPool) -> None:
+        def task_done(stats: RunStats) -> None:
+            partial[chunk] = partial.get(chunk, RunStats()) + stats
+            report(PROGRESS_EVERY_S)
+
         async with window:
             done = finished(output, chunk)
             if done is None:
-                result = await run_chunk(config, domain, indexes, run.teacher, pool)
+                result = await run_chunk(config, domain, indexes, run.teacher, pool, task_done)
                 for name in CONFIGS:
                     output.write_shard(name, chunk, getattr(result, name))
                 done = result.stats
                 output.mark_done(chunk, done.marker())
+            partial.pop(chunk, None)
             state.stats = state.stats + done
-            if on_progress:
-                on_progress(state.stats)
+            report()
 
     try:
         with expert_environment(config.experts, cache_dir / "experts"):

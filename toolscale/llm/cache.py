@@ -1,9 +1,11 @@
 """A request cache on disk: one SQLite table of answered chat requests, keyed on what shapes them.
 
-The key is the SHA-256 of the canonical JSON of (base URL, model, messages, tools, sampling
-parameters, attempt), so a rerun or a `--resume` that sends the same requests reads the answers
+The key is the SHA-256 of the canonical JSON of (model, messages, tools, sampling parameters,
+attempt), so a rerun or a `--resume` that sends the same requests reads the answers
 back and sends nothing. The attempt number is part of the key so that K sampled attempts of one
-task are K different entries. The API key is never part of the key or of an entry.
+task are K different entries. The teacher's keys leave the URL out (`base_url=None`), so a
+`--resume` against another endpoint list, serving the same model, reads the same entries; the
+expert endpoints key on their URL too. The API key is never part of the key or of an entry.
 
 The table lives in `<folder>/requests.sqlite` (stdlib sqlite3, write-ahead log): a lookup and an
 insert cost tens of microseconds, where a file per request cost half a millisecond of blocking
@@ -28,13 +30,15 @@ _BUSY_TIMEOUT_S = 30.0
 
 
 def request_key(
-    base_url: str,
+    base_url: str | None,
     model: str,
     messages: list[dict[str, Any]],
     tools: list[dict[str, Any]],
     sampling: dict[str, Any],
 ) -> str:
-    body = [base_url.rstrip("/"), model, messages, tools, sampling]
+    body = [model, messages, tools, sampling]
+    if base_url is not None:
+        body.insert(0, base_url.rstrip("/"))
     return hashlib.sha256(canonical_json(body).encode()).hexdigest()
 
 

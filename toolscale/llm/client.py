@@ -17,7 +17,7 @@ import json
 import random
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import httpx2
 import openai
@@ -62,6 +62,24 @@ class Completion:
     completion_tokens: int
     latency_ms: float
     cached: bool
+
+    def entry(self) -> dict[str, Any]:
+        """What the request cache stores (everything but `cached`)."""
+        return {
+            "message": self.message,
+            "prompt_tokens": self.prompt_tokens,
+            "completion_tokens": self.completion_tokens,
+            "latency_ms": self.latency_ms,
+        }
+
+
+class Chat(Protocol):
+    """What a teacher or user simulator asks of its endpoint: a `ChatClient`, or an
+    `EndpointPool` spreading the requests over several URLs."""
+
+    async def complete(
+        self, messages: list[dict[str, Any]], tools: list[dict[str, Any]], sampling: dict[str, Any]
+    ) -> Completion: ...
 
 
 def fault_kind(exc: BaseException) -> str:
@@ -160,26 +178,35 @@ class ChatClient:
         self, messages: list[dict[str, Any]], tools: list[dict[str, Any]], sampling: dict[str, Any]
     ) -> Completion:
         """One chat completion. `sampling` holds the request's sampling parameters plus any
-        extra cache-key fields (keys starting with "_", not sent)."""
-        key = request_key(self.endpoint.base_url, self.endpoint.model, messages, tools, sampling)
+        extra cache-key fields (keys starting with "_", not sent). The cache key leaves the URL
+        out: another endpoint serving the same model reads the same entries."""
+        key = request_key(None, self.endpoint.model, messages, tools, sampling)
         entry = self.cache.get(key) if self.cache is not None else None
         if entry is not None:
             self.ledger.counts["cached"] += 1
             return Completion(**entry, cached=True)
+        completion = await self.send(messages, tools, sampling)
+        if self.cache is not None:
+            self.cache.put(key, completion.entry())
+        return completion
+
+    async def send(
+        self, messages: list[dict[str, Any]], tools: list[dict[str, Any]], sampling: dict[str, Any]
+    ) -> Completion:
+        """One chat completion from this endpoint, never from the cache; charged to the ledger."""
         self.budget.check()
         started = time.perf_counter()
         body = await self._send(messages, tools, sampling)
         usage = body.get("usage") or {}
-        entry = {
-            "message": body["choices"][0]["message"],
-            "prompt_tokens": int(usage.get("prompt_tokens") or 0),
-            "completion_tokens": int(usage.get("completion_tokens") or 0),
-            "latency_ms": round((time.perf_counter() - started) * 1000, 3),
-        }
-        self.ledger.charge(entry["prompt_tokens"], entry["completion_tokens"])
-        if self.cache is not None:
-            self.cache.put(key, entry)
-        return Completion(**entry, cached=False)
+        completion = Completion(
+            message=body["choices"][0]["message"],
+            prompt_tokens=int(usage.get("prompt_tokens") or 0),
+            completion_tokens=int(usage.get("completion_tokens") or 0),
+            latency_ms=round((time.perf_counter() - started) * 1000, 3),
+            cached=False,
+        )
+        self.ledger.charge(completion.prompt_tokens, completion.completion_tokens)
+        return completion
 
     async def _send(
         self, messages: list[dict[str, Any]], tools: list[dict[str, Any]], sampling: dict[str, Any]

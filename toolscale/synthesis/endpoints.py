@@ -68,7 +68,7 @@ class Clients:
             attempts=config.solver_attempts,
             temperature=config.effective_solver_temperature(),
             top_p=config.top_p,
-            max_tokens=config.max_tokens,
+            max_tokens=config.effective_max_tokens(is_local),
             max_turns=config.max_turns,
             concurrency=solver_options.effective_concurrency(is_local),
             user=user,

@@ -105,7 +105,9 @@ class DomainRun:
         self.count = count
         self.world = self.domain.world(config.seed)
         self.world_id = "" if self.world is None else worlds.register(self.world)
-        self.params = sampling(config.proposer_temperature(), config.max_tokens)
+        self.params = sampling(
+            config.proposer_temperature(), config.effective_max_tokens(config.teacher == "local")
+        )
         self.slots = asyncio.Semaphore(config.effective_concurrency(config.teacher == "local"))
         self.result = DomainResult()
         self.states: dict[int, dict[str, Any]] = {}

@@ -1,9 +1,10 @@
 """Choose, check and build the run's teacher from its options; report what its endpoints did.
 
 `check_teacher` runs before anything is written or sent, so a missing model, URL or key fails
-first with one line that says what to write. `TeacherRun` owns the clients of one run (teacher
-and user simulator), closes them, and summarises their requests, retries, faults, tokens and
-cost for run.json.
+first with one line that says what to write. `TeacherRun` owns the endpoint pools of one run
+(teacher and user simulator; a pool spreads a role's requests over its URLs, see
+`toolscale.llm.endpoints`), closes them, and summarises their requests, retries, faults, tokens,
+cost and dropped endpoints for run.json.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any
 from toolscale.errors import ConfigError
 from toolscale.llm.cache import RequestCache
 from toolscale.llm.client import ChatClient, Endpoint, RetryPolicy
+from toolscale.llm.endpoints import EndpointPool
 from toolscale.llm.ledger import Budget, Ledger
 from toolscale.teachers.base import Teacher
 from toolscale.teachers.openai_teacher import OpenAITeacher
@@ -45,12 +47,25 @@ def _key(variable: str) -> str:
     return key
 
 
+def _check_urls(urls: tuple[str, ...]) -> None:
+    seen: set[str] = set()
+    for url in urls:
+        if not url.startswith(("http://", "https://")):
+            raise ConfigError(
+                f"--base-url {url!r} is not an http(s) URL; write e.g. http://localhost:8000/v1"
+            )
+        if url.rstrip("/") in seen:
+            raise ConfigError(f"--base-url {url} is given twice; list each endpoint once")
+        seen.add(url.rstrip("/"))
+
+
 def check_teacher(teacher: str, options: TeacherOptions) -> None:
     """Raise ConfigError for any teacher option that cannot work, before the run starts."""
     if teacher not in TEACHERS:
         raise ConfigError(f"unknown --teacher {teacher!r}; available: {', '.join(TEACHERS)}")
-    for name in ("attempts", "max_turns", "concurrency"):
+    for name in ("attempts", "max_turns", "concurrency", "endpoint_concurrency"):
         _positive(name, getattr(options, name))
+    _positive("endpoint_max_failures", options.endpoint_max_failures)
     _positive("max_retries", options.max_retries, 0)
     _positive("max_tokens", options.max_tokens)
     for name in ("teacher_price_in", "teacher_price_out", "retry_base_s", "temperature"):
@@ -62,11 +77,13 @@ def check_teacher(teacher: str, options: TeacherOptions) -> None:
     if options.experts is not None:
         load_endpoints(options.experts)
     if teacher == "openai":
-        if not options.base_url or not options.model:
+        if not options.base_urls() or not options.model:
             raise ConfigError(
                 "--teacher openai needs --base-url (e.g. https://api.openai.com/v1 or "
-                "http://localhost:8000/v1) and --model (the endpoint's model name)"
+                "http://localhost:8000/v1; repeat it for several endpoints of the same model) "
+                "and --model (the endpoint's model name)"
             )
+        _check_urls(options.base_urls())
         _key(options.api_key_env)
     if options.user_model and (teacher == "openai" or options.user_base_url):
         _key(options.user_api_key_env or options.api_key_env)
@@ -75,12 +92,12 @@ def check_teacher(teacher: str, options: TeacherOptions) -> None:
 
 
 class TeacherRun:
-    """The teacher of one run plus the clients it holds."""
+    """The teacher of one run plus the endpoint pools it holds, by role."""
 
     def __init__(
         self,
         teacher: Teacher,
-        clients: dict[str, ChatClient] | None = None,
+        clients: dict[str, EndpointPool] | None = None,
         cache: RequestCache | None = None,
     ) -> None:
         self.teacher = teacher
@@ -88,17 +105,17 @@ class TeacherRun:
         self.cache = cache
 
     async def aclose(self) -> None:
-        for client in self.clients.values():
-            await client.close()
+        for pool in self.clients.values():
+            await pool.close()
         if self.cache is not None:
             self.cache.close()
 
     def summary(self) -> dict[str, Any]:
-        return {role: client.ledger.summary() for role, client in self.clients.items()}
+        return {role: pool.summary() for role, pool in self.clients.items()}
 
     @property
     def spent_usd(self) -> float:
-        return sum(c.ledger.cost_usd for c in self.clients.values())
+        return sum(pool.cost_usd for pool in self.clients.values())
 
 
 def open_teacher(
@@ -113,10 +130,10 @@ def open_teacher(
     if teacher == "reference":
         return TeacherRun(ReferenceTeacher(detours=detours))
     if local is not None:
-        base_url, model, key = local[0], local[1], LOCAL_KEY
+        urls, model, key = (local[0],), local[1], LOCAL_KEY
         name = f"local:{Path(model).name}"
     else:
-        base_url, model = str(options.base_url), str(options.model)  # set: check_teacher
+        urls, model = options.base_urls(), str(options.model)  # set: check_teacher
         key = _key(options.api_key_env)
         name = f"openai:{model}"
     is_local = local is not None
@@ -124,18 +141,29 @@ def open_teacher(
     policy = RetryPolicy(timeout_s, options.max_retries, options.retry_base_s)
     budget = Budget(options.max_cost_usd)
     cache = RequestCache(options.cache_dir or cache_dir)
-    endpoint = Endpoint(
-        base_url, model, options.api_key_env, options.teacher_price_in, options.teacher_price_out
-    )
-    ledger = Ledger(endpoint.price_in, endpoint.price_out, budget)
-    clients = {"teacher": ChatClient(endpoint, key, policy, ledger, cache)}
+    prices = (options.teacher_price_in, options.teacher_price_out)
+
+    def pool(urls: tuple[str, ...], model: str, env: str, key: str, priced: bool) -> EndpointPool:
+        """One client per URL, each with its own counts, all on the run's budget."""
+        paid = prices if priced else (0.0, 0.0)
+        clients = [
+            ChatClient(Endpoint(url, model, env, *paid), key, policy, Ledger(*paid, budget))
+            for url in urls
+        ]
+        return EndpointPool(
+            clients,
+            per_endpoint=options.effective_endpoint_concurrency(is_local),
+            max_failures=options.endpoint_max_failures,
+            cache=cache,
+        )
+
+    clients = {"teacher": pool(urls, model, options.api_key_env, key, priced=True)}
     user = None
     if options.user_model:
         user_env = options.user_api_key_env or options.api_key_env
         user_key = key if local is not None and not options.user_base_url else _key(user_env)
-        user_endpoint = Endpoint(options.user_base_url or base_url, options.user_model, user_env)
-        user_ledger = Ledger(0.0, 0.0, budget)
-        clients["user"] = ChatClient(user_endpoint, user_key, policy, user_ledger, cache)
+        user_urls = (options.user_base_url,) if options.user_base_url else urls
+        clients["user"] = pool(user_urls, options.user_model, user_env, user_key, priced=False)
         user = UserSimulator(clients["user"])
     return TeacherRun(
         OpenAITeacher(
@@ -144,7 +172,7 @@ def open_teacher(
             attempts=options.attempts,
             temperature=options.effective_temperature(),
             top_p=options.top_p,
-            max_tokens=options.max_tokens,
+            max_tokens=options.effective_max_tokens(is_local),
             max_turns=options.max_turns,
             concurrency=options.effective_concurrency(is_local),
             user=user,

@@ -18,7 +18,7 @@ import json
 from typing import Any
 
 from toolscale.contract import canonical_json
-from toolscale.llm.client import ChatClient, TeacherFailure
+from toolscale.llm.client import Chat, TeacherFailure
 from toolscale.llm.toolcalls import ParsedCall, parse_message
 from toolscale.records import Message, Task
 from toolscale.sandbox.execute import CallOutcome
@@ -54,7 +54,7 @@ class OpenAITeacher:
 
     def __init__(
         self,
-        client: ChatClient,
+        client: Chat,
         *,
         name: str,
         attempts: int = 1,

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolscale.contract import UserScenario
-from toolscale.llm.client import ChatClient
+from toolscale.llm.client import Chat
 from toolscale.records import Message, Task
 
 STOP_MARKERS = ("###STOP###", "###TRANSFER###", "###OUT-OF-SCOPE###")
@@ -50,7 +50,7 @@ def user_view(messages: list[Message]) -> list[dict[str, Any]]:
 
 
 class UserSimulator:
-    def __init__(self, client: ChatClient, temperature: float = 0.0) -> None:
+    def __init__(self, client: Chat, temperature: float = 0.0) -> None:
         self.client = client
         self.temperature = temperature
 
