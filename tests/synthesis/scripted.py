@@ -16,7 +16,7 @@ import re
 from typing import Any
 
 from tests.teachers.fake_openai import Plans
-from toolscale.contract import ToolKind, item_rng
+from toolscale.contract import ToolKind, fact_stated, item_rng
 from toolscale.registry import get_domain
 
 ID = re.compile(r"\[case (\d+)\]")
@@ -44,6 +44,38 @@ def valid(domain: str, seed: int, index: int) -> dict[str, Any]:
         "communicate_info": list(spec.required_facts),
         "difficulty": spec.difficulty,
     }
+
+
+def fits(domain: str, kind: str, index: int, seed: int = 0) -> bool:
+    """Whether the sampled task `index` can serve as a case of `kind`."""
+    spec = sampled(domain, seed, index)
+    write = is_write(domain, spec)
+    specs = get_domain(domain).toolkit.specs()
+    reads = [a for a in spec.gold_actions if specs[a.name].kind is ToolKind.READ]
+    said = valid(domain, seed, index)["opening"]
+    hidden = bool(spec.required_facts) and not all(
+        fact_stated(f, said) for f in spec.required_facts
+    )
+    return {
+        "read": not write and hidden,
+        "write": write,
+        "no_change": write and bool(reads),
+        "trivial": bool(reads),
+        "raises": bool(spec.gold_actions[0].arguments),
+        "bad_args": bool(spec.gold_actions[0].arguments),
+    }.get(kind, write or hidden)
+
+
+def mix(domain: str, count: int, kinds: tuple[str, ...], seed: int = 0) -> list[str]:
+    """Case kinds for intents 0..count-1, cycling through `kinds`: each index takes the next kind
+    its sampled task fits (malformed when none does)."""
+    cases, turn = [], 0
+    for index in range(count):
+        order = kinds[turn % len(kinds) :] + kinds[: turn % len(kinds)]
+        kind = next((k for k in order if fits(domain, k, index, seed)), "malformed")
+        turn = kinds.index(kind) + 1 if kind in kinds else turn
+        cases.append(kind)
+    return cases
 
 
 def defect(domain: str, seed: int, index: int, kind: str) -> str:

@@ -38,6 +38,11 @@ def test_intents_parse_from_objects_lists_and_strings():
     ]
     assert parse_intents('[{"intent": "x", "kind": "delete"}]') == []  # unknown kind: skipped
     assert parse_intents("nothing") == []
+    prose = "Here are two:\n\n1. Find a customer by email.\nA user asks.\n2) Get a refund quote\n"
+    assert [i.intent for i in parse_intents(prose)] == [
+        "Find a customer by email.",
+        "Get a refund quote",
+    ]
 
 
 def test_malformed_candidates_say_why():

@@ -13,10 +13,9 @@ import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
-from tests.synthesis.scripted import SynthesisPlans, is_write, sampled, valid
+from tests.synthesis.scripted import SynthesisPlans, fits, sampled, valid
 from tests.teachers.fake_openai import fake_openai
 from toolscale.cli import app
-from toolscale.contract import fact_stated
 from toolscale.dataset.output import Output
 from toolscale.registry import get_domain
 
@@ -36,26 +35,6 @@ KINDS = (
 )
 
 
-def fits(kind: str, index: int) -> bool:
-    """Whether the sampled task `index` can serve as a case of `kind`."""
-    spec = sampled(DOMAIN, 0, index)
-    write = is_write(DOMAIN, spec)
-    specs = get_domain(DOMAIN).toolkit.specs()
-    reads = [a for a in spec.gold_actions if specs[a.name].kind.value == "read"]
-    said = valid(DOMAIN, 0, index)["opening"]
-    facts_hidden = spec.required_facts and not all(
-        fact_stated(f, said) for f in spec.required_facts
-    )
-    return {
-        "read": not write and bool(facts_hidden),
-        "write": write,
-        "no_change": write and bool(reads),
-        "trivial": bool(reads),
-        "raises": bool(spec.gold_actions[0].arguments),
-        "bad_args": bool(spec.gold_actions[0].arguments),
-    }.get(kind, write or bool(facts_hidden))
-
-
 def plan_cases() -> list[str]:
     """Case kinds by intent index: each kind of KINDS once, at an index whose sampled task fits
     it; indexes that fit no kind still needed are malformed answers."""
@@ -63,7 +42,7 @@ def plan_cases() -> list[str]:
     wanted = list(KINDS)
     index = 0
     while wanted:
-        kind = next((k for k in wanted if fits(k, index)), "malformed")
+        kind = next((k for k in wanted if fits(DOMAIN, k, index)), "malformed")
         if kind in wanted:
             wanted.remove(kind)
         cases.append(kind)

@@ -100,12 +100,19 @@ def find_json(text: str) -> Any:
     return None
 
 
+_ITEM = re.compile(r"^\s*(?:\d+[.)]|[-*])\s+(.+?)\s*$", re.MULTILINE)
+
+
 def parse_intents(text: str) -> list[Intent]:
     """The intents in an answer: {"intents": [...]} or a bare list, each item an object with
-    `intent` (and `kind`) or a plain string; items that do not parse are skipped."""
+    `intent` (and `kind`) or a plain string; items that do not parse are skipped. An answer with
+    no JSON at all that is a numbered or bulleted list (what small models often write) gives its
+    items, as read intents."""
     value = find_json(text)
     if isinstance(value, dict):
         value = value.get("intents", [])
+    if value is None:
+        value = _ITEM.findall(text)
     if not isinstance(value, list):
         return []
     found = []
