@@ -183,6 +183,12 @@ def card(out: Path, repo_id: str | None = None, license_id: str = "apache-2.0") 
     """
     if not out.is_dir():
         raise ConfigError(f"{out} does not exist; give the --out folder of a generate run")
+    run = out / "run.json"
+    summary = json.loads(run.read_text()) if run.is_file() else {}
+    if summary.get("command") == "synthesize":  # its own card: the funnel, no traces
+        from toolscale.synthesis.card import write_card
+
+        return write_card(out, summary)
     stats = collect(out)
     title = f"toolscale dataset: {', '.join(d['domain'] for d in stats.domains)}"
     rewards = list(stats.rewards)

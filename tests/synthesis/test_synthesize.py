@@ -169,6 +169,10 @@ def test_funnel_counts_the_rows(run):
     assert f"| proposed | {yields['proposed']} | 100% |" in card
     assert "config_name: rejected_tasks" in card
     assert "sk-test" not in (out / "run.json").read_text() + card
+    assert summary["synthesis"]["models"] == {"proposer": "openai:fake", "solver": "openai:fake"}
+    (out / "README.md").unlink()
+    assert CliRunner().invoke(app, ["card", str(out)]).exit_code == 0  # the card command too
+    assert (out / "README.md").read_text() == card
 
 
 def test_resume_sends_no_request_and_gives_the_same_rows(run):

@@ -35,24 +35,24 @@ def render(root: Path, summary: dict[str, Any]) -> str:
         for c in loadable
     )
     config = summary["config"]
+    synthesis = summary.get("synthesis") or {}
+    model = synthesis.get("models", {}).get("proposer") or config.get("model")
     lines = [
         "---",
-        "configs:",
-        configs.rstrip("\n"),
+        *(["configs:", configs.rstrip("\n")] if configs else []),
         "tags:\n- tool-use\n- synthetic\n- toolscale",
         "---",
         "",
         f"# Synthesized tasks: {', '.join(config['domains'])}",
         "",
         f"Made by `toolscale synthesize` (status: {summary['status']}). An LLM "
-        f"(`{config.get('model')}`) proposed user intents and one task per intent (a user "
+        f"(`{model}`) proposed user intents and one task per intent (a user "
         "scenario, gold actions, facts to communicate); each candidate was kept only if it is "
         "well-formed, its gold actions execute in the sandbox (and change the state when it "
         "asks for a change), doing nothing fails it, it is no near-duplicate (MinHash) of an "
         f"earlier one, and a solver solved it at least once in {config['solver_attempts']} "
         "attempts. `rejected_tasks` holds every rejected candidate with its stage and reasons.",
     ]
-    synthesis = summary.get("synthesis")
     if synthesis:
         yields = synthesis["yields"]
         k = synthesis["solver_attempts"]

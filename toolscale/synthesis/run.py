@@ -45,6 +45,7 @@ class RunState:
     status: str = "complete"
     stop_reason: str = ""
     endpoints: dict[str, Any] = field(default_factory=dict)
+    models: dict[str, str] = field(default_factory=dict)
     wall_s: float = 0.0
 
 
@@ -63,6 +64,7 @@ async def _run(
     state = RunState()
     started = time.perf_counter()
     clients = Clients(config, output.root / CACHE_DIR, local)
+    state.models = {"proposer": clients.proposer_name, "solver": clients.solver_name}
     try:
         async with SandboxPool(config.workers, config.call_timeout_s) as pool:
             runs = [
@@ -98,6 +100,7 @@ def report(config: SynthesizeConfig, state: RunState) -> dict[str, Any]:
     tokens = sum(e["prompt_tokens"] + e["completion_tokens"] for e in state.endpoints.values())
     accepted = total.solvable
     return {
+        "models": state.models,
         "funnel": total.funnel(),
         "yields": total.report(),
         "per_domain": {d: y.report() for d, y in per_domain.items()},
