@@ -20,6 +20,7 @@ from tests.publishing_data import rows, shared
 from toolscale.contract import state_hash
 from toolscale.errors import ConfigError
 from toolscale.export import export
+from toolscale.records import Task
 from toolscale.registry import get_domain
 from toolscale.sandbox.execute import execute, fresh_toolkit
 
@@ -111,9 +112,18 @@ def test_tau2_files_follow_the_task_model_and_replay_to_the_gold_state(dataset, 
                 (a["name"], a["arguments"]) for a in json.loads(row["gold_actions"])
             ]
             assert criteria.communicate_info == row["required_facts"]
-            assert task.user_scenario.instructions.reason_for_call == row["instruction"]
+            scenario = json.loads(row["user_scenario"])
+            instructions = task.user_scenario.instructions
+            if scenario is None:
+                assert instructions.reason_for_call == row["instruction"]
+            else:  # a conversation: the caller's reason and what they tell when asked
+                assert instructions.reason_for_call == scenario["reason_for_call"]
+                assert instructions.known_info and instructions.task_instructions
+                for value in scenario["known"].values():
+                    assert value in instructions.known_info
+                    assert value not in row["instruction"]
             state = task.initial_state.initialization_data.agent_data
-            assert state == json.loads(row["initial_state"])
+            assert state == Task.from_row(row).initial_state  # the world plus the task's changes
             # The DB reward basis holds: the actions on that state give the gold final state.
             kit = fresh_toolkit(get_domain(domain), json.dumps(state))
             for action in criteria.actions:

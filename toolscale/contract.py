@@ -184,7 +184,8 @@ class UserScenario(BaseModel):
     of `known`, which the user gives only when the agent asks for them (`known` maps what the
     agent asks for, "booking id", to the value). `known_info` is `known` as tau2's text. The
     agent must confirm each write with the user first when `confirm_writes` (the policy says
-    so). `nl_assertions` are statements about a correct conversation, as in tau2.
+    so); a user who only wants information declines any change (`accepts_changes` False).
+    `nl_assertions` are statements about a correct conversation, as in tau2.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -197,6 +198,7 @@ class UserScenario(BaseModel):
     nl_assertions: list[str] = []
     persona: str = ""
     confirm_writes: bool = True
+    accepts_changes: bool = True
 
     @property
     def known_info(self) -> str:
@@ -289,7 +291,7 @@ def content_id(value: Any) -> str:
     return hashlib.sha256(canonical_json(value).encode()).hexdigest()[:16]
 
 
-_NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.]*\d)")
+_NUMBER = re.compile(r"(?<![\w.:-])-?\d+(?:\.\d+)?(?![\w.:-]*\d)")  # not in 12:30, 2025-06-30
 
 
 def normalize_text(text: str) -> str:

@@ -33,6 +33,35 @@ USER_INSTRUCTIONS = (
 )
 
 
+def nl_assertions(task: Task) -> list[str]:
+    found = list(task.user_scenario.nl_assertions) if task.user_scenario else []
+    if task.expected_answer:
+        found.append(f"The agent tells the user: {task.expected_answer}")
+    return found
+
+
+def user_scenario(task: Task) -> dict[str, Any]:
+    """tau2's user scenario: the task's own, or one made from a single-instruction task."""
+    scenario = task.user_scenario
+    if scenario is None:
+        instructions = {
+            "domain": task.domain,
+            "reason_for_call": task.instruction,
+            "known_info": None,
+            "unknown_info": None,
+            "task_instructions": USER_INSTRUCTIONS,
+        }
+        return {"persona": None, "instructions": instructions}
+    instructions = {
+        "domain": task.domain,
+        "reason_for_call": scenario.reason_for_call,
+        "known_info": scenario.known_info or None,
+        "unknown_info": scenario.unknown_info or None,
+        "task_instructions": scenario.task_instructions or USER_INSTRUCTIONS,
+    }
+    return {"persona": scenario.persona or None, "instructions": instructions}
+
+
 def tau2_task(task: Task) -> dict[str, Any]:
     """One task in tau2-bench's Task layout."""
     criteria: dict[str, Any] = {
@@ -46,9 +75,7 @@ def tau2_task(task: Task) -> dict[str, Any]:
             for n, action in enumerate(task.gold_actions)
         ],
         "communicate_info": list(task.required_facts),
-        "nl_assertions": (
-            [f"The agent tells the user: {task.expected_answer}"] if task.expected_answer else []
-        ),
+        "nl_assertions": nl_assertions(task),
         # Gold final database and required facts: how toolscale itself judges a stateful task.
         "reward_basis": ["DB", "COMMUNICATE"],
     }
@@ -62,16 +89,7 @@ def tau2_task(task: Task) -> dict[str, Any]:
                 f"domain version {task.domain_version}; gold state hash {task.expected_state_hash}"
             ),
         },
-        "user_scenario": {
-            "persona": None,
-            "instructions": {
-                "domain": task.domain,
-                "reason_for_call": task.instruction,
-                "known_info": None,
-                "unknown_info": None,
-                "task_instructions": USER_INSTRUCTIONS,
-            },
-        },
+        "user_scenario": user_scenario(task),
         "ticket": task.instruction,
         "initial_state": {
             "initialization_data": {"agent_data": task.initial_state, "user_data": None},

@@ -1,26 +1,40 @@
 """The railway domain (stateful, tau2-style): book, cancel, change and upgrade train tickets.
 
-Each task has its own small seeded database of stations, trains, customers and bookings, a fixed
-clock (see `state.TODAY`), and a policy (policy.md) whose fees and refunds the tools compute.
+A run draws one railway world per seed (`state.build_world`: every station, hundreds of trains,
+customers and bookings), a fixed clock (see `state.TODAY`), and a policy (policy.md) whose fees
+and refunds the tools compute. Each task is that world, plus the task's own changes, and a caller
+who must be asked for their booking id or email (the kit's user scenarios).
 """
 
 from __future__ import annotations
 
 import random
+from functools import cache
 from pathlib import Path
+from typing import Any
 
-from domains.railway.tasks import TEMPLATES, sample_task
+from domains.railway.state import build_world
+from domains.railway.tasks import TEMPLATES
 from domains.railway.tools import RailwayTools
 from toolscale.contract import Domain, TaskSpec
+from toolscale.domain_kit import sample_task
+
+
+@cache
+def _world(seed: int) -> dict[str, Any]:
+    return build_world(random.Random(f"railway:{seed}:world"))
 
 
 class RailwayDomain(Domain):
     name = "railway"
-    version = "2.0"
+    version = "3.0"
     family = "stateful"
     toolkit = RailwayTools
     policy = (Path(__file__).parent / "policy.md").read_text(encoding="utf-8")
     templates = tuple(TEMPLATES)
 
+    def world(self, seed: int) -> dict[str, Any]:
+        return _world(seed)
+
     def sample(self, rng: random.Random, seed: int, index: int) -> TaskSpec:
-        return sample_task(rng)
+        return sample_task(rng, self.world(seed), TEMPLATES, RailwayTools)

@@ -1,8 +1,10 @@
-"""The multi-step railway task templates (two to six gold actions): conditions, changes, rebooking.
+"""The multi-step railway task templates (two to eight gold actions): conditions, changes,
+rebooking.
 
 Conditional templates state a threshold in the request; the gold branch is the one the policy's
-quote selects, so the agent must read the quote before acting. Thresholds are whole numbers, so
-they never contain an amount the tools print.
+quote selects, so the agent must read the quote before acting. Thresholds are whole numbers on
+the right side of the quote and never equal to it, so the request never states an amount the
+agent must report.
 """
 
 from __future__ import annotations
@@ -12,22 +14,27 @@ import random
 
 from domains.railway import rules
 from domains.railway.runner import (
-    Draft,
     Record,
-    Runner,
     bags_text,
     customer_of,
     facts,
     fits,
+    gold,
     money,
     other_day_trains,
+    own,
     pick,
     route_trains,
+    search,
     train_of,
     trip,
     unique_trip,
     upcoming,
 )
+from toolscale.domain_kit import Draft, Request
+
+BOOKING = "booking id"
+EMAIL = "email"
 
 
 def upgrade_or_luggage(rng: random.Random, state: Record) -> Draft | None:
@@ -46,11 +53,11 @@ def upgrade_or_luggage(rng: random.Random, state: Record) -> Draft | None:
     cost = rules.upgrade_quote(state, booking)["upgrade_cost"]
     upgrade = cost < 2 or rng.random() < 0.5
     if upgrade:
-        budget = math.ceil(cost) + rng.randint(0, 25)
+        budget = math.floor(cost) + rng.randint(1, 25)  # above the cost, never equal to it
     else:
-        budget = max(math.floor(cost) - rng.randint(1, 25), 1)
+        budget = max(math.ceil(cost) - rng.randint(1, 25), 1)
     bags = rng.randint(1, min(2, rules.MAX_BAGS * booking["passengers"] - booking["luggage"]))
-    run = Runner(state)
+    run = gold(state)
     run("find_customer_by_email", email=customer["email"])
     run("list_customer_bookings", customer_id=customer["customer_id"])
     run("get_upgrade_quote", booking_id=booking["booking_id"])
@@ -66,14 +73,24 @@ def upgrade_or_luggage(rng: random.Random, state: Record) -> Draft | None:
             f"fee of {money(out['fee'])}."
         )
         found = facts(cost, out["fee"])
+    where, day = trip(state, train), train["date"]
     return Draft(
-        f"Hi, {customer['name']} here ({customer['email']}). For my trip {trip(state, train)} on "
-        f"{train['date']}: upgrade me to first class if the upgrade costs at most {budget}. If it "
-        f"costs more, don't upgrade; just add {bags_text(bags)} to that booking instead. "
-        "What did I pay?",
+        Request(
+            (
+                f"upgrade my trip {where} on {day} to first class",
+                f"get first-class seats on my journey {where} on {day}",
+            ),
+            known={EMAIL: customer["email"]},
+            conditions=(
+                f"Only if the upgrade costs at most {budget}. If it costs more, don't upgrade; "
+                f"just add {bags_text(bags)} to that booking instead.",
+                "What did I pay?",
+            ),
+        ),
         run.actions,
         message,
         found,
+        writes=True,
     )
 
 
@@ -89,11 +106,11 @@ def cancel_or_change(rng: random.Random, state: Record) -> Draft | None:
     refund = rules.refund_quote(state, booking)["refund_amount"]
     cancel = refund >= 2 and rng.random() < 0.5
     if cancel:
-        threshold = max(math.floor(refund) - rng.randint(0, 20), 1)
+        threshold = max(math.ceil(refund) - 1 - rng.randint(0, 20), 1)  # below the refund
     else:
         threshold = math.floor(refund) + rng.randint(1, 30)
     booking_id = booking["booking_id"]
-    run = Runner(state)
+    run = gold(state)
     run("get_refund_quote", booking_id=booking_id)
     if cancel:
         run("cancel_booking", booking_id=booking_id)
@@ -109,13 +126,25 @@ def cancel_or_change(rng: random.Random, state: Record) -> Draft | None:
             f"{money(out['total_to_pay'])} (change fee {money(out['change_fee'])})."
         )
         found = facts(target["train_number"], out["total_to_pay"])
+    where = trip(state, train_of(state, booking))
     return Draft(
-        f"About my booking {booking_id}: if cancelling it today refunds me at least {threshold}, "
-        "please cancel it. Otherwise keep it but move it to the earliest train on the same route "
-        f"on {new_date} that has seats for us. Tell me what happened and any amounts.",
+        Request(
+            (
+                f"either cancel or move my booking {where}",
+                f"sort out my trip {where}: cancel it or move it",
+            ),
+            known={BOOKING: booking_id},
+            conditions=(
+                f"If cancelling it today refunds me at least {threshold}, cancel it. Otherwise "
+                f"keep it but move it to the earliest train on the same route on {new_date} that "
+                "has seats for us.",
+                "Tell me what happened and any amounts.",
+            ),
+        ),
         run.actions,
         message,
         found,
+        writes=True,
     )
 
 
@@ -137,22 +166,31 @@ def change_and_luggage(rng: random.Random, state: Record) -> Draft | None:
     target = other_day_trains(state, booking)[new_date][-1 if latest else 0]
     bags = rng.randint(1, min(3, rules.MAX_BAGS * booking["passengers"] - booking["luggage"]))
     booking_id = booking["booking_id"]
-    run = Runner(state)
+    run = gold(state)
     run("find_customer_by_email", email=customer["email"])
     run("list_customer_bookings", customer_id=customer["customer_id"])
-    run.search(train, new_date)
+    search(run, train, new_date)
     out = run("change_booking", booking_id=booking_id, new_train_number=target["train_number"])
     bag = run("add_luggage", booking_id=booking_id, bags=bags)
+    which = "latest" if latest else "earliest"
+    where, day = trip(state, train), train["date"]
     return Draft(
-        f"Hello, I'm {customer['name']} ({customer['email']}). Please move my trip "
-        f"{trip(state, train)} on {train['date']} to {new_date}, on the "
-        f"{'latest' if latest else 'earliest'} train that day with enough seats in my class, and "
-        f"add {bags_text(bags)} to it. How much is all that?",
+        Request(
+            (
+                f"move my trip {where} on {day} to {new_date}, on the {which} train that day with "
+                f"enough seats in my class, and add {bags_text(bags)} to it",
+                f"change my journey {where} from {day} to the {which} train on {new_date} that has "
+                f"room in my class, and put {bags_text(bags)} on the booking",
+            ),
+            known={EMAIL: customer["email"]},
+            conditions=("How much is all that?",),
+        ),
         run.actions,
         f"Booking {booking_id} is now on train {target['train_number']} at "
         f"{target['departure_time']} on {new_date}; the change cost {money(out['total_to_pay'])}. "
         f"I added {bags_text(bags)} for {money(bag['fee'])}.",
         facts(target["train_number"], out["total_to_pay"], bag["fee"]),
+        writes=True,
     )
 
 
@@ -163,20 +201,32 @@ def cancel_upcoming(rng: random.Random, state: Record) -> Draft | None:
     if customer is None:
         return None
     mine = [i for i in customer["booking_ids"] if i in ids]
+    changed = None
     if rng.random() < 0.3:  # the operator cancelled one of the trains: a full refund
+        state = changed = own(state)
         state["trains"][state["bookings"][rng.choice(mine)]["train_number"]]["status"] = "cancelled"
-    run = Runner(state)
+    run = gold(state)
     run("find_customer_by_email", email=customer["email"])
     run("list_customer_bookings", customer_id=customer["customer_id"])
     refunds = [(i, run("cancel_booking", booking_id=i)["refund_amount"]) for i in mine]
     lines = "; ".join(f"{i}: refund {money(r)}" for i, r in refunds)
     return Draft(
-        f"This is {customer['name']}, email {customer['email']}. My plans changed: cancel every "
-        "booking of mine whose train hasn't left yet, and tell me the refund for each.",
+        Request(
+            (
+                "cancel every booking of mine whose train hasn't left yet",
+                "cancel all my upcoming train bookings",
+                "call off all of my trips that haven't happened yet",
+            ),
+            known={EMAIL: customer["email"]},
+            motives=("My plans changed.", "I'm moving abroad next week."),
+            conditions=("Tell me the refund for each.",),
+        ),
         run.actions,
         f"I cancelled {len(refunds)} booking(s) whose trains had not left: {lines}. "
         "Bookings whose trains already departed cannot be cancelled.",
         facts(*(i for i, _ in refunds), *(r for _, r in refunds)),
+        writes=True,
+        state=changed,
     )
 
 
@@ -187,6 +237,8 @@ def rebook_cancelled(rng: random.Random, state: Record) -> Draft | None:
     booking = pick(rng, upcoming(state, fitting))
     if booking is None:
         return None
+    state = own(state)
+    booking = state["bookings"][booking["booking_id"]]
     customer, train = customer_of(state, booking), train_of(state, booking)
     fare_class, passengers = booking["fare_class"], booking["passengers"]
     other = next(t for t in route_trains(state, train, train["date"]) if t is not train)
@@ -195,11 +247,11 @@ def rebook_cancelled(rng: random.Random, state: Record) -> Draft | None:
         other["seats_left"][fare_class], passengers + rng.randint(0, 4)
     )
     bags = rng.choice((0, 0, 1, 2))
-    run = Runner(state)
+    run = gold(state)
     run("find_customer_by_email", email=customer["email"])
     run("list_customer_bookings", customer_id=customer["customer_id"])
     out = run("cancel_booking", booking_id=booking["booking_id"])
-    run.search(train)
+    search(run, train)
     new = run(
         "book_ticket",
         customer_id=customer["customer_id"],
@@ -220,12 +272,22 @@ def rebook_cancelled(rng: random.Random, state: Record) -> Draft | None:
         found += facts(bag["fee"])
         message += f" I added {bags_text(bags)} to it for {money(bag['fee'])}."
         extra = f", with {bags_text(bags)}"
+    where, day = trip(state, train), train["date"]
     return Draft(
-        f"Hi, {customer['name']} ({customer['email']}). I heard my train {trip(state, train)} on "
-        f"{train['date']} was cancelled. Please cancel that booking and book the same class and "
-        f"number of passengers on the other train that day{extra}. What do I get back and what "
-        "do I pay?",
+        Request(
+            (
+                f"cancel my booking on the cancelled train {where} on {day} and book the same "
+                f"class and number of passengers on the other train that day{extra}",
+                f"swap my cancelled train {where} on {day} for the other train that day, same "
+                f"class and passengers{extra}",
+            ),
+            known={EMAIL: customer["email"]},
+            motives=("I heard my train was cancelled.", "I got a message about a cancellation."),
+            conditions=("What do I get back and what do I pay?",),
+        ),
         run.actions,
         message,
         found,
+        writes=True,
+        state=state,
     )

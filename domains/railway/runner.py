@@ -1,8 +1,8 @@
-"""Helpers of the task templates: a recording gold-action runner and queries over a fresh state.
+"""Helpers of the railway templates: queries over the world and the words a caller uses.
 
-`Runner` executes each gold action through the real toolkit on a private copy of the state, so
-every fact a template reports is read from a real tool output, and a gold action that breaks the
-policy fails while sampling instead of in the pipeline.
+Gold actions are played with the kit's `GoldRunner` (`gold(state)` here), so every fact a
+template reports is read from a real tool output; a template that must change the world for its
+task (an operator cancellation) works on `own(world)`, a copy, and returns it as its state.
 """
 
 from __future__ import annotations
@@ -10,47 +10,33 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from domains.railway import rules
 from domains.railway.tools import RailwayTools
-from toolscale.contract import Action
+from toolscale.domain_kit import GoldRunner
 
 Record = dict[str, Any]
 T = TypeVar("T")
 
 
-class Runner:
-    """Executes gold actions on a private copy of the state and records them."""
-
-    def __init__(self, state: Record) -> None:
-        self.kit = RailwayTools(json.loads(json.dumps(state)))
-        self.actions: list[Action] = []
-
-    def __call__(self, name: str, **arguments: Any) -> Any:
-        output = getattr(self.kit, name)(**arguments)
-        self.actions.append(Action(name, arguments))
-        return json.loads(output)
-
-    def search(self, train: Record, day: str | None = None) -> Any:
-        """Play search_trains on `train`'s route, on `day` or the train's own date."""
-        return self(
-            "search_trains",
-            origin=train["origin"],
-            destination=train["destination"],
-            date=day or train["date"],
-        )
+def gold(state: Record) -> GoldRunner:
+    return GoldRunner(RailwayTools, state)
 
 
-@dataclass(frozen=True)
-class Draft:
-    """What a template produces; the sampler adds the template name and difficulty."""
+def own(world: Record) -> Record:
+    """A copy of the world that a template may change for its task."""
+    return json.loads(json.dumps(world))
 
-    instruction: str
-    actions: list[Action]
-    final_message: str
-    facts: list[str]
+
+def search(run: GoldRunner, train: Record, day: str | None = None) -> Any:
+    """Play search_trains on `train`'s route, on `day` or the train's own date."""
+    return run(
+        "search_trains",
+        origin=train["origin"],
+        destination=train["destination"],
+        date=day or train["date"],
+    )
 
 
 def money(amount: float) -> str:

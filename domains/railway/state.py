@@ -1,8 +1,9 @@
-"""Build one task's seeded railway database (stations, trains, customers, bookings) as plain JSON.
+"""Build a run's seeded railway world (stations, trains, customers, bookings) as plain JSON.
 
-Every task shares the same fixed clock (`TODAY`, `NOW`, also stated in policy.md); dates of trains
-are drawn relative to it. Money is a float rounded to 2 decimals. Nothing here reads the real clock
-or global random state: the result depends only on the rng handed in.
+Every task of a run starts from the same world (`RailwayDomain.world`) and shares one fixed clock
+(`TODAY`, `NOW`, also stated in policy.md); dates of trains are drawn relative to it. Money is a
+float rounded to 2 decimals. Nothing here reads the real clock or global random state: the result
+depends only on the rng handed in.
 """
 
 from __future__ import annotations
@@ -106,52 +107,58 @@ def _slug(name: str) -> str:
     return "".join(ch for ch in name.lower() if ch.isalnum())
 
 
-def _routes(rng: random.Random) -> list[tuple[str, str, float, int]]:
-    codes = [s[0] for s in rng.sample(STATIONS, 5)]
-    pairs = [(codes[0], codes[1]), (codes[1], codes[0]), (codes[2], codes[3]), (codes[4], codes[0])]
+def _routes(rng: random.Random, count: int) -> list[tuple[str, str, float, int]]:
+    """`count` distinct routes (origin, destination, base fare, minutes) between the stations."""
+    codes = [s[0] for s in STATIONS]
+    pairs = rng.sample([(a, b) for a in codes for b in codes if a != b], count)
     return [
         (a, b, rng.randint(24, 110) + rng.choice((0.0, 0.25, 0.5, 0.75)), rng.randint(55, 320))
-        for a, b in rng.sample(pairs, 3)
+        for a, b in pairs
     ]
 
 
-def build_state(rng: random.Random) -> dict[str, Any]:
-    """Three routes with two services on each of two or three dates (one date may be past),
-    four customers with two or three bookings each."""
+def build_world(rng: random.Random) -> dict[str, Any]:
+    """One run's railway: every station, 14 routes with two or three services on each of five
+    or six dates (one may be past), 140 customers with one to four bookings each — about 900
+    records in all."""
     fake.seed_instance(rng.getrandbits(64))
-    routes = _routes(rng)
-    used = {code for route in routes for code in route[:2]}
+    routes = _routes(rng, 14)
     state: dict[str, Any] = {
         "today": TODAY,
         "now": NOW,
-        "stations": {c: {"code": c, "city": t, "name": n} for c, t, n in STATIONS if c in used},
+        "stations": {c: {"code": c, "city": t, "name": n} for c, t, n in STATIONS},
         "trains": {},
         "customers": {},
         "bookings": {},
-        "next_booking_number": rng.randint(1000, 8900),
+        "next_booking_number": rng.randint(1000, 5000),
     }
-    numbers = iter(rng.sample(range(100, 1000), 40))
+    numbers = iter(rng.sample(range(100, 1000), 900))
     for route in routes:
-        offsets = sorted(rng.sample(range(1, 31), 2))
-        if rng.random() < 0.5:
+        offsets = sorted(rng.sample(range(0, 31), rng.randint(4, 5)))
+        if rng.random() < 0.6:
             offsets.insert(0, -rng.randint(1, 6))
         for offset in offsets:
-            for departure in sorted(rng.sample(DEPARTURES, 2)):
+            for departure in sorted(rng.sample(DEPARTURES, rng.randint(2, 3))):
                 day = shift(TODAY, offset)
                 train = make_train(rng, f"RW{next(numbers)}", route, day, departure)
                 state["trains"][train["train_number"]] = train
     trains = list(state["trains"].values())
-    for customer_number in rng.sample(range(10000, 100000), 4):
+    emails: set[str] = set()
+    for customer_number in rng.sample(range(10000, 100000), 140):
         first, last = fake.first_name(), fake.last_name()
         customer_id = f"C{customer_number}"
+        email = f"{_slug(first)}.{_slug(last)}{rng.randint(1, 999)}@example.com"
+        while email in emails:
+            email = f"{_slug(first)}.{_slug(last)}{rng.randint(1, 999)}@example.com"
+        emails.add(email)
         state["customers"][customer_id] = {
             "customer_id": customer_id,
             "name": f"{first} {last}",
-            "email": f"{_slug(first)}.{_slug(last)}{rng.randint(1, 99)}@example.com",
+            "email": email,
             "membership": rng.choices(TIERS, weights=(5, 3, 2))[0],
             "booking_ids": [],
         }
-        for train in rng.sample(trains, rng.randint(2, 3)):
+        for train in rng.sample(trains, rng.randint(1, 4)):
             fare_class = rng.choices(FARE_CLASSES, weights=(2, 5, 3))[0]
             make_booking(state, customer_id, train, fare_class, rng.randint(1, 3))
     return state

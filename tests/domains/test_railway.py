@@ -248,11 +248,37 @@ def test_gold_replays_reach_the_goal_and_state_the_facts() -> None:
             assert fact in spec.final_message
             assert fact.lower() not in spec.instruction.lower()
             assert any(fact in out for out in outputs)
-        assert 1 <= len(spec.gold_actions) <= 6
+        assert 1 <= len(spec.gold_actions) <= 8
         templates.add(spec.template)
         difficulties.add(spec.difficulty)
     assert templates == set(RailwayDomain.templates)
     assert difficulties == {"easy", "medium", "hard"}
+
+
+def test_a_run_draws_one_world_of_hundreds_of_records_and_tasks_start_from_it() -> None:
+    domain = RailwayDomain()
+    world = domain.world(0)
+    assert world is domain.world(0)  # drawn once per run seed
+    assert world != domain.world(1)
+    assert sum(len(world[t]) for t in ("stations", "trains", "customers", "bookings")) >= 500
+    before = state_hash(world)
+    specs = [domain.sample(item_rng("railway", 0, i), 0, i) for i in range(60)]
+    assert state_hash(world) == before  # no template changed the shared world
+    own = [s for s in specs if s.initial_state is not world]
+    assert own and all(s.template in ("cancel_upcoming", "rebook_cancelled") for s in own)
+    assert len(own) < len(specs) / 2
+
+
+def test_openings_hold_no_known_value_and_every_tool_is_in_some_gold_path() -> None:
+    domain = RailwayDomain()
+    used: set[str] = set()
+    for index in range(300):
+        spec = domain.sample(item_rng("railway", 0, index), 0, index)
+        assert spec.scenario is not None and spec.instruction == spec.scenario.opening
+        for value in spec.scenario.known.values():
+            assert value.lower() not in spec.instruction.lower()
+        used |= {a.name for a in spec.gold_actions}
+    assert used == set(RailwayTools.specs())
 
 
 def test_indexes_give_varied_tasks() -> None:

@@ -74,6 +74,7 @@ def task_spec(
         task_instructions=" ".join(filter(None, [INSTRUCTIONS, request.notes])),
         nl_assertions=list(draft.nl_assertions),
         persona=PERSONAS[persona],
+        accepts_changes=draft.writes,
     )
     return TaskSpec(
         template=name,

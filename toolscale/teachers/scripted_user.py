@@ -2,7 +2,8 @@
 
 It plays a conversational task (one with a `UserScenario`) without any LLM: when the agent asks
 for something the user knows (`scenario.known`: "booking id" -> "BK1234"), it gives exactly
-that; when the agent asks it to confirm an action, it confirms; when the agent asks for
+that; when the agent asks it to confirm an action, it confirms (or declines, when the scenario
+accepts no change: the caller only wanted a quote); when the agent asks for
 anything else, it says it does not know; when the agent asks nothing, the conversation ends.
 The reference teacher plays gold conversations against it, and LLM teachers use it when no user
 endpoint is configured, so every conversational trace can be replayed turn for turn.
@@ -26,6 +27,7 @@ _CONFIRM = re.compile(
     re.IGNORECASE,
 )
 YES = "Yes, please go ahead."
+NO = "No, please don't change anything."
 DONT_KNOW = "Sorry, I don't have that information."
 
 
@@ -45,7 +47,7 @@ def reply(scenario: UserScenario, agent_message: str) -> str | None:
     if asked:
         return " ".join(f"My {key} is {scenario.known[key]}." for key in asked)
     if _CONFIRM.search(agent_message):
-        return YES
+        return YES if scenario.accepts_changes else NO
     if "?" in agent_message:
         return DONT_KNOW
     return None

@@ -1,0 +1,40 @@
+"""The scripted user: answers only what it is asked from `known`, confirms or declines proposed
+changes as its scenario says, says it does not know anything else, and ends when nothing is
+asked."""
+
+from __future__ import annotations
+
+from toolscale.contract import UserScenario
+from toolscale.teachers.scripted_user import DONT_KNOW, NO, YES, asks_for, reply
+
+SCENARIO = UserScenario(
+    reason_for_call="You want to cancel your trip.",
+    opening="Hi, please cancel my trip to York.",
+    known={"booking id": "BK1234", "email": "ann@example.com"},
+)
+
+
+def test_it_gives_exactly_what_the_agent_asks_for() -> None:
+    assert reply(SCENARIO, "Could you tell me your booking id?") == "My booking id is BK1234."
+    assert reply(SCENARIO, "What is your e-mail address?") == "My email is ann@example.com."
+    assert reply(SCENARIO, "Your booking number and email, please?") == (
+        "My booking id is BK1234. My email is ann@example.com."
+    )
+
+
+def test_synonyms_and_whole_keys() -> None:
+    assert asks_for("What's your booking reference?", "booking id")
+    assert not asks_for("Which booking do you mean?", "booking id")  # no word for "id"
+    assert not asks_for("What is your customer id?", "booking id")
+
+
+def test_confirmation_follows_the_scenario() -> None:
+    ask = "I am about to cancel booking BK1234. Shall I proceed?"
+    assert reply(SCENARIO, ask) == YES
+    quote_only = SCENARIO.model_copy(update={"accepts_changes": False})
+    assert reply(quote_only, ask) == NO
+
+
+def test_unknown_questions_and_statements() -> None:
+    assert reply(SCENARIO, "What is your date of birth?") == DONT_KNOW
+    assert reply(SCENARIO, "Your booking is cancelled; 45.00 will be refunded.") is None
