@@ -79,12 +79,13 @@ def upgrade_or_luggage(rng: random.Random, state: Record) -> Draft | None:
             (
                 f"upgrade my trip {where} on {day} to first class",
                 f"get first-class seats on my journey {where} on {day}",
+                f"move up to first class for my {day} train {where}",
             ),
             known={EMAIL: customer["email"]},
             conditions=(
                 f"Only if the upgrade costs at most {budget}. If it costs more, don't upgrade; "
                 f"just add {bags_text(bags)} to that booking instead.",
-                "What did I pay?",
+                ("What did I pay?", "Tell me what it cost.", "Let me know the amount charged."),
             ),
         ),
         run.actions,
@@ -132,13 +133,18 @@ def cancel_or_change(rng: random.Random, state: Record) -> Draft | None:
             (
                 f"either cancel or move my booking {where}",
                 f"sort out my trip {where}: cancel it or move it",
+                f"decide between cancelling and rebooking my journey {where}",
             ),
             known={BOOKING: booking_id},
             conditions=(
                 f"If cancelling it today refunds me at least {threshold}, cancel it. Otherwise "
                 f"keep it but move it to the earliest train on the same route on {new_date} that "
                 "has seats for us.",
-                "Tell me what happened and any amounts.",
+                (
+                    "Tell me what happened and any amounts.",
+                    "Let me know what you did and what it cost or refunded.",
+                    "Please report back with the amounts.",
+                ),
             ),
         ),
         run.actions,
@@ -183,7 +189,14 @@ def change_and_luggage(rng: random.Random, state: Record) -> Draft | None:
                 f"room in my class, and put {bags_text(bags)} on the booking",
             ),
             known={EMAIL: customer["email"]},
-            conditions=("How much is all that?",),
+            conditions=(
+                (
+                    "How much is all that?",
+                    "What does that come to?",
+                    "Tell me the total cost.",
+                    "What will I be charged?",
+                ),
+            ),
         ),
         run.actions,
         f"Booking {booking_id} is now on train {target['train_number']} at "
@@ -216,10 +229,17 @@ def cancel_upcoming(rng: random.Random, state: Record) -> Draft | None:
                 "cancel every booking of mine whose train hasn't left yet",
                 "cancel all my upcoming train bookings",
                 "call off all of my trips that haven't happened yet",
+                "cancel whatever train bookings I still have coming up",
             ),
             known={EMAIL: customer["email"]},
             motives=("My plans changed.", "I'm moving abroad next week."),
-            conditions=("Tell me the refund for each.",),
+            conditions=(
+                (
+                    "Tell me the refund for each.",
+                    "I need the refund amount for every one.",
+                    "What comes back for each of them?",
+                ),
+            ),
         ),
         run.actions,
         f"I cancelled {len(refunds)} booking(s) whose trains had not left: {lines}. "
@@ -283,7 +303,13 @@ def rebook_cancelled(rng: random.Random, state: Record) -> Draft | None:
             ),
             known={EMAIL: customer["email"]},
             motives=("I heard my train was cancelled.", "I got a message about a cancellation."),
-            conditions=("What do I get back and what do I pay?",),
+            conditions=(
+                (
+                    "What do I get back and what do I pay?",
+                    "Tell me the refund and the new price.",
+                    "I need to know both the refund and the new fare.",
+                ),
+            ),
         ),
         run.actions,
         message,

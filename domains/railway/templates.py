@@ -79,7 +79,13 @@ def refund_quote(rng: random.Random, state: Record) -> Draft | None:
             kind="know",
             known={BOOKING: booking["booking_id"]},
             motives=("My plans might change.", "I'm not sure I can travel any more."),
-            conditions=("Don't cancel anything yet.",),
+            conditions=(
+                (
+                    "Don't cancel anything yet.",
+                    "I'm not cancelling yet, just asking.",
+                    "Please don't cancel it for now.",
+                ),
+            ),
             notes="You only want the quote: do not agree to cancel.",
         ),
         run.actions,
@@ -112,7 +118,14 @@ def fare_lookup(rng: random.Random, state: Record) -> Draft | None:
             ),
             kind="know",
             motives=("We're planning a family trip.", "I'm comparing prices for a group."),
-            conditions=("Just the price, please.",),
+            conditions=(
+                (
+                    "Just the price, please.",
+                    "Only the total, thanks.",
+                    "No need to book anything.",
+                    "I only need the figure.",
+                ),
+            ),
         ),
         run.actions,
         f"The earliest train is {first['train_number']} at {first['departure_time']}; "
@@ -137,10 +150,18 @@ def add_luggage(rng: random.Random, state: Record) -> Draft | None:
                 f"add {luggage} to my booking {where}",
                 f"check in {luggage} for my trip {where}",
                 f"bring {luggage} on my train {where}",
+                f"have {luggage} added for my journey {where}",
             ),
             known={BOOKING: booking["booking_id"]},
             motives=("I'm moving some things.", "We're going away for a while."),
-            conditions=("Tell me what it costs.",),
+            conditions=(
+                (
+                    "Tell me what it costs.",
+                    "What will that cost me?",
+                    "Let me know the fee.",
+                    "How much is that going to be?",
+                ),
+            ),
         ),
         run.actions,
         f"I added {luggage} to booking {booking['booking_id']}, which now has "
@@ -166,10 +187,18 @@ def cancel_by_email(rng: random.Random, state: Record) -> Draft | None:
                 f"cancel my trip {where} on {day}",
                 f"cancel the booking I have {where} for {day}",
                 f"call off my train journey {where} on {day}",
+                f"drop my {day} booking {where}",
             ),
             known={EMAIL: customer["email"]},
             motives=("My plans changed.", "The meeting I was going to was cancelled."),
-            conditions=("How much will I get back?",),
+            conditions=(
+                (
+                    "How much will I get back?",
+                    "What refund will I get?",
+                    "Let me know the refund.",
+                    "I'd like to know what comes back to me.",
+                ),
+            ),
         ),
         run.actions,
         f"Booking {booking['booking_id']} is cancelled. The cancellation fee was "
@@ -217,6 +246,8 @@ def book_earliest(rng: random.Random, state: Record) -> Draft | None:
                 f"get {seats} {where} for {date}, on the first train with room for us in that "
                 "class",
                 f"reserve {seats} on the earliest train {where} on {date} that can take us",
+                f"buy {seats} {where} on {date}: whichever train leaves first and still has "
+                "room in that class",
             ),
             known={EMAIL: customer["email"]},
             motives=("We're visiting relatives.", "I have a conference to attend."),
@@ -264,7 +295,13 @@ def change_quote(rng: random.Random, state: Record) -> Draft | None:
             ),
             kind="know",
             known={BOOKING: booking["booking_id"]},
-            conditions=("Only tell me the price; don't change anything yet.",),
+            conditions=(
+                (
+                    "Only tell me the price; don't change anything yet.",
+                    "Just a quote please, no changes.",
+                    "I'm only asking, don't move it yet.",
+                ),
+            ),
             notes="You only want the quote: do not agree to change the booking.",
         ),
         run.actions,

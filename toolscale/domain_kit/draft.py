@@ -17,15 +17,15 @@ class Request:
     give several wordings and one is drawn. Nothing in `known` (what the agent must ask for:
     "booking id" -> "BK1234") may appear in a goal. `motives` are optional reasons the caller
     may give ("My plans changed."); `conditions` are instructions that decide the outcome ("Only
-    if the refund is at least $50."), said in the opening. `notes` tell the simulated user how
-    to behave beyond that (tau2's task instructions).
+    if the refund is at least $50."), said in the opening (a tuple of wordings: one is drawn).
+    `notes` tell the simulated user how to behave beyond that (tau2's task instructions).
     """
 
     goals: tuple[str, ...]
     kind: Literal["do", "know"] = "do"
     known: dict[str, str] = field(default_factory=dict)
     motives: tuple[str, ...] = ()
-    conditions: tuple[str, ...] = ()
+    conditions: tuple[str | tuple[str, ...], ...] = ()
     unknown: str = ""
     notes: str = ""
 

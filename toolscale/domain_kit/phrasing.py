@@ -21,57 +21,131 @@ PERSONAS = {
     "unsure": "You are not very confident with these things and ask the agent to check.",
 }
 GREETINGS = {
-    "terse": ("",),
-    "polite": ("Hello.", "Good morning.", "Good afternoon.", "Hello there.", "Hi, good day."),
-    "chatty": ("Hi there!", "Hello!", "Hey, hi!", "Hi, hope you're well.", "Hello, how are you?"),
-    "hurried": ("Hi, quick one.", "Quick question.", "Hi, I'm short on time.", ""),
-    "unsure": ("Hi, I hope I'm in the right place.", "Hello, I'm not sure who to ask.", "Hi."),
+    "terse": ("", "", "Hi.", "Hello."),
+    "polite": (
+        "Hello.",
+        "Good morning.",
+        "Good afternoon.",
+        "Good evening.",
+        "Hello there.",
+        "Hi, good day.",
+        "Dear support team,",
+        "Hello, I hope you are well.",
+        "",
+    ),
+    "chatty": (
+        "Hi there!",
+        "Hello!",
+        "Hey, hi!",
+        "Hi, hope you're well.",
+        "Hello, how are you?",
+        "Hiya!",
+        "Hey there, hope your day is going well!",
+        "Morning!",
+        "Hi hi!",
+    ),
+    "hurried": ("Hi, quick one.", "Quick question.", "Hi, I'm short on time.", "", "Hey.", "Hi -"),
+    "unsure": (
+        "Hi, I hope I'm in the right place.",
+        "Hello, I'm not sure who to ask.",
+        "Hi.",
+        "Um, hello.",
+        "Hello, sorry to bother you.",
+        "Hi, I hope you can help me.",
+    ),
 }
 DO_LEADS = {
-    "terse": ("{Goal}.", "Need to {goal}.", "Want to {goal}."),
+    "terse": ("{Goal}.", "Need to {goal}.", "Want to {goal}.", "{Goal}, please.", "Please {goal}."),
     "polite": (
         "I would like to {goal}, please.",
         "Could you please help me {goal}?",
         "Would it be possible to {goal}?",
         "May I ask you to help me {goal}?",
+        "I am writing because I would like to {goal}.",
+        "Could I kindly ask you to {goal}?",
+        "I'd be grateful if you could help me {goal}.",
     ),
     "chatty": (
         "I'd love some help to {goal}.",
         "So I was hoping you could help me {goal}.",
         "I've been meaning to {goal}, can you sort that out?",
         "I think I need to {goal}.",
+        "Long story short, I want to {goal}.",
+        "Could you be a star and help me {goal}?",
+        "Basically I'm looking to {goal}.",
     ),
-    "hurried": ("I need to {goal}, fast.", "Please {goal} right away.", "Can you {goal} now?"),
+    "hurried": (
+        "I need to {goal}, fast.",
+        "Please {goal} right away.",
+        "Can you {goal} now?",
+        "Need you to {goal} asap.",
+        "Got to {goal} quickly.",
+    ),
     "unsure": (
         "I think I need to {goal}, if that's possible?",
         "Is it possible to {goal}? I've never done this.",
         "Someone told me you could help me {goal}.",
+        "I'm not sure how this works, but I'd like to {goal}.",
+        "Could you walk me through how to {goal}?",
     ),
 }
 KNOW_LEADS = {
-    "terse": ("Tell me {goal}.", "Need to know {goal}.", "Checking {goal}."),
+    "terse": ("Tell me {goal}.", "Need to know {goal}.", "Checking {goal}.", "Asking {goal}."),
     "polite": (
         "Could you please tell me {goal}?",
         "I would like to know {goal}, please.",
         "Would you be able to check {goal}?",
+        "May I ask {goal}?",
+        "I'd appreciate it if you could find out {goal}.",
     ),
     "chatty": (
         "I was wondering {goal}.",
         "I can't remember {goal}, could you look it up?",
         "Could you find out {goal} for me?",
+        "Random question, but I'd like to know {goal}.",
+        "Help me out here: I need to figure out {goal}.",
     ),
-    "hurried": ("Just need to know {goal}.", "Can you check {goal}? Quickly please."),
+    "hurried": (
+        "Just need to know {goal}.",
+        "Can you check {goal}? Quickly please.",
+        "Quickly: {goal}?",
+        "What I need is {goal}, fast.",
+    ),
     "unsure": (
         "I'm a bit confused about {goal}, could you check?",
         "I'm not sure {goal}, can you help?",
+        "I tried to work out {goal} myself but got lost.",
+        "Could you check {goal}? I might have misread something.",
     ),
 }
 CLOSINGS = {
-    "terse": ("",),
-    "polite": ("Thank you.", "Many thanks.", "Thank you for your help.", ""),
-    "chatty": ("Thanks so much!", "Appreciate it!", "Thanks a lot!", "Cheers!"),
-    "hurried": ("Thanks.", ""),
-    "unsure": ("Thank you, I hope that makes sense.", "Thanks for your patience.", ""),
+    "terse": ("", "", "Thanks."),
+    "polite": (
+        "Thank you.",
+        "Many thanks.",
+        "Thank you for your help.",
+        "",
+        "Kind regards.",
+        "Thank you in advance.",
+        "I appreciate your help.",
+    ),
+    "chatty": (
+        "Thanks so much!",
+        "Appreciate it!",
+        "Thanks a lot!",
+        "Cheers!",
+        "You're a lifesaver!",
+        "Thanks a million!",
+        "",
+    ),
+    "hurried": ("Thanks.", "", "Thx.", "Cheers."),
+    "unsure": (
+        "Thank you, I hope that makes sense.",
+        "Thanks for your patience.",
+        "",
+        "Sorry if this is a silly question.",
+        "Thank you so much.",
+    ),
 }
 
 
@@ -88,11 +162,12 @@ def opening(rng: random.Random, request: Request, persona: str) -> str:
     if request.motives and persona in ("chatty", "unsure", "polite") and rng.random() < 0.7:
         parts.append(rng.choice(request.motives))
     parts.append(lead)
-    parts += request.conditions
+    parts += [c if isinstance(c, str) else rng.choice(c) for c in request.conditions]
     parts.append(rng.choice(CLOSINGS[persona]))
     return " ".join(p for p in parts if p)
 
 
 def reason_for_call(request: Request) -> str:
     want = "You want to " if request.kind == "do" else "You want to know "
-    return " ".join([f"{want}{request.goals[0]}.", *request.conditions])
+    conditions = [c if isinstance(c, str) else c[0] for c in request.conditions]
+    return " ".join([f"{want}{request.goals[0]}.", *conditions])
