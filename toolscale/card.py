@@ -23,8 +23,8 @@ from toolscale.card_stats import EFFICIENCY_COLUMNS, CardStats, Summary, collect
 from toolscale.dataset.features import CONFIGS
 from toolscale.dataset.output import atomic_write
 from toolscale.errors import ConfigError
+from toolscale.registry import get_domain, names
 
-BUNDLED_DOMAINS = {"railway", "bank", "math", "knowledge"}
 _SIZES = ((1_000, "n<1K"), (10_000, "1K<n<10K"), (100_000, "10K<n<100K"), (1_000_000, "100K<n<1M"))
 
 
@@ -101,7 +101,7 @@ def limitations(stats: CardStats) -> list[str]:
             "Model tools (experts) are simulated: each answers correctly with its stated "
             "accuracy and otherwise wrongly, and token counts are estimated from text."
         )
-    if {d["domain"] for d in stats.domains} <= BUNDLED_DOMAINS:
+    if all_synthetic({d["domain"] for d in stats.domains}):
         found.append(
             "Databases, people, entities and documents are synthetic, drawn from seeded "
             "generators; facts in them are fictional."
@@ -110,6 +110,13 @@ def limitations(stats: CardStats) -> list[str]:
         found.append("No attempt failed, so there are no negatives (`rejected` is empty).")
     found.append(f"Tool calls ran under this isolation: {run.get('isolation', 'not recorded')}.")
     return found
+
+
+def all_synthetic(domains: set[str]) -> bool:
+    """Whether every domain is installed here and says its data is generated (Domain.synthetic);
+    a domain that is not installed cannot say, so the card does not claim it."""
+    installed = set(names())
+    return bool(domains) and all(d in installed and get_domain(d).synthetic for d in domains)
 
 
 def teacher_terms(run: dict[str, Any]) -> str:

@@ -1,0 +1,145 @@
+"""The domain kit: the gold runner, record lookups, the sampling rules (each broken on purpose
+in a tiny inline domain), the gold conversation plan and the per-run world storage."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+from toolscale import worlds
+from toolscale.contract import Action, ToolError, ToolKind, Toolkit, UserScenario, tool
+from toolscale.conversation import plan
+from toolscale.domain_kit import Draft, GoldRunner, KitError, Request, find_by, lookup, sample_task
+from toolscale.errors import ConfigError
+
+WORLD = {"accounts": {"A1": {"id": "A1", "owner": "Ann Lee", "balance": 10}}}
+
+
+class Bank(Toolkit):
+    @tool(ToolKind.READ)
+    def get_balance(self, account_id: str) -> str:
+        """Get an account's balance.
+
+        Args:
+            account_id: The account id.
+        """
+        return json.dumps(lookup(self.state, "accounts", account_id, "account")["balance"])
+
+    @tool(ToolKind.WRITE)
+    def deposit(self, account_id: str, amount: int) -> str:
+        """Deposit money.
+
+        Args:
+            account_id: The account id.
+            amount: Whole dollars.
+        """
+        account = lookup(self.state, "accounts", account_id, "account")
+        account["balance"] += amount
+        return json.dumps(account)
+
+
+def _draft(request: Request, actions: list[Action], writes: bool, facts=("10",)) -> Draft:
+    return Draft(request, actions, "Your balance is 10.", list(facts), writes=writes)
+
+
+def _sample(draft: Draft) -> Any:
+    return sample_task(random.Random(0), WORLD, {"t": (lambda rng, w: draft, 1)}, Bank)
+
+
+def test_the_runner_records_only_actions_that_ran_and_leaves_the_world_alone() -> None:
+    run = GoldRunner(Bank, WORLD)
+    assert run("deposit", account_id="A1", amount=5)["balance"] == 15
+    with pytest.raises(ToolError, match="no account with id 'B2'"):
+        run("get_balance", account_id="B2")
+    assert run.actions == [Action("deposit", {"account_id": "A1", "amount": 5})]
+    assert WORLD["accounts"]["A1"]["balance"] == 10 and run.state["accounts"]["A1"]["balance"] == 15
+
+
+def test_find_by_ignores_case_and_names_what_is_missing() -> None:
+    assert find_by(WORLD, "accounts", "owner", " ann LEE ", "account")["id"] == "A1"
+    with pytest.raises(ToolError, match="no account with owner 'Bob'"):
+        find_by(WORLD, "accounts", "owner", "Bob", "account")
+
+
+def test_a_good_draft_becomes_a_conversational_task() -> None:
+    request = Request(("what my balance is",), kind="know", known={"account id": "A1"})
+    spec = _sample(_draft(request, [Action("get_balance", {"account_id": "A1"})], writes=False))
+    assert spec.instruction == spec.scenario.opening and "A1" not in spec.instruction
+    assert spec.scenario.known_info == "Your account id is A1."
+    assert spec.initial_state is WORLD and spec.difficulty == "easy"
+    assert spec.scenario.accepts_changes is False  # a read-only request declines any change
+
+
+@pytest.mark.parametrize(
+    ("request_", "actions", "writes", "error"),
+    [
+        (
+            Request(("check account A1",), known={"account id": "A1"}),
+            [Action("get_balance", {"account_id": "A1"})],
+            False,
+            "gives away the account id",
+        ),
+        (
+            Request(("deposit money",), known={"account id": "A1"}),
+            [Action("get_balance", {"account_id": "A1"})],
+            True,
+            "implies a write",
+        ),
+        (
+            Request(("see my balance",), known={"account id": "A1"}),
+            [Action("deposit", {"account_id": "A1", "amount": 1})],
+            False,
+            "read-only request whose gold path changes",
+        ),
+        (
+            Request(("confirm my balance is 10",), known={"account id": "A1"}),
+            [Action("get_balance", {"account_id": "A1"})],
+            False,
+            "states the required fact '10'",
+        ),
+    ],
+)
+def test_each_broken_rule_is_a_kit_error(request_, actions, writes, error) -> None:
+    with pytest.raises(KitError, match=error):
+        _sample(_draft(request_, actions, writes))
+
+
+def test_the_plan_asks_before_first_use_and_confirms_each_write() -> None:
+    scenario = UserScenario(reason_for_call="r", opening="o", known={"account id": "A1"})
+    actions = [
+        Action("get_balance", {"account_id": "A1"}),
+        Action("deposit", {"account_id": "A1", "amount": 5}),
+        Action("get_balance", {"account_id": "A1"}),
+    ]
+    steps = plan(scenario, actions, Bank.specs())
+    says = [s.say for s in steps if s.call is None]
+    assert says == [
+        "Could you please tell me your account id?",
+        "Before I go ahead: I am about to deposit (account id A1, amount 5). Shall I proceed?",
+    ]
+    assert [s.call for s in steps if s.call is not None] == actions
+    assert [s.call is None for s in steps] == [True, False, True, False, False]
+    assert plan(None, actions, Bank.specs()) == [type(steps[0])(call=a) for a in actions]
+
+
+def test_a_task_row_stores_its_changes_against_the_world_and_reads_back() -> None:
+    world = {"accounts": {f"A{i}": {"balance": i} for i in range(300)}}
+    key = worlds.register(world)
+    state = json.loads(json.dumps(world))
+    state["accounts"]["A7"]["balance"] = 70
+    patch = worlds.diff(key, state)
+    assert patch == [{"op": "replace", "path": "/accounts/A7/balance", "value": 70}]
+    assert worlds.apply(key, patch) == state and world["accounts"]["A7"]["balance"] == 7
+    assert worlds.apply(key, []) == world
+
+
+def test_a_missing_or_altered_world_is_a_clear_error() -> None:
+    with pytest.raises(ConfigError, match="world 0000 is not loaded"):
+        worlds.get("0000")
+    row = worlds.row("d", "1", 0, {"x": 1})
+    row["state"] = json.dumps({"x": 2})
+    with pytest.raises(ConfigError, match="does not match its content"):
+        worlds.register_rows([row], "OUT")
