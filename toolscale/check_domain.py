@@ -91,7 +91,21 @@ class DomainReport:
 
 def schema_findings(toolkit: type[Toolkit]) -> list[Finding]:
     """Each tool's schema derives, has a description, and documents only real parameters."""
-    from transformers.utils.chat_template_utils import parse_google_format_docstring
+    if getattr(toolkit, "tool_schemas", None):  # a tau2 domain: tau2 derived the schemas
+        return [
+            Finding("schemas", f"tool {s['function']['name']} has no description")
+            for s in toolkit.schemas()
+            if not s["function"].get("description", "").strip()
+        ]
+    if getattr(toolkit, "tool_schemas", None):  # a tau2 domain: tau2 derived the schemas
+        return [
+            Finding("schemas", f"tool {s['function']['name']} has no description")
+            for s in toolkit.schemas()
+            if not s["function"].get("description", "").strip()
+        ]
+    from toolscale.schema import chat_template_utils
+
+    parse_google_format_docstring = chat_template_utils().parse_google_format_docstring
 
     found = []
     for name in toolkit.specs():
@@ -243,6 +257,8 @@ def check_domain(
     if workers < 1:
         raise ConfigError(f"--workers must be at least 1 (got {workers})")
     domain = get_domain(name)
+    if name.startswith("tau2:"):  # a task file's tasks, no more (toolscale.tau2)
+        tasks = min(tasks, len(domain.templates))
     found = schema_findings(domain.toolkit)
     if found:  # every task needs the schemas: nothing more can be checked
         return DomainReport(name, 0, tuple(found))

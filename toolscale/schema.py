@@ -8,13 +8,18 @@ transformers is imported on first use, and kept from importing torch: `get_json_
 torch (a second of start-up, half a second at exit, in every sandbox worker) only to map a
 `torch.Tensor` hint, and a hint can only name `torch.Tensor` once torch is imported. So while
 deriving, transformers is told torch is available exactly when it is already loaded: the same
-schemas, without the import.
+schemas, without the import. Without torch installed (the plain `pip install toolscale`),
+importing transformers prints "PyTorch was not found..." in every process that derives a schema
+(the CLI and each sandbox worker): advice about models, which are not used here, so it is
+silenced for that import only (`chat_template_utils()`).
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable
+from types import ModuleType
 from typing import Any
 from unittest import mock
 
@@ -39,13 +44,32 @@ def _strict(node: dict[str, Any]) -> dict[str, Any]:
     return node
 
 
+def chat_template_utils() -> ModuleType:
+    """transformers' schema derivation module, imported with transformers' advisory warnings
+    off (the variable is read when the advice is logged, so it is restored right after)."""
+    if "transformers" in sys.modules:
+        from transformers.utils import chat_template_utils as derive
+
+        return derive
+    variable = "TRANSFORMERS_NO_ADVISORY_WARNINGS"
+    previous = os.environ.get(variable)
+    os.environ[variable] = "1"
+    try:
+        from transformers.utils import chat_template_utils as derive
+    finally:
+        if previous is None:
+            del os.environ[variable]
+        else:
+            os.environ[variable] = previous
+    return derive
+
+
 def function_schema(fn: Callable[..., Any], name: str | None = None) -> dict[str, Any]:
     """Return `{"type": "function", "function": {name, description, parameters}}` for `fn`.
 
     Raises SchemaError naming the tool when a parameter lacks a type hint or a docstring entry.
     """
-    from transformers.utils import chat_template_utils as derive
-
+    derive = chat_template_utils()
     loaded = derive.is_torch_available() and "torch" in sys.modules
     try:
         with mock.patch.object(derive, "is_torch_available", lambda: loaded):

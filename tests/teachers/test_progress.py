@@ -1,0 +1,67 @@
+"""Progress from the first finished task, not the first finished chunk: generate reports each
+task as it ends (with the endpoints' request and token counts), and the bar shows them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.teachers.fake_openai import FakeOpenAI, Plans, gold_turns
+from toolscale import generate as generate_module
+from toolscale.cli import StageProgress
+from toolscale.generate import GenerateConfig, generate
+from toolscale.run_stats import RunStats
+
+KEY_ENV = "TOOLSCALE_TEST_KEY"
+
+
+def test_each_finished_task_is_reported_before_its_chunk_is_written(tmp_path, monkeypatch):
+    monkeypatch.setenv(KEY_ENV, "sk-test")
+    monkeypatch.setattr(generate_module, "PROGRESS_EVERY_S", 0.0)
+    seen: list[tuple[int, int, bool]] = []
+
+    def on_progress(stats: RunStats, endpoints: dict[str, Any] | None = None) -> None:
+        written = any((tmp_path / "out" / ".toolscale" / "chunks").glob("*.json"))
+        requests = (endpoints or {}).get("teacher", {}).get("requests", -1)
+        seen.append((stats.funnel().sampled, requests, written))
+
+    turns = gold_turns("math", 5)
+    with FakeOpenAI(Plans(turns)) as server:
+        config = GenerateConfig(
+            domains=["math"],
+            num_tasks=5,
+            out=tmp_path / "out",
+            teacher="openai",
+            base_url=server.base_url,
+            model="fake-model",
+            api_key_env=KEY_ENV,
+            chunk_size=5,  # one chunk: the old per-chunk progress said nothing until the end
+            concurrency=1,
+        )
+        summary = generate(config, on_progress=on_progress)
+    # One call per finished task while the chunk is unwritten, then one for the chunk.
+    assert [s for s, _, _ in seen] == [1, 2, 3, 4, 5, 5]
+    assert [w for _, _, w in seen] == [False] * 5 + [True]
+    requests = [r for _, r, _ in seen]
+    assert requests[0] >= 2 and requests == sorted(requests)  # gold: a call, then the answer
+    assert requests[-1] == summary["endpoints"]["teacher"]["requests"]
+
+
+def test_the_bar_shows_requests_and_tokens_per_second(monkeypatch):
+    bar = StageProgress(total=3)
+    bar.started -= 10.0  # ten seconds ago
+    stats = RunStats.total([])
+    teacher = {"requests": 4, "cached": 1, "completion_tokens": 250}
+    bar.update(stats, {"teacher": teacher})
+    try:
+        shown = bar.bar.tasks[0].fields["stages"]
+    finally:
+        bar.stop()
+    assert "requests 4 (1 cached)" in shown
+    rate = float(shown.split()[-2])
+    assert 23.0 <= rate <= 25.0  # 250 tokens over a bit more than 10 s
+    reference = StageProgress(total=3)
+    reference.update(stats, {})
+    try:
+        assert "requests" not in reference.bar.tasks[0].fields["stages"]
+    finally:
+        reference.stop()
