@@ -57,6 +57,8 @@ def dispute_or_block(rng: random.Random, world: State) -> Draft | None:
         f"dispute a {amount} charge from {merchant} that I don't recognize",
         f"challenge a {merchant} payment of {amount} I never made",
         f"report a {amount} {merchant} charge on my checking as not mine",
+        f"get a strange {merchant} charge of {amount} taken off my account",
+        f"flag the {amount} that {merchant} took from me, it wasn't me",
     )
     return Draft(
         Request(
@@ -105,6 +107,7 @@ def stolen_card_sweep(rng: random.Random, world: State) -> Draft | None:
         "expedited replacement",
         f"deal with my stolen card: block it, dispute the {charge} at {shops}, and rush me a "
         "replacement",
+        f"make my stolen card unusable, fight the {shops} {charge}, and ship a new card fast",
     )
     ids = [d["dispute_id"] for d in disputes]
     return Draft(
@@ -151,6 +154,7 @@ def limit_and_topup(rng: random.Random, world: State) -> Draft | None:
         f"put {usd(cents)} from savings into checking and max out my card's daily limit",
         f"get my debit card limit as high as it can go, and top up checking with {usd(cents)} "
         "from savings",
+        f"move {usd(cents)} into checking from savings and give my card the top daily limit",
     )
     return Draft(
         Request(goals, known=known, motives=("I'm travelling next week.",)),
@@ -223,6 +227,7 @@ def pay_with_topup(rng: random.Random, world: State) -> Draft | None:
         f"pay {usd(cents)} to {name} from my checking account",
         f"send {name} {usd(cents)} out of checking",
         f"settle {usd(cents)} with {name} from my checking",
+        f"make a {usd(cents)} payment to {name} from checking",
     )
     return Draft(
         Request(

@@ -27,6 +27,7 @@ def refuse_old_dispute(rng: random.Random, world: State) -> Draft | None:
         f"dispute an old {merchant} charge of {amount}",
         f"get a refund through a dispute for {amount} that {merchant} took a while back",
         f"contest the {amount} {merchant} purchase from a few months ago",
+        f"open a dispute on a {merchant} charge of {amount} from a couple of months back",
     )
     return Draft(
         Request(goals, known=known, motives=("I only just went through my old statements.",)),

@@ -34,6 +34,8 @@ def account_balance(rng: random.Random, world: State) -> Draft | None:
         f"how much money is in my {kind} account",
         f"how much I have in {kind} right now",
         f"what my {kind} balance is today",
+        f"where my {kind} account stands at the moment",
+        f"the current balance on my {kind}",
     )
     return Draft(
         Request(goals, "know", known, CURIOUS),

@@ -92,6 +92,8 @@ def card_limit_change(rng: random.Random, world: State) -> Draft | None:
         f"raise the daily spending limit on my debit card to {amount}",
         f"change my card's daily limit to {amount}",
         f"set my card's daily limit at {amount}",
+        f"let me spend up to {amount} a day with my card",
+        f"bump my debit card's daily cap to {amount}",
     )
     return Draft(
         Request(
@@ -133,6 +135,8 @@ def internal_transfer(rng: random.Random, world: State) -> Draft | None:
         f"move {usd(cents)} from my {src} to my {dst} account",
         f"transfer {usd(cents)} over from {src} into {dst}",
         f"put {usd(cents)} from my {src} account into {dst} and hear both new balances",
+        f"shift {usd(cents)} across to {dst} from {src}",
+        f"top up my {dst} with {usd(cents)} taken from {src}",
     )
     motives = ("I have a big bill coming up.", "I'm trying to save a bit more each month.")
     return Draft(
