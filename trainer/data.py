@@ -15,7 +15,7 @@ from toolscale import worlds
 from toolscale.dataset.features import TASK_FEATURES
 from toolscale.errors import ConfigError
 from toolscale.registry import names
-from trainer.environment import environment_key, tool_schemas
+from trainer.environment import ASK_USER, environment_key, tool_schemas
 
 SFT_COLUMNS = ["task_id", "domain", "messages"]
 
@@ -119,6 +119,44 @@ def _chat_message(message: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def user_turns_as_tool(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A conversation as GRPO rollouts have it: after the first user message, each agent
+    message answered by the user becomes an `ask_user` call and the answer its result (TRL's
+    tool loop has no user turn; trainer.environment.ask_user)."""
+    out: list[dict[str, Any]] = []
+    first_user = next((i for i, m in enumerate(messages) if m["role"] == "user"), len(messages))
+    i = 0
+    while i < len(messages):
+        m = messages[i]
+        answer = messages[i + 1] if i + 1 < len(messages) else None
+        asked = (
+            i > first_user
+            and m["role"] == "assistant"
+            and not m["tool_calls"]
+            and answer is not None
+            and answer["role"] == "user"
+        )
+        if not asked:
+            out.append(m)
+            i += 1
+            continue
+        call_id = f"ask_{i}"
+        arguments = json.dumps({"message": m["content"]})
+        call = {"id": call_id, "name": ASK_USER, "arguments": arguments}
+        out.append({**m, "content": "", "tool_calls": [call]})
+        out.append(
+            {
+                "role": "tool",
+                "content": answer["content"],
+                "tool_calls": [],
+                "tool_call_id": call_id,
+                "name": ASK_USER,
+            }
+        )
+        i += 2
+    return out
+
+
 def sft_rows(options: Any, task_ids: set[str] | None = None) -> Any:
     """Verified traces as conversations with the tools they were offered; with `task_ids`, every
     trace of those tasks (GRPO's warm start) instead of the first `max_tasks` traces."""
@@ -149,7 +187,7 @@ def sft_rows(options: Any, task_ids: set[str] | None = None) -> Any:
 
     def conversation(row: dict[str, Any]) -> dict[str, Any]:
         return {
-            "messages": [_chat_message(m) for m in row["messages"]],
+            "messages": [_chat_message(m) for m in user_turns_as_tool(row["messages"])],
             # The tools as a GRPO prompt shows them (TRL's order and rendering), as JSON text,
             # which TRL's SFT tokenizer accepts as is.
             "tools": json.dumps(tool_schemas(_key(tasks[row["task_id"]]))),

@@ -4,7 +4,8 @@
 of its initial state in the sandbox worker pool. The domain's tools become public methods with the
 toolkit's own signatures and docstrings, so TRL derives the same schemas the dataset carries. Every
 call is executed in the sandbox and recorded in a Draft, which the reward functions hand to the
-same verifier and labelers as generation.
+same verifier and labelers as generation. A stateful domain's environment also has `ask_user`:
+TRL's tool loop has no user turn, so the policy talks to the task's scripted user through it.
 """
 
 from __future__ import annotations
@@ -16,14 +17,18 @@ from collections.abc import Callable
 from typing import Any
 
 from toolscale.contract import canonical_json
-from toolscale.records import Task
+from toolscale.records import Message, Task
 from toolscale.registry import get_domain
 from toolscale.sandbox.bridge import SandboxThread
 from toolscale.sandbox.pool import Episode
+from toolscale.teachers import scripted_user
 from toolscale.teachers.base import Draft, close_draft, open_draft, record_call
 from toolscale.verify import Verdict, verify
 
 TASK_FIELDS = tuple(Task.model_fields)
+# TRL's rollouts have no user turn: a stateful environment reaches the task's (scripted) user
+# through this tool, and SFT conversations are rendered the same way (trainer.data).
+ASK_USER = "ask_user"
 
 
 class ToolscaleEnvironment:
@@ -62,6 +67,22 @@ class ToolscaleEnvironment:
             close_draft(self._draft, final_answer, final_hash)
             self._verdict = self.sandbox.run(verify(self._task, self._draft, self.sandbox.pool))
         return self._verdict
+
+
+def ask_user(self, message: str) -> str:  # type: ignore[no-untyped-def]  (TRL reads the hints)
+    """Say something to the customer (ask for a detail you need, or ask them to confirm an
+    action) and get their reply.
+
+    Args:
+        message: What you say to the customer.
+    """
+    scenario = self._task.user_scenario
+    answer = scripted_user.reply(scenario, message) if scenario else None
+    self._draft.messages.append(Message(role="assistant", content=message))
+    if answer is None:
+        return "The customer has nothing to add."
+    self._draft.messages.append(Message(role="user", content=answer, name="scripted_user"))
+    return answer
 
 
 def _tool_method(name: str, tool: Callable[..., Any]) -> Callable[..., str]:
@@ -107,6 +128,8 @@ def environment_class(key: str, sandbox: SandboxThread) -> type[ToolscaleEnviron
     members: dict[str, Any] = {"sandbox": sandbox}
     for name in names:
         members[name] = _tool_method(name, getattr(toolkit, name))
+    if get_domain(domain).family == "stateful":  # its tasks may be conversations
+        members[ASK_USER] = ask_user
     return type(f"{domain.title()}Environment", (ToolscaleEnvironment,), members)
 
 

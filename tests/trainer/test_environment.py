@@ -8,10 +8,12 @@ import json
 import datasets
 
 from toolscale.generate import GenerateConfig, generate
+from toolscale.records import Task
 from toolscale.registry import get_domain
+from toolscale.teachers.base import open_draft
 from trainer.args import ToolscaleArguments
 from trainer.data import grpo_rows
-from trainer.environment import environment_class, tool_methods, tool_schemas
+from trainer.environment import TASK_FIELDS, environment_class, tool_methods, tool_schemas
 
 
 def test_each_task_gets_an_environment_with_the_tools_it_offers(tmp_path):
@@ -46,3 +48,32 @@ def test_sft_conversations_show_the_offered_tools_as_grpo_does(tmp_path):
     for trace, conversation in zip(traces, sft_rows(options), strict=True):
         key = prompts[tasks[trace["task_id"]]["id"]]
         assert json.loads(conversation["tools"]) == list(tool_schemas(key))
+
+
+def test_a_conversational_task_trains_with_ask_user_in_rollouts_and_in_sft(tmp_path):
+    """railway tasks are conversations: the GRPO environment answers `ask_user` from the task's
+    scenario (as the scripted user of the traces did), and SFT conversations show every user
+    answer after the opening as an `ask_user` result, so both see the same form."""
+    from trainer.data import sft_rows
+
+    data = tmp_path / "data"
+    generate(GenerateConfig(domains=["railway"], num_tasks=4, out=data))
+    options = ToolscaleArguments(dataset=str(data), domains="railway")
+    row = next(r for r in grpo_rows(options) if json.loads(r["user_scenario"])["known"])
+    known = json.loads(row["user_scenario"])["known"]
+    environment = environment_class(row["environment"], sandbox=None)()
+    environment._task = Task.from_row({k: row[k] for k in TASK_FIELDS})
+    environment._draft = open_draft(environment._task, "policy", 0)
+    key, value = next(iter(known.items()))
+    assert environment.ask_user(f"Could you tell me your {key}?") == f"My {key} is {value}."
+    assert environment.ask_user("Thanks, one moment.") == "The customer has nothing to add."
+    assert [m.role for m in environment._draft.messages[-3:]] == ["assistant", "user", "assistant"]
+    traces = datasets.load_dataset(str(data), "traces", split="train")
+    for trace, conversation in zip(traces, sft_rows(options), strict=True):
+        users = [m for m in trace["messages"] if m["role"] == "user"]
+        messages = conversation["messages"]
+        assert [m["role"] for m in messages].count("user") == 1  # only the opening
+        answers = [
+            m["content"] for m in messages if m["name"] == "ask_user" and m["role"] == "tool"
+        ]
+        assert answers == [m["content"] for m in users[1:]]
