@@ -11,20 +11,37 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import replace
 
 from domains.bank import tasks_multi, tasks_policy, tasks_read, tasks_write
 from domains.bank.gold import State
 from toolscale.contract import fact_stated
 from toolscale.domain_kit import Draft, Template
 
+# What a caller may be asked for but does not have at hand, unless the template gave it.
+UNKNOWN = {
+    "customer id": "your customer id",
+    "account number": "your account numbers",
+    "card number": "your card number",
+}
+
 
 def _guarded(template: Callable[[random.Random, State], Draft | None]) -> Template:
+    """`template`, returning None when a required fact is said in the request, and stating
+    what the caller does not know."""
+
     def draw(rng: random.Random, world: State) -> Draft | None:
         draft = template(rng, world)
         if draft is None:
             return None
-        said = " ".join([*draft.request.goals, *draft.request.conditions])
-        return None if any(fact_stated(f, said) for f in draft.facts) else draft
+        request = draft.request
+        said = " ".join([*request.goals, *request.conditions])
+        if any(fact_stated(f, said) for f in draft.facts):
+            return None
+        missing = [words for key, words in UNKNOWN.items() if key not in request.known]
+        listed = " or ".join([", ".join(missing[:-1]), missing[-1]] if missing[:-1] else missing)
+        unknown = f"You do not know {listed}." if missing else ""
+        return replace(draft, request=replace(request, unknown=request.unknown or unknown))
 
     draw.__name__ = template.__name__
     draw.__doc__ = template.__doc__

@@ -331,7 +331,7 @@ def sampled(count: int) -> list[TaskSpec]:
 
 @pytest.fixture(scope="module")
 def tasks() -> list[TaskSpec]:
-    return sampled(240)
+    return sampled(200)
 
 
 def test_world_is_drawn_from_the_seed_alone() -> None:
@@ -414,6 +414,8 @@ def test_openings_hold_no_known_value_and_the_caller_is_identified_first(
             assert normalize_text(value) not in opening, (spec.template, value)
             assert re.search(r"(ACC|CUS|CARD|TX|PAY|DSP)-", scenario.opening) is None
         assert "@" not in scenario.opening
+        for key in ("customer id", "card number"):  # what the caller cannot tell is said
+            assert (key in scenario.known) != (key in scenario.unknown_info), spec.template
         first = spec.gold_actions[0]
         assert first.name in ("find_customer_by_email", "get_customer_details"), spec.template
 
