@@ -110,6 +110,13 @@ def generate(
         str | None,
         typer.Option(help="Produce only job I's part of N, e.g. 0/4; join with toolscale merge."),
     ] = None,
+    executor: Annotated[
+        str, typer.Option(help="Where chunks run: local (this process) or ray (docs/scale.md).")
+    ] = "local",
+    ray_address: Annotated[
+        str | None,
+        typer.Option(help="Ray cluster HOST:PORT or auto [--executor ray: a local Ray instance]."),
+    ] = None,
     profiles: Annotated[
         str, typer.Option(help='Preference profiles and weights, e.g. "none=1,hurry=2", or "all".')
     ] = "all",
@@ -228,6 +235,8 @@ def generate(
         workers=workers,
         chunk_size=chunk_size,
         shard=part,
+        executor=executor,
+        ray_address=ray_address,
         profiles=spread,
         reward=reward,
         price_schedules=schedules,

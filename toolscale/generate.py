@@ -45,6 +45,7 @@ from toolscale.metrics import trace_metrics
 from toolscale.preferences import DEFAULT_SPREAD, check_spread
 from toolscale.prices import DEFAULT_SCHEDULES, check_dropout, parse_schedules, schedule_dump
 from toolscale.provenance import source_commit
+from toolscale.ray_executor import check_ray, connect, leave, run_on_ray
 from toolscale.records import Trace, trace_id
 from toolscale.registry import get_domain, resolve
 from toolscale.reward_stats import reward_report
@@ -101,6 +102,10 @@ class GenerateConfig(TeacherOptions):
     shard: Shard | None = None
     # Play the accepted tasks of a `toolscale synthesize` output instead of sampling.
     tasks_from: Path | None = None
+    # Where the chunks run: "local" (this process) or "ray" (toolscale.ray_executor). Neither
+    # changes a row, so neither is a resume key.
+    executor: str = "local"
+    ray_address: str | None = None
     # Options that must not change between a run and its --resume.
     RESUME_KEYS = (
         "domains",
@@ -172,6 +177,7 @@ def check_config(config: GenerateConfig) -> None:
             f"(got {config.max_sample_failure_share})"
         )
     check_teacher(config.teacher, config)
+    check_ray(config)
     check_spread(config.profiles)
     parse_schedules(",".join(config.price_schedules))
     check_dropout(config.tool_dropout)
@@ -428,6 +434,13 @@ def check_finished(output: Output, config: GenerateConfig) -> None:
                 output.read_shard(name, chunk)
 
 
+def write_chunk(output: Output, chunk: str, result: ChunkResult) -> None:
+    """A chunk's shards, then its marker: only then is the chunk done."""
+    for name in CONFIGS:
+        output.write_shard(name, chunk, getattr(result, name))
+    output.mark_done(chunk, result.stats.marker())
+
+
 @dataclass
 class RunState:
     stats: RunStats = field(default_factory=RunStats)
@@ -454,7 +467,6 @@ async def _run(
     # Enough chunks to keep `in_flight` episodes busy, plus one: the next chunk starts while the
     # last episodes of the others finish, so the teacher's slots never drain between chunks.
     window = asyncio.Semaphore(-(-in_flight // config.chunk_size) + 1)
-
     partial: dict[str, RunStats] = {}  # finished tasks of chunks not yet written
     last_report = [0.0]
 
@@ -473,10 +485,8 @@ async def _run(
             done = finished(output, chunk)
             if done is None:
                 result = await run_chunk(config, domain, indexes, run.teacher, pool, task_done)
-                for name in CONFIGS:
-                    output.write_shard(name, chunk, getattr(result, name))
+                write_chunk(output, chunk, result)
                 done = result.stats
-                output.mark_done(chunk, done.marker())
             partial.pop(chunk, None)
             state.stats = state.stats + done
             report()
@@ -568,14 +578,28 @@ def generate(config: GenerateConfig, on_progress: Progress | None = None) -> dic
         config = with_source(config)
     check_shard(config)
     check_schemas(config.domains)
+    joined = connect(config.ray_address) if config.executor == "ray" else False
+    try:
+        return _generate(config, on_progress)
+    finally:
+        leave(joined)
+
+
+def _generate(config: GenerateConfig, on_progress: Progress | None) -> dict[str, Any]:
     output = Output(config.out)
     output.prepare(config.resume)
     check_resume(output, config)
     check_finished(output, config)
     write_json(config.out / "run.json", run_json(config, RunStats(), "running"))
     try:
-        with local_endpoint(config) as local:
-            state = asyncio.run(_run(config, output, on_progress, local))
+        if config.executor == "ray":
+            state = RunState()
+            state.stats, state.status, state.stop_reason, state.endpoints = run_on_ray(
+                config, output, plan(config), finished, on_progress
+            )
+        else:
+            with local_endpoint(config) as local:
+                state = asyncio.run(_run(config, output, on_progress, local))
     except KeyboardInterrupt:
         write_json(config.out / "run.json", run_json(config, RunStats(), "interrupted"))
         raise

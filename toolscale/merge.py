@@ -1,13 +1,13 @@
 """`toolscale merge`: join the outputs of `generate --shard` jobs into one output.
 
 The inputs must come from one run: the resolved configs in their run.json are equal except for
-`shard`, `out` and the per-machine `workers` and `cache_dir`, and one toolscale version wrote
-them. For every chunk of the run's plan DEST gets the shards and marker of the first input that
-finished it (a chunk that met a domain error only where no input finished it cleanly), rows
-de-duplicated by id; the statistics are the sum of those chunks' typed records (plus each job's
-worker restarts). run.json (the config of an unsharded run, with `merged_from` naming the inputs),
-README and card are written as `generate` writes them, so DEST equals one unsharded run row for
-row and `toolscale validate` accepts it.
+`shard`, `out` and the per-job `workers`, `cache_dir`, `executor` and `ray_address`, and one
+toolscale version wrote them. For every chunk of the run's plan DEST gets the shards and marker of
+the first input that finished it (a chunk that met a domain error only where no input finished it
+cleanly), rows de-duplicated by id; the statistics are the sum of those chunks' typed records (plus
+each job's worker restarts). run.json (the config of an unsharded run, with `merged_from` naming the
+inputs), README and card are written as `generate` writes them, so DEST equals one unsharded run row
+for row and `toolscale validate` accepts it.
 
 Everything is written into a temporary folder beside DEST and renamed into place at the end: a
 refusal or a failure leaves no DEST. Request caches are not merged. Nothing is generated here: a
@@ -33,7 +33,7 @@ from toolscale.run_stats import RunStats
 from toolscale.teachers.report import attempt_report
 
 # Resolved options that may differ between the jobs of one run: they do not change any row.
-PER_JOB = ("out", "shard", "workers", "cache_dir")
+PER_JOB = ("out", "shard", "workers", "cache_dir", "executor", "ray_address")
 SHOWN = 3  # missing chunks named in an error
 
 
