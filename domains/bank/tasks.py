@@ -41,7 +41,8 @@ def _guarded(template: Callable[[random.Random, State], Draft | None]) -> Templa
         missing = [words for key, words in UNKNOWN.items() if key not in request.known]
         listed = " or ".join([", ".join(missing[:-1]), missing[-1]] if missing[:-1] else missing)
         unknown = f"You do not know {listed}." if missing else ""
-        return replace(draft, request=replace(request, unknown=request.unknown or unknown))
+        unknown = " ".join(filter(None, [unknown, request.unknown]))
+        return replace(draft, request=replace(request, unknown=unknown))
 
     draw.__name__ = template.__name__
     draw.__doc__ = template.__doc__

@@ -11,6 +11,7 @@ from domains.bank.tools import BankTools
 from toolscale.domain_kit import Draft, GoldRunner, Request
 
 HANDOFF = "YOU ARE BEING TRANSFERRED TO A HUMAN AGENT. PLEASE HOLD ON."
+ACCEPT = "If the agent explains that it cannot be done, accept it and end the conversation."
 
 
 def refuse_old_dispute(rng: random.Random, world: State) -> Draft | None:
@@ -30,7 +31,12 @@ def refuse_old_dispute(rng: random.Random, world: State) -> Draft | None:
         f"open a dispute on a {merchant} charge of {amount} from a couple of months back",
     )
     return Draft(
-        Request(goals, known=known, motives=("I only just went through my old statements.",)),
+        Request(
+            goals,
+            known=known,
+            motives=("I only just went through my old statements.",),
+            notes=ACCEPT,
+        ),
         gold.actions,
         f"I'm sorry, I can't dispute the {merchant} charge: it is dated {txn['date']}, more than "
         "60 days ago, and disputes are only possible within 60 days of the purchase.",
@@ -62,6 +68,7 @@ def refuse_limit(rng: random.Random, world: State) -> Draft | None:
             known=known,
             motives=("I'm buying a used car in cash.",),
             conditions=("If that isn't possible, leave my limit as it is.",),
+            notes=ACCEPT,
         ),
         gold.actions,
         f"I can't set your daily limit to {wanted} USD: as a {tier} customer the highest daily "
@@ -90,7 +97,12 @@ def refuse_external_limit(rng: random.Random, world: State) -> Draft | None:
         f"pay {name} {usd(cents)} from checking today",
     )
     return Draft(
-        Request(goals, known=known, conditions=("Don't split it into smaller payments.",)),
+        Request(
+            goals,
+            known=known,
+            conditions=("Don't split it into smaller payments.",),
+            notes=ACCEPT,
+        ),
         gold.actions,
         f"I can't send {money(cents)} USD today: as a {tier} customer you can send at most "
         f"{money(limit)} USD a day to payees from one account.",
@@ -121,7 +133,13 @@ def handoff_frozen(rng: random.Random, world: State) -> Draft | None:
         f"sort out my {kind} account, it keeps refusing payments",
     )
     return Draft(
-        Request(goals, known=known, motives=("It's been like this for two days.",)),
+        Request(
+            goals,
+            known=known,
+            motives=("It's been like this for two days.",),
+            unknown="You do not know that the account is frozen.",
+            notes="If the agent transfers you to a human agent, end the conversation.",
+        ),
         gold.actions,
         f"Your {kind} account {account['account_id']} is frozen, and I'm not able to unfreeze "
         f"accounts, so I have passed your case to a human agent. {HANDOFF}",
