@@ -7,11 +7,13 @@ as modules of `tau2.domains.<folder name>`). A folder's database and policy are 
 its code, else in the `data/tau2/domains/<name>/` folder of an enclosing checkout (where the
 ToolOrchestra repository keeps them), else under `$REPO_PATH/evaluation/data_dir/tau2/domains/`
 (where its `get_environment` reads them). Only the agent's tools are adapted; user tools are
-left out (tasks that need them are refused in `taskfile.check_supported`).
+left out (tasks that need them are refused in `taskfile.check_supported`). A folder domain's
+clock is frozen at NOW (`freeze_clock`), so tools that stamp writes with the time replay alike.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import importlib
 import importlib.util
@@ -51,7 +53,7 @@ def _version_files(folder: Path, extra: list[Path]) -> tuple[Path, ...]:
 
 
 def dump(db: Any) -> dict[str, Any]:
-    return db.model_dump(mode="json")
+    return db.model_dump(mode="json", by_alias=True)
 
 
 def _registered(name: str) -> LoadedDomain:
@@ -137,6 +139,34 @@ def _package(folder: Path, name: str) -> str:
     return module_name
 
 
+NOW = dt.datetime(2025, 10, 1, 12, 0, 0)
+
+
+class FrozenDatetime(dt.datetime):
+    """`datetime` whose clock stands still at NOW: a tool that stamps a write with the current
+    time (bank and weather do) leaves the same state on every replay, so the gold hash, the
+    grounding replay and tau2's own replay agree."""
+
+    @classmethod
+    def now(cls, tz: dt.tzinfo | None = None) -> FrozenDatetime:  # type: ignore[override]
+        value = cls.fromisoformat(NOW.isoformat())
+        return value if tz is None else value.replace(tzinfo=dt.UTC).astimezone(tz)
+
+    @classmethod
+    def utcnow(cls) -> FrozenDatetime:  # type: ignore[override]
+        return cls.fromisoformat(NOW.isoformat())
+
+    @classmethod
+    def today(cls) -> FrozenDatetime:  # type: ignore[override]
+        return cls.utcnow()
+
+
+def freeze_clock(module: types.ModuleType) -> None:
+    """Give a domain module that imported `datetime` from `datetime` the frozen one."""
+    if getattr(module, "datetime", None) is dt.datetime:
+        module.datetime = FrozenDatetime  # type: ignore[attr-defined]
+
+
 def _one(classes: list[type], what: str, where: str) -> type:
     if len(classes) != 1:
         found = ", ".join(c.__name__ for c in classes) or "none"
@@ -170,6 +200,8 @@ def _folder(folder: Path) -> LoadedDomain:
         data_model = importlib.import_module(f"{module_name}.data_model")
     except ModuleNotFoundError as exc:
         raise ConfigError(f"tau2:{folder}: its code imports {exc.name!r}, not found") from None
+    for module in (tools, data_model):
+        freeze_clock(module)
     toolkit = _one(_defined(tools, toolkit_base), "tau2 ToolKitBase subclass", f"{folder}/tools.py")
     hinted = typing.get_type_hints(toolkit).get("db")
     db_class = (

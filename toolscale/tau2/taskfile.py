@@ -23,7 +23,7 @@ SUPPORTED_BASIS = ("DB", "COMMUNICATE", "NL_ASSERTION")
 
 
 class Tau2Action(BaseModel):
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="allow")
 
     name: str
     arguments: dict[str, Any] = {}
@@ -32,7 +32,7 @@ class Tau2Action(BaseModel):
 
 
 class Tau2Criteria(BaseModel):
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="allow")
 
     actions: list[Tau2Action] | None = None
     env_assertions: list[dict[str, Any]] | None = None
@@ -42,7 +42,7 @@ class Tau2Criteria(BaseModel):
 
 
 class Tau2Instructions(BaseModel):
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="allow")
 
     domain: str | None = None
     reason_for_call: str
@@ -52,16 +52,16 @@ class Tau2Instructions(BaseModel):
 
 
 class Tau2Scenario(BaseModel):
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="allow")
 
     persona: str | None = None
     instructions: Tau2Instructions | str
 
 
 class Tau2Task(BaseModel):
-    """The parts of a tau2 `Task` that toolscale uses (tau2's own model has more)."""
+    """A tau2 `Task`: the parts toolscale uses are typed, the rest is kept as is."""
 
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="allow")
 
     id: str
     user_scenario: Tau2Scenario
