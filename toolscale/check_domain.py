@@ -97,18 +97,6 @@ def schema_findings(toolkit: type[Toolkit]) -> list[Finding]:
             for s in toolkit.schemas()
             if not s["function"].get("description", "").strip()
         ]
-    if getattr(toolkit, "tool_schemas", None):  # a tau2 domain: tau2 derived the schemas
-        return [
-            Finding("schemas", f"tool {s['function']['name']} has no description")
-            for s in toolkit.schemas()
-            if not s["function"].get("description", "").strip()
-        ]
-    if getattr(toolkit, "tool_schemas", None):  # a tau2 domain: tau2 derived the schemas
-        return [
-            Finding("schemas", f"tool {s['function']['name']} has no description")
-            for s in toolkit.schemas()
-            if not s["function"].get("description", "").strip()
-        ]
     from toolscale.schema import chat_template_utils
 
     parse_google_format_docstring = chat_template_utils().parse_google_format_docstring
