@@ -2,8 +2,9 @@
 
 A task with a user scenario is a conversation: the opening holds no ids or details, so before
 each gold action that uses a value only the user knows (`scenario.known`), the agent asks for
-it; before each WRITE action it asks the user to confirm (when the scenario says so). `plan`
-derives these steps from the gold actions alone, so every conversational domain gets them
+it; what the user knows that no argument shows (which of two trips they mean) it asks before
+the first WRITE, and before each WRITE it asks the user to confirm (when the scenario says so).
+`plan` derives these steps from the gold actions alone, so every conversational domain gets them
 without writing dialogue; the reference teacher plays them against the scripted user, and the
 reference cost of a task is priced on the same conversation.
 """
@@ -60,6 +61,7 @@ def plan(
         return [Step(call=a) for a in actions]
     steps: list[Step] = []
     given: set[str] = set()
+    first_write: int | None = None
     for action in actions:
         used = set(_values(action.arguments))
         needed = [k for k, v in scenario.known.items() if k not in given and v in used]
@@ -67,7 +69,14 @@ def plan(
             steps.append(Step(say=ask(needed)))
             given.update(needed)
         spec = specs.get(action.name)
-        if scenario.confirm_writes and spec is not None and spec.kind is ToolKind.WRITE:
-            steps.append(Step(say=confirm(action)))
+        if spec is not None and spec.kind is ToolKind.WRITE:
+            first_write = len(steps) if first_write is None else first_write
+            if scenario.confirm_writes:
+                steps.append(Step(say=confirm(action)))
         steps.append(Step(call=action))
+    # What the user knows but no argument shows (which of two trips they mean) is asked before
+    # the first change, or before the answer when nothing changes.
+    rest = [k for k in scenario.known if k not in given]
+    if rest:
+        steps.insert(len(steps) if first_write is None else first_write, Step(say=ask(rest)))
     return steps

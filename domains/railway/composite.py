@@ -16,6 +16,7 @@ from domains.railway import rules
 from domains.railway.runner import (
     Record,
     bags_text,
+    clear_of,
     customer_of,
     facts,
     fits,
@@ -65,14 +66,16 @@ def upgrade_or_luggage(rng: random.Random, state: Record) -> Draft | None:
         run("upgrade_class", booking_id=booking["booking_id"])
         message = f"Booking {booking['booking_id']} is upgraded to first class for {money(cost)}."
         found = facts(cost)
+        budget = clear_of(budget, found, 1)
     else:
         out = run("add_luggage", booking_id=booking["booking_id"], bags=bags)
+        found = facts(cost, out["fee"])
+        budget = clear_of(budget, found, -1)
         message = (
             f"The upgrade of booking {booking['booking_id']} would cost {money(cost)}, above your "
             f"limit of {budget}, so I did not upgrade it. I added {bags_text(bags)} instead, for a "
             f"fee of {money(out['fee'])}."
         )
-        found = facts(cost, out["fee"])
     where, day = trip(state, train), train["date"]
     return Draft(
         Request(
@@ -127,6 +130,7 @@ def cancel_or_change(rng: random.Random, state: Record) -> Draft | None:
             f"{money(out['total_to_pay'])} (change fee {money(out['change_fee'])})."
         )
         found = facts(target["train_number"], out["total_to_pay"])
+    threshold = clear_of(threshold, found, -1 if cancel else 1)
     where = trip(state, train_of(state, booking))
     return Draft(
         Request(
@@ -316,4 +320,44 @@ def rebook_cancelled(rng: random.Random, state: Record) -> Draft | None:
         found,
         writes=True,
         state=state,
+    )
+
+
+def cancel_which_trip(rng: random.Random, state: Record) -> Draft | None:
+    """An ambiguous request: the caller has two upcoming trips on one route and does not say
+    which to cancel; the agent must list their bookings and ask for the travel date."""
+    pairs = []
+    for customer in state["customers"].values():
+        mine = [b for b in upcoming(state) if b["customer_id"] == customer["customer_id"]]
+        for booking in mine:
+            twins = [
+                o
+                for o in mine
+                if o is not booking
+                and train_of(state, o)["origin"] == train_of(state, booking)["origin"]
+                and train_of(state, o)["destination"] == train_of(state, booking)["destination"]
+                and o["travel_date"] != booking["travel_date"]
+            ]
+            if twins:
+                pairs.append((customer, booking))
+    if not pairs:
+        return None
+    customer, booking = rng.choice(pairs)
+    run = gold(state)
+    run("find_customer_by_email", email=customer["email"])
+    run("list_customer_bookings", customer_id=customer["customer_id"])
+    out = run("cancel_booking", booking_id=booking["booking_id"])
+    where = trip(state, train_of(state, booking))
+    return Draft(
+        Request(
+            (f"cancel my trip {where}", f"cancel my booking {where}", f"call off my train {where}"),
+            known={EMAIL: customer["email"], "travel date": booking["travel_date"]},
+            conditions=(("How much will I get back?", "What refund will I get?"),),
+            notes="You have two trips on this route; you mean the one on your travel date.",
+        ),
+        run.actions,
+        f"Booking {booking['booking_id']} on {booking['travel_date']} is cancelled; "
+        f"{money(out['refund_amount'])} will be refunded to your payment method on file.",
+        facts(booking["booking_id"], out["refund_amount"]),
+        writes=True,
     )

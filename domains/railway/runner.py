@@ -49,6 +49,16 @@ def facts(*values: str | float) -> list[str]:
     return [v if isinstance(v, str) else str(v) for v in values if v != 0]
 
 
+def clear_of(threshold: int, found: list[str], step: int) -> int:
+    """`threshold` moved by `step` until it equals no amount in `found`: a request must not state
+    an amount the agent has to report (the kit checks it). Moving away from the quote keeps the
+    condition's outcome."""
+    amounts = {float(f) for f in found if f.replace(".", "", 1).isdigit()}
+    while threshold in amounts:
+        threshold += step
+    return threshold
+
+
 def pick(rng: random.Random, items: list[T]) -> T | None:
     return rng.choice(items) if items else None
 

@@ -27,6 +27,7 @@ TEMPLATES: dict[str, tuple[Template, int]] = {
     "upgrade_or_luggage": (composite.upgrade_or_luggage, 3),
     "cancel_or_change": (composite.cancel_or_change, 3),
     "cancel_upcoming": (composite.cancel_upcoming, 3),
+    "cancel_which_trip": (composite.cancel_which_trip, 2),
     "change_and_luggage": (composite.change_and_luggage, 4),
     "rebook_cancelled": (composite.rebook_cancelled, 4),
 }

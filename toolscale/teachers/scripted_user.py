@@ -20,6 +20,7 @@ _SYNONYMS = {
     "id": ("id", "number", "reference", "code"),
     "email": ("email", "e-mail", "mail"),
     "name": ("name",),
+    "travel": ("travel", "trip", "journey", "travelling", "traveling", "departure"),
 }
 _CONFIRM = re.compile(
     r"\b(confirm|proceed|go ahead|shall i|should i|do you want me to|would you like me to|"
