@@ -59,6 +59,7 @@ _WEIGHTS: dict[Callable[[random.Random, State], Draft | None], int] = {
     tasks_read.spending_total: 2,
     tasks_read.combined_balance: 2,
     tasks_read.left_after_payment: 2,
+    tasks_read.which_balance: 2,
     tasks_write.block_card: 3,
     tasks_write.card_limit_change: 3,
     tasks_write.internal_transfer: 3,

@@ -1,5 +1,6 @@
 """The bank's information requests: balances, deposits, fees, a statement line, card and payee
-details, and sums the agent works out with `calculate`. Their gold paths only read."""
+details, sums the agent works out with `calculate`, and an ambiguous "my balance" the agent
+resolves by asking which account. Their gold paths only read."""
 
 from __future__ import annotations
 
@@ -273,5 +274,39 @@ def left_after_payment(rng: random.Random, world: State) -> Draft | None:
         f"The fee would be {money(fee)} USD, so your checking balance would be {left} USD "
         "after the payment.",
         [money(fee), left],
+        writes=False,
+    )
+
+
+def which_balance(rng: random.Random, world: State) -> Draft | None:
+    """An ambiguous request ("my balance", with two accounts): the caller names the account
+    by its number when the agent asks which one."""
+    h = pick_holder(world, rng, savings=True)
+    if h is None:
+        return None
+    account = rng.choice([h.checking, h.savings_account])
+    aid, kind = account["account_id"], account["type"]
+    gold = GoldRunner(BankTools, world)
+    known = identify(gold, rng, h.customer)
+    gold("list_accounts", customer_id=h.cid)
+    known["account number"] = aid
+    shown = gold("get_account_details", account_id=aid)
+    goals = (
+        "what my balance is",
+        "how much is in my account",
+        "what I've got in the bank at the moment",
+        "my current balance",
+    )
+    return Draft(
+        Request(
+            goals,
+            "know",
+            known,
+            CURIOUS,
+            notes=f"You mean your {kind} account; give its number if the agent asks which one.",
+        ),
+        gold.actions,
+        f"Your {kind} account {aid} has a balance of {shown['balance']} USD.",
+        [shown["balance"]],
         writes=False,
     )
