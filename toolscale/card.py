@@ -24,6 +24,7 @@ from toolscale.dataset.features import CONFIGS
 from toolscale.dataset.output import atomic_write
 from toolscale.errors import ConfigError
 from toolscale.registry import get_domain, names
+from toolscale.tau2.report import card_lines
 
 _SIZES = ((1_000, "n<1K"), (10_000, "1K<n<10K"), (100_000, "10K<n<100K"), (1_000_000, "100K<n<1M"))
 
@@ -108,6 +109,7 @@ def limitations(stats: CardStats) -> list[str]:
         )
     if not stats.rows["rejected"]:
         found.append("No attempt failed, so there are no negatives (`rejected` is empty).")
+    found += card_lines(run)  # tau2 domains: which of tau2's reward components were applied
     found.append(f"Tool calls ran under this isolation: {run.get('isolation', 'not recorded')}.")
     return found
 

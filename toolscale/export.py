@@ -24,6 +24,7 @@ from toolscale import worlds
 from toolscale.dataset.output import Output, atomic_write
 from toolscale.errors import ConfigError
 from toolscale.records import Task, Trace
+from toolscale.tau2.spec import file_safe
 
 FORMATS = ("tau2", "sft")
 USER_INSTRUCTIONS = (
@@ -141,7 +142,7 @@ def export_tau2(output: Output, dest: Path) -> list[Path]:
         raise ConfigError(f"{output.root} holds no stateful tasks; tau2 export needs a database")
     written = []
     for domain, tasks in sorted(by_domain.items()):
-        folder = dest / domain
+        folder = dest / file_safe(domain)  # a tau2 domain's name holds ':' and '/'
         files = {
             "tasks.json": json.dumps([tau2_task(t) for t in tasks], indent=2, ensure_ascii=False),
             "policy.md": tasks[0].system_prompt,

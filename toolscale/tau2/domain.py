@@ -96,28 +96,31 @@ class Tau2Domain(Domain):
         }
 
 
-def _task_source(parsed: spec.Spec, loaded: loader.LoadedDomain) -> tuple[Path, bool]:
-    if parsed.tasks:
-        return Path(parsed.tasks), True
-    if loaded.task_file is None:
+def _tasks(parsed: spec.Spec, task_file: Path | None) -> tuple[list[Tau2Task], Path]:
+    """The spec's tasks (its --tau2-tasks file, else `task_file`, the domain's own), checked."""
+    rows = parsed.tasks is not None
+    path = Path(parsed.tasks) if parsed.tasks else task_file
+    if path is None:
         raise ConfigError(
             f"{parsed.name}: the domain ships no task file; give one with --tau2-tasks FILE "
             "(a tau2 task file, or ToolScale rows as JSON or parquet)"
         )
-    return loaded.task_file, False
+    tasks = select_split(read_tasks(path, parsed.short, rows), path, parsed.split)
+    if not tasks:
+        raise ConfigError(f"{parsed.name}: {path} holds no task of domain {parsed.short!r}")
+    for task in tasks:
+        check_supported(task, str(path))
+    return tasks, path
 
 
 @cache
 def get(name: str) -> Domain:
     """The Domain of a `tau2:` spec (ConfigError for a bad spec, domain or task file)."""
     parsed = spec.parse(name)
+    if parsed.tasks:  # a given task file is checked before anything is imported
+        _tasks(parsed, None)
     loaded = loader.load(parsed)
-    path, rows = _task_source(parsed, loaded)
-    tasks = select_split(read_tasks(path, loaded.short, rows), path, parsed.split)
-    if not tasks:
-        raise ConfigError(f"{parsed.name}: {path} holds no task of domain {loaded.short!r}")
-    for task in tasks:
-        check_supported(task, str(path))
+    tasks, path = _tasks(parsed, loaded.task_file)
     toolkit = toolkit_class(loaded, f"Tau2{loaded.short.title()}Toolkit")
     attributes = {
         "name": parsed.name,

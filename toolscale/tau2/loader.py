@@ -46,6 +46,7 @@ class LoadedDomain:
     world: dict[str, Any]
     files: tuple[Path, ...]  # what the domain's version hashes
     task_file: Path | None  # its own tasks, when it ships some
+    env: Any  # an environment on the world, built while loading (its tools give the schemas)
 
 
 def _version_files(folder: Path, extra: list[Path]) -> tuple[Path, ...]:
@@ -89,6 +90,7 @@ def _registered(name: str) -> LoadedDomain:
         dump(env.tools.db),
         _version_files(package / "domains" / name, extra),
         task_file if task_file.is_file() else None,
+        env,
     )
 
 
@@ -221,15 +223,16 @@ def _folder(folder: Path) -> LoadedDomain:
             domain_name=name, policy=policy, tools=toolkit(db_class.model_validate(state))
         )
 
-    world = dump(db_class.load(str(db_file)))
+    db = db_class.load(str(db_file))
     task_file = next((p for p in (folder / "tasks.json", data / "tasks.json") if p.is_file()), None)
     return LoadedDomain(
         name,
         make_env,
         policy,
-        world,
+        dump(db),
         _version_files(folder, [db_file, policy_file]),
         task_file,
+        environment(domain_name=name, policy=policy, tools=toolkit(db)),
     )
 
 

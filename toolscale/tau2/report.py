@@ -24,12 +24,12 @@ def tau2_checks(domains: list[str]) -> dict[str, Any]:
 
 
 def card_lines(summary: dict[str, Any]) -> list[str]:
-    """Markdown lines for the data card (empty without tau2 domains)."""
+    """The data card's sentences on a run's tau2 domains (none without tau2 domains)."""
     lines = []
     for name, checks in summary.get("tau2", {}).items():
         judged = checks.get("not_applied", {}).get("NL_ASSERTION", [])
         lines.append(
-            f"- `{name}`: {checks['tasks']} tasks from `{checks['task_source']}`; checks applied: "
+            f"`{name}`: {checks['tasks']} tasks from `{checks['task_source']}`; checks applied: "
             f"{', '.join(checks['applied'])}"
             + (
                 f"; NL_ASSERTION (an LLM judge) not applied to {len(judged)} tasks "

@@ -5,7 +5,9 @@ checkout itself), else as an installed package that has tau2-bench's layout (PyP
 unrelated package). `tau2/__init__` imports tau2's runner, agents and litellm (10-30 s per process
 here), none of which a domain's tools or the evaluator need, so the package is registered as a
 bare package module pointing at its folder: `import tau2.environment.toolkit` then runs only that
-module and the subpackages it imports. Sandbox workers pay for what their domain uses, no more.
+module and the subpackages it imports; `deepdiff` (which tau2.utils imports for a debugging
+helper, and which imports pandas) is loaded on first use. Sandbox workers pay for what their
+domain uses, no more.
 """
 
 from __future__ import annotations
@@ -66,6 +68,7 @@ def ensure() -> Path:
             )
         return package
     _quiet()
+    _lazy_deepdiff()
     module = types.ModuleType("tau2")
     module.__path__ = [str(package)]  # a package whose __init__ is never run
     module.__file__ = str(package / "__init__.py")
@@ -82,6 +85,24 @@ def _quiet() -> None:
     except ImportError:  # tau2 itself will say what is missing
         return
     logger.disable("tau2")
+
+
+def _lazy_deepdiff() -> None:
+    """tau2.utils imports `DeepDiff` for one debugging helper (`show_dict_diff`); the real import
+    pulls in pandas (~3 s here). Until something calls it, `deepdiff` is a stand-in whose
+    `DeepDiff` imports the real package on first use."""
+    if "deepdiff" in sys.modules:
+        return
+    stand_in = types.ModuleType("deepdiff")
+
+    def deep_diff(*args: object, **kwargs: object) -> object:
+        del sys.modules["deepdiff"]
+        real = importlib.import_module("deepdiff")
+        stand_in.DeepDiff = real.DeepDiff  # type: ignore[attr-defined]
+        return real.DeepDiff(*args, **kwargs)
+
+    stand_in.DeepDiff = deep_diff  # type: ignore[attr-defined]
+    sys.modules["deepdiff"] = stand_in
 
 
 def data_dir() -> Path:

@@ -73,7 +73,7 @@ def _method(name: str, doc: str) -> Any:
 
 def toolkit_class(loaded: LoadedDomain, class_name: str) -> type[Tau2Toolkit]:
     """The generated Toolkit subclass of a loaded tau2 domain."""
-    tools = loaded.make_env(loaded.world).tools
+    tools = loaded.env.tools
     members: dict[str, Any] = {"loaded": loaded}
     schemas = []
     for name, tool in tools.get_tools().items():
