@@ -38,6 +38,7 @@ from toolscale.preferences import answer_text, violations
 from toolscale.records import Message, Task, ToolCall
 from toolscale.registry import get_domain
 from toolscale.sandbox.pool import SandboxPool
+from toolscale.task_state import state_json
 
 
 @dataclass(frozen=True)
@@ -102,7 +103,7 @@ def format_problems(task: Task, attempt: Attempt) -> list[str]:
 
 async def grounding_problems(task: Task, attempt: Attempt, pool: SandboxPool) -> list[str]:
     calls = [(c.name, _parsed_arguments(c)) for c in attempt.tool_calls]
-    outcomes, final_hash = await pool.replay(task.domain, canonical_json(task.initial_state), calls)
+    outcomes, final_hash = await pool.replay(task.domain, state_json(task), calls)
     problems = []
     for call, redo in zip(attempt.tool_calls, outcomes, strict=True):
         recorded = (

@@ -17,12 +17,13 @@ in plain text, which ignores the profile, so the preference label differs betwee
 
 from __future__ import annotations
 
-from toolscale.contract import Action, ToolKind, canonical_json
+from toolscale.contract import Action, ToolKind
 from toolscale.conversation import plan
 from toolscale.preferences import as_json_answer
 from toolscale.records import Task
 from toolscale.registry import get_domain
 from toolscale.sandbox.pool import SandboxPool
+from toolscale.task_state import state_json
 from toolscale.tasks import SampledTask, said
 from toolscale.teachers.base import Draft, close_draft, open_draft, record_call
 from toolscale.tools.experts import EXPERTS
@@ -62,14 +63,14 @@ class ReferenceTeacher:
     async def attempts(self, item: SampledTask, pool: SandboxPool) -> list[Draft]:
         task = item.task
         specs = get_domain(task.domain).toolkit.specs()
-        state_json = canonical_json(task.initial_state)
+        initial = state_json(task)
         drafts = []
         for attempt, (variant, actions) in enumerate(_routes(item, self.detours)):
             draft = open_draft(task, variant, attempt)
             # The whole route is known in advance, so it runs as one request: a fresh copy of the
             # state, every call in order, the final hash.
             calls = [(a.name, a.arguments) for a in actions]
-            outcomes, final_hash = await pool.replay(task.domain, state_json, calls)
+            outcomes, final_hash = await pool.replay(task.domain, initial, calls)
             done = iter(zip(actions, outcomes, strict=True))
             for step in plan(task.user_scenario, actions, specs):
                 if step.call is None:  # a question or confirmation, answered by the user
