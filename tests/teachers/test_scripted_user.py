@@ -35,6 +35,11 @@ def test_confirmation_follows_the_scenario() -> None:
     assert reply(quote_only, ask) == NO
 
 
+def test_a_request_to_go_ahead_is_answered_before_the_keys_it_names() -> None:
+    ask = "I am about to cancel booking id BK1234 for ann@example.com. Shall I proceed?"
+    assert reply(SCENARIO, ask) == YES
+
+
 def test_unknown_questions_and_statements() -> None:
     assert reply(SCENARIO, "What is your date of birth?") == DONT_KNOW
     assert reply(SCENARIO, "Your booking is cancelled; 45.00 will be refunded.") is None

@@ -10,6 +10,7 @@ and many, so two tasks of one template rarely open alike; the diversity benchmar
 from __future__ import annotations
 
 import random
+import re
 
 from toolscale.domain_kit.draft import Request
 
@@ -167,7 +168,38 @@ def opening(rng: random.Random, request: Request, persona: str) -> str:
     return " ".join(p for p in parts if p)
 
 
+_PERSON = {
+    "i": "you",
+    "me": "you",
+    "my": "your",
+    "mine": "yours",
+    "i'm": "you're",
+    "i've": "you've",
+    "i'd": "you'd",
+    "we": "you",
+    "us": "you",
+    "our": "your",
+    "we're": "you're",
+    "myself": "yourself",
+}
+
+
+def _same_case(word: str, replacement: str) -> str:
+    return replacement.capitalize() if word[0].isupper() and word != "I" else replacement
+
+
+def second_person(text: str) -> str:
+    """A caller's words as the scenario tells them to the user: "cancel my trip" -> "cancel
+    your trip"."""
+    return re.sub(
+        r"\b(i'm|i've|i'd|myself|mine|my|me|i|we're|we|us|our)\b",
+        lambda m: _same_case(m.group(0), _PERSON[m.group(0).casefold()]),
+        text,
+        flags=re.IGNORECASE,
+    )
+
+
 def reason_for_call(request: Request) -> str:
     want = "You want to " if request.kind == "do" else "You want to know "
     conditions = [c if isinstance(c, str) else c[0] for c in request.conditions]
-    return " ".join([f"{want}{request.goals[0]}.", *conditions])
+    return second_person(" ".join([f"{want}{request.goals[0]}.", *conditions]))

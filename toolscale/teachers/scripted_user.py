@@ -22,11 +22,13 @@ _SYNONYMS = {
     "name": ("name",),
     "travel": ("travel", "trip", "journey", "travelling", "traveling", "departure"),
 }
-_CONFIRM = re.compile(
-    r"\b(confirm|proceed|go ahead|shall i|should i|do you want me to|would you like me to|"
-    r"is that (?:right|correct|ok))\b",
+# An agent asking to go ahead with an action (answered before any key it names: "I am about to
+# block card number 4111. Shall I proceed?" asks for a yes, not for the card number).
+_PROCEED = re.compile(
+    r"\b(proceed|go ahead|shall i|should i|do you want me to|would you like me to)\b",
     re.IGNORECASE,
 )
+_CONFIRM = re.compile(r"\b(confirm|is that (?:right|correct|ok))\b", re.IGNORECASE)
 YES = "Yes, please go ahead."
 NO = "No, please don't change anything."
 DONT_KNOW = "Sorry, I don't have that information."
@@ -44,6 +46,8 @@ def asks_for(message: str, key: str) -> bool:
 
 def reply(scenario: UserScenario, agent_message: str) -> str | None:
     """The user's answer to the agent's latest message, or None: the conversation is over."""
+    if _PROCEED.search(agent_message):
+        return YES if scenario.accepts_changes else NO
     asked = [key for key in scenario.known if asks_for(agent_message, key)]
     if asked:
         return " ".join(f"My {key} is {scenario.known[key]}." for key in asked)
