@@ -86,3 +86,20 @@ def test_a_sandbox_worker_imports_neither_tau2s_runner_nor_litellm_nor_pandas() 
         [sys.executable, "-c", probe], capture_output=True, text=True, timeout=300, check=True
     )
     assert result.stdout.strip() == "[]"
+
+
+def test_the_trainer_offers_tau2s_parameters() -> None:
+    from trainer.environment import split_key, tool_schemas
+
+    assert split_key("tau2:retail") == ("tau2:retail", "")
+    assert split_key("tau2:retail:calculate+get_user_details") == (
+        "tau2:retail",
+        "calculate+get_user_details",
+    )
+    theirs = {t.name: t.openai_schema for t in tau2_env().get_tools()}
+    offered = {s["function"]["name"]: s for s in tool_schemas("tau2:retail")}
+    for name, schema in theirs.items():
+        parameters = schema["function"]["parameters"]
+        mine = offered[name]["function"]["parameters"]
+        assert set(mine.get("properties", {})) == set(parameters.get("properties", {})), name
+        assert set(mine.get("required", [])) == set(parameters.get("required", [])), name

@@ -13,6 +13,7 @@ toolscale's state hash compares exactly what tau2's `get_db_hash` compares.
 
 from __future__ import annotations
 
+import inspect
 import json
 from typing import Any
 
@@ -62,12 +63,56 @@ def _kind(tools: Any, name: str) -> ToolKind:
     return ToolKind.READ if tag == "read" else ToolKind.GENERIC
 
 
-def _method(name: str, doc: str) -> Any:
+_TYPES: dict[str, Any] = {
+    "string": str,
+    "integer": int,
+    "number": float,
+    "boolean": bool,
+    "object": dict,
+}
+
+
+def _annotation(schema: dict[str, Any]) -> Any:
+    """A Python type for a JSON schema, as plain as the trainer's schema derivation reads."""
+    if "anyOf" in schema:  # tau2's Optional[X]: the non-null branch
+        branches = [b for b in schema["anyOf"] if b.get("type") != "null"]
+        return _annotation(branches[0]) if len(branches) == 1 else Any
+    if schema.get("type") == "array":
+        item = _annotation(schema.get("items", {}))
+        return list if item is Any else list[item]  # type: ignore[valid-type]
+    return _TYPES.get(schema.get("type", ""), Any)
+
+
+def _method(name: str, schema: dict[str, Any]) -> Any:
+    """The tool as a method with tau2's parameters as its signature and a Google docstring from
+    tau2's schema (what the trainer's TRL environment derives its tool prompt from)."""
+
     def method(self: Tau2Toolkit, **arguments: Any) -> str:
         return self._call(name, arguments)
 
+    function = schema["function"]
+    parameters = function.get("parameters", {})
+    required = set(parameters.get("required", []))
+    signature = [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+    lines = []
+    for key, spec in parameters.get("properties", {}).items():
+        annotation = _annotation(spec)
+        optional = key not in required
+        signature.append(
+            inspect.Parameter(
+                key,
+                inspect.Parameter.KEYWORD_ONLY,
+                default=None if optional else inspect.Parameter.empty,
+                annotation=annotation | None if optional and annotation is not Any else annotation,
+            )
+        )
+        text = " ".join(str(spec.get("description") or spec.get("title") or key).split())
+        lines.append(f"    {key}: {text}")
     method.__name__ = method.__qualname__ = name
-    method.__doc__ = doc
+    method.__signature__ = inspect.Signature(signature, return_annotation=str)  # type: ignore[attr-defined]
+    method.__annotations__ = {p.name: p.annotation for p in signature[1:]} | {"return": str}
+    description = function.get("description", "") or name
+    method.__doc__ = description + ("\n\nArgs:\n" + "\n".join(lines) if lines else "")
     return method
 
 
@@ -80,7 +125,7 @@ def toolkit_class(loaded: LoadedDomain, class_name: str) -> type[Tau2Toolkit]:
         if name in _RESERVED:
             raise ConfigError(f"tau2 domain {loaded.short}: tool name {name!r} is reserved")
         schema = tool.openai_schema
-        method = _method(name, schema["function"].get("description", ""))
+        method = _method(name, schema)
         method.__toolscale_tool__ = (_kind(tools, name), ToolPrice())  # type: ignore[attr-defined]
         members[name] = method
         schemas.append((name, json.dumps(schema)))
