@@ -69,9 +69,11 @@ class Task(BaseModel):
 
     def to_row(self) -> dict[str, Any]:
         """The dataset row. A task on a world stores its state as a JSON Patch against it."""
-        row = self.model_dump()
-        if self.world:
+        if self.world:  # the state is not dumped (copied) only to be replaced by its patch
+            row = self.model_dump(exclude={"initial_state"})
             row["initial_state"] = worlds.diff(self.world, self.initial_state)
+        else:
+            row = self.model_dump()
         for key in _TASK_JSON:
             row[key] = canonical_json(row[key])
         row["preference_profile"] = self.preference.profile  # a plain column to filter on
