@@ -182,7 +182,8 @@ class UserScenario(BaseModel):
 
     `opening` is the first user message: what a caller says first, without the ids and details
     of `known`, which the user gives only when the agent asks for them (`known` maps what the
-    agent asks for, "booking id", to the value). `known_info` is `known` as tau2's text. The
+    agent asks for, "booking id", to the value); `stated` holds the details the opening already
+    gives (the user repeats them when asked). `known_info` is both, as tau2's text. The
     agent must confirm each write with the user first when `confirm_writes` (the policy says
     so); a user who only wants information declines any change (`accepts_changes` False).
     `nl_assertions` are statements about a correct conversation, as in tau2.
@@ -193,6 +194,7 @@ class UserScenario(BaseModel):
     reason_for_call: str
     opening: str
     known: dict[str, str] = {}
+    stated: dict[str, str] = {}
     unknown_info: str = ""
     task_instructions: str = ""
     nl_assertions: list[str] = []
@@ -202,7 +204,8 @@ class UserScenario(BaseModel):
 
     @property
     def known_info(self) -> str:
-        return " ".join(f"Your {key} is {value}." for key, value in self.known.items())
+        details = {**self.stated, **self.known}
+        return " ".join(f"Your {key} is {value}." for key, value in details.items())
 
 
 @dataclass(frozen=True)

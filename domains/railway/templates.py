@@ -117,6 +117,11 @@ def fare_lookup(rng: random.Random, state: Record) -> Draft | None:
                 f"what {seats} for the earliest departure {where} on {day} come to",
             ),
             kind="know",
+            stated={
+                "travel date": day,
+                "number of passengers": str(passengers),
+                "fare class": fare_class,
+            },
             motives=("We're planning a family trip.", "I'm comparing prices for a group."),
             conditions=(
                 (
@@ -349,6 +354,7 @@ def stations_in(rng: random.Random, state: Record) -> Draft | None:
                 f"the name and code of your station in {station['city']}",
             ),
             kind="know",
+            stated={"city": station["city"]},
         ),
         run.actions,
         f"In {station['city']} we serve {station['name']}, station code {station['code']}.",
@@ -440,6 +446,7 @@ def fare_difference(rng: random.Random, state: Record) -> Draft | None:
                 f"on {day}",
             ),
             kind="know",
+            stated={"travel date": day, "number of passengers": str(passengers)},
             motives=("I'm wondering whether to treat myself.", "We're deciding on a class."),
         ),
         run.actions,

@@ -15,7 +15,8 @@ class Request:
     `goal` is a verb phrase for a `do` request ("cancel my trip from Leeds to York on
     2025-06-20") or an indirect question for a `know` request ("what time my train leaves");
     give several wordings and one is drawn. Nothing in `known` (what the agent must ask for:
-    "booking id" -> "BK1234") may appear in a goal. `motives` are optional reasons the caller
+    "booking id" -> "BK1234") may appear in a goal; `stated` are the details a goal already gives
+    (the user repeats them when asked). `motives` are optional reasons the caller
     may give ("My plans changed."); `conditions` are instructions that decide the outcome ("Only
     if the refund is at least $50."), said in the opening (a tuple of wordings: one is drawn).
     `notes` tell the simulated user how to behave beyond that (tau2's task instructions).
@@ -28,6 +29,7 @@ class Request:
     conditions: tuple[str | tuple[str, ...], ...] = ()
     unknown: str = ""
     notes: str = ""
+    stated: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -69,6 +69,7 @@ def task_spec(
         reason_for_call=reason_for_call(request),
         opening=first,
         known=dict(request.known),
+        stated=dict(request.stated),
         unknown_info=request.unknown,
         task_instructions=" ".join(filter(None, [INSTRUCTIONS, request.notes])),
         nl_assertions=list(draft.nl_assertions),
