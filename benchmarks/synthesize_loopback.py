@@ -16,16 +16,20 @@ from __future__ import annotations
 import argparse
 import json
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
 
 from typer.testing import CliRunner
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repository's tests/
+
 from tests.synthesis.scripted import SynthesisPlans, mix, valid
 from tests.teachers.fake_openai import fake_openai
 from toolscale.cli import app
 from toolscale.dataset.output import Output
+from toolscale.synthesis.stats import STAGES
 
 KINDS = ("read", "write", "malformed", "write", "raises", "unsolved", "bad_args", "trivial")
 
@@ -65,7 +69,7 @@ def main() -> None:
         same = before == [list(Output(out).read_rows(c)) for c in ("tasks", "rejected_tasks")]
     synthesis = cold["synthesis"]
     per = synthesis["cost"]["per_accepted_task"]
-    funnel = " -> ".join(f"{k} {v}" for k, v in synthesis["funnel"].items())
+    funnel = " -> ".join(f"{k} {synthesis['funnel'][k]}" for k in STAGES)
     endpoints = cold["endpoints"]
     date = subprocess.run(["date", "-u"], capture_output=True, text=True).stdout.strip()
     print(f"""

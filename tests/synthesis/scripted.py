@@ -115,6 +115,7 @@ class SynthesisPlans(Plans):
         self.domain, self.seed, self.cases = domain, seed, cases
         self.evolved = evolved or {}
         self.stages: dict[str, int] = {}
+        self.intents_given = 0
         turns = {}
         for index, kind in enumerate(cases):
             if kind in ("read", "write", "contaminated", "unsolved"):
@@ -162,9 +163,14 @@ class SynthesisPlans(Plans):
         user = body["messages"][-1]["content"] if not body.get("tools") else ""
         stage = ""
         if "different reasons a user" in user:
-            stage = "intents"
-            kinds = ["write" if k == "write" or k == "no_change" else "read" for k in self.cases]
-            intents = [{"intent": f"intent-{i}", "kind": k} for i, k in enumerate(kinds)]
+            stage = "intents"  # batches are asked in order: each gets the next intents
+            count = int(re.search(r"Propose (\d+) different", user)[1])
+            start = self.intents_given
+            self.intents_given += count
+            kinds = ["write" if k in ("write", "no_change") else "read" for k in self.cases]
+            intents = [
+                {"intent": f"intent-{i}", "kind": kinds[i]} for i in range(start, start + count)
+            ]
             text = json.dumps({"intents": intents})
         elif "# Intent" in user:
             stage = "task"

@@ -18,6 +18,7 @@ from tests.teachers.fake_openai import fake_openai
 from toolscale.cli import app
 from toolscale.dataset.output import Output
 from toolscale.registry import get_domain
+from toolscale.synthesis.candidates import Candidate
 
 DOMAIN = "railway"
 K = 2
@@ -60,8 +61,8 @@ def tau2_copy(folder: Path, index: int) -> None:
             "instructions": {
                 "domain": DOMAIN,
                 "reason_for_call": task["reason_for_call"],
-                "known_info": None,
-                "task_instructions": "",
+                "known_info": Candidate.model_validate(task).scenario().known_info,
+                "task_instructions": task.get("task_instructions", ""),
             }
         },
         "evaluation_criteria": {"actions": [{"action_id": "a", **a} for a in task["actions"]]},

@@ -277,6 +277,9 @@ class DomainRun:
             task = playable({**p.body, "provenance": provenance}, p.outcomes).task
             result.tasks.append(task.to_row())
             result.yields = result.yields + Yields.of_candidate(None, passes, band)
+        # In candidate order, whatever order the concurrent stages finished in.
+        result.tasks.sort(key=lambda row: row["index"])
+        result.rejected.sort(key=lambda row: (row["index"], row["stage"]))
         if self.world is not None:
             result.worlds.append(
                 worlds.row(self.domain.name, self.domain.version, config.seed, self.world)
