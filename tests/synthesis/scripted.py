@@ -165,7 +165,7 @@ class SynthesisPlans(Plans):
         if "different reasons a user" in user:
             stage = "intents"  # batches are asked in order: each gets the next intents
             count = int(re.search(r"Propose (\d+) different", user)[1])
-            start = self.intents_given
+            start = self.intents_given % len(self.cases)  # a new run asks from the start
             self.intents_given += count
             kinds = ["write" if k in ("write", "no_change") else "read" for k in self.cases]
             intents = [

@@ -13,7 +13,7 @@ import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
-from tests.synthesis.scripted import SynthesisPlans, fits, sampled, valid
+from tests.synthesis.scripted import SynthesisPlans, fits, mix, sampled, valid
 from tests.teachers.fake_openai import fake_openai
 from toolscale.cli import app
 from toolscale.dataset.output import Output
@@ -221,3 +221,20 @@ def test_tasks_from_plays_and_validates_and_tampering_is_caught(run, tmp_path):
 
 def is_write_row(row: dict, specs: dict) -> bool:
     return any(specs[a["name"]].kind.value == "write" for a in json.loads(row["gold_actions"]))
+
+
+def test_budget_stops_with_exit_3_and_resume_completes_the_same_run(tmp_path):
+    cases = mix(DOMAIN, 3, ("write", "read"))
+    plans = SynthesisPlans(DOMAIN, 0, cases)
+    price = ("--teacher-price-in", "1000000", "--num-tasks", "3")  # $1 per prompt token
+    with fake_openai(plans) as server:
+        stopped = synthesize(server, tmp_path / "out", *price, "--max-cost-usd", "1")
+        summary = json.loads((tmp_path / "out" / "run.json").read_text())
+        resumed = synthesize(server, tmp_path / "out", *price, "--resume")
+        whole = synthesize(server, tmp_path / "whole", *price)
+    assert stopped.exit_code == 3, stopped.output
+    assert summary["status"] == "budget_exhausted" and "--max-cost-usd 1" in summary["stop_reason"]
+    assert resumed.exit_code == 0 and whole.exit_code == 0, resumed.output + whole.output
+    for config in ("tasks", "rejected_tasks"):
+        assert rows(tmp_path / "out", config) == rows(tmp_path / "whole", config)
+    assert len(rows(tmp_path / "whole", "tasks")) >= 1

@@ -49,6 +49,12 @@ class RunState:
     wall_s: float = 0.0
 
 
+def first_leaf(group: BaseExceptionGroup) -> BaseException:
+    """The first exception of a (nested) group: stages run in nested task groups."""
+    first = group.exceptions[0]
+    return first_leaf(first) if isinstance(first, BaseExceptionGroup) else first
+
+
 def split(config: SynthesizeConfig) -> dict[str, int]:
     """How many intents each domain asks for: N split evenly, the first domains one more."""
     per, extra = divmod(config.num_tasks, len(config.domains))
@@ -75,7 +81,7 @@ async def _run(
             try:
                 done = await gather_all(r.run() for r in runs)
             except* StopRun as stopped:
-                stop = stopped.exceptions[0]
+                stop = first_leaf(stopped)
                 state.status = (
                     "budget_exhausted" if isinstance(stop, BudgetExhausted) else "stopped"
                 )
