@@ -20,6 +20,8 @@ from toolscale.dataset.output import Output
 from toolscale.registry import get_domain
 from toolscale.synthesis.candidates import Candidate
 
+pytestmark = pytest.mark.slow  # ~1 min: several synthesize runs, K solver attempts each
+
 DOMAIN = "railway"
 K = 2
 KINDS = (
