@@ -38,3 +38,19 @@ def test_bad_input_is_one_line_before_any_request(tmp_path, extra, env, message)
     assert len(lines) == 1 and lines[0].startswith("error:") and message in lines[0]
     assert plans.requests == 0
     assert not out.exists()
+
+
+def test_a_run_config_file_supplies_options_and_is_checked_the_same_way(tmp_path):
+    (tmp_path / "run.yaml").write_text("domains: railway\nsolver-attempts: 0\n")
+    (tmp_path / "secret.yaml").write_text("api-key: sk-live\n")
+    out = tmp_path / "out"
+    base = ["synthesize", "--base-url", "http://127.0.0.1:9/v1", "--model", "m", "--out", str(out)]
+    result = CliRunner().invoke(
+        app, [*base, "--config", str(tmp_path / "run.yaml")], env={"OPENAI_API_KEY": "k"}
+    )
+    assert result.exit_code == 2 and "--solver-attempts must be at least 1" in result.output
+    result = CliRunner().invoke(
+        app, [*base, "--config", str(tmp_path / "secret.yaml")], env={"OPENAI_API_KEY": "k"}
+    )
+    assert result.exit_code == 2 and "looks like a secret" in result.output
+    assert not out.exists()
