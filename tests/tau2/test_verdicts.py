@@ -41,3 +41,29 @@ def test_toolscale_verdict_equals_tau2_reward(name: str) -> None:
         == result["by_variant"]["gold"]["compared"]
     )
     assert result["by_variant"]["dropped_write"]["tau2_reward_1"] == 0
+
+
+TOOLSCALE_ENVS = os.environ.get("TOOLSCALE_ENVS", "")  # ToolOrchestra's .../tau2/domains folder
+TASKS = os.path.join(os.path.dirname(__file__), "../../benchmarks/tau2/toolscale_env_tasks.json")
+ENVIRONMENTS = ["bank", "basketball", "ecommerce", "medicine", "movie", "railway"]
+ENVIRONMENTS += ["restaurant", "travel", "weather"]
+
+
+@pytest.mark.skipif(not TOOLSCALE_ENVS, reason="set TOOLSCALE_ENVS to ToolOrchestra's domains")
+@pytest.mark.parametrize("environment", ENVIRONMENTS)
+def test_toolscale_environments_agree_with_tau2(environment: str) -> None:
+    """The hand-written tasks of benchmarks/tau2 (with facts to communicate, so the missing-fact
+    attempt is judged too) on the ToolScale environments."""
+    from toolscale.registry import get_domain
+    from toolscale.sandbox.pool import SandboxPool
+    from toolscale.tau2.agreement import compare, summary
+
+    folder = os.path.join(TOOLSCALE_ENVS, environment)
+    domain = get_domain(f"tau2:{folder}?tasks={os.path.abspath(TASKS)}")
+
+    async def run():  # type: ignore[no-untyped-def]
+        async with SandboxPool(1) as pool:
+            return await compare(domain, pool)
+
+    result = summary(asyncio.run(run()))
+    assert result["disagreements"] == [] and result["compared"] >= 2
