@@ -132,6 +132,10 @@ def _spawn(folder: Path, device: str, port: int, log_fd: int) -> subprocess.Pope
         str(port),
     ]
     env = {**os.environ, "HF_HUB_OFFLINE": "1"}
+    # OpenMP threads that spin while they wait for a peer burn the CPU the peer needs when the
+    # machine is busy: on the shared 2-core machine (load 11-15) two 64-token answers took 244 s
+    # spinning and 50 s passive (benchmarks/RESULTS.md, "Local teacher").
+    env.setdefault("OMP_WAIT_POLICY", "PASSIVE")
     with _LIVE_LOCK:
         proc = subprocess.Popen(
             command,
