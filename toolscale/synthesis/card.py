@@ -57,10 +57,15 @@ def render(root: Path, summary: dict[str, Any]) -> str:
         yields = synthesis["yields"]
         k = synthesis["solver_attempts"]
         lines += ["", "## Funnel", "", *_funnel(yields), ""]
+        band = (
+            f"Accepted tasks solved 1..{k - 1} of {k} times (the band RL learns from most): "
+            f"{yields['band']}."
+            if k > 1
+            else "One solver attempt per task (K = 1): no band."
+        )
         lines.append(
             f"Intents: {yields['intents_received']} received of {yields['intents_requested']} "
-            f"asked. Accepted tasks solved 1..{k - 1} of {k} times (the band RL learns from "
-            f"most): {yields['band']}."
+            f"asked. {band}"
         )
         if yields["rejected_by_stage"]:
             lines += [
