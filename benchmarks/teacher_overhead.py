@@ -42,6 +42,7 @@ from tests.teachers.fake_openai import gold_turns
 from toolscale.generate import GenerateConfig, generate
 from toolscale.preferences import DEFAULT_SPREAD
 from toolscale.registry import get_domain
+from toolscale.run_stats import RunStats
 from toolscale.tasks import build_task, with_preference
 
 
@@ -101,9 +102,11 @@ def pipeline(config: GenerateConfig) -> dict[str, float]:
     marks: list[tuple[float, int]] = []
     cpu_self, cpu_children = cpu_s(resource.RUSAGE_SELF), cpu_s(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
-    summary = generate(
-        config, on_progress=lambda c: marks.append((time.perf_counter(), c.get("attempts", 0)))
-    )
+
+    def progress(stats: RunStats, endpoints: dict | None = None) -> None:
+        marks.append((time.perf_counter(), stats.funnel().attempts))
+
+    summary = generate(config, on_progress=progress)
     elapsed = time.perf_counter() - started
     (t0, c0), (t1, c1) = marks[0], marks[-1]
     return {

@@ -154,7 +154,7 @@ def run_on_ray(
     output: Output,
     chunks: list[tuple[str, str, range]],
     finished: Callable[[Output, str], RunStats | None],
-    on_progress: Callable[[RunStats], None] | None,
+    on_progress: Callable[[RunStats, dict[str, Any] | None], None] | None,
 ) -> tuple[RunStats, str, str, dict[str, Any]]:
     """Play the unfinished `chunks` as Ray tasks; (stats, status, stop reason, endpoints)."""
     import ray
@@ -176,7 +176,7 @@ def run_on_ray(
         if done is not None:
             stats = stats + done
             if on_progress:
-                on_progress(stats)
+                on_progress(stats, None)
         else:
             pending[task.remote(remote_config, chunk, domain, indexes, token)] = chunk
     try:
@@ -197,7 +197,7 @@ def run_on_ray(
             stats = stats + outcome.stats + RunStats(worker_restarts=outcome.restarts)
             endpoints = add_endpoints(endpoints, outcome.endpoints)
             if on_progress:
-                on_progress(stats)
+                on_progress(stats, endpoints)
     finally:
         for ref in pending:  # a stop or an error: what is still running is redone by --resume
             ray.cancel(ref, force=True)
