@@ -57,8 +57,9 @@ def summary(values: list[float]) -> list[float]:
 def test_metadata_parses_and_every_listed_config_loads(dataset):
     data = DatasetCard.load(dataset / "README.md").data
     listed = [c["config_name"] for c in data.configs]
-    assert listed == [c for c in ("tasks", "traces", "rejected") if rows(dataset, c)]
+    assert listed == [c for c in ("tasks", "traces", "rejected", "worlds") if rows(dataset, c)]
     assert "rejected" in listed  # the fixture has a real rejected attempt
+    assert "worlds" in listed  # railway and bank store their run's world once
     infos = {i["config_name"]: i for i in data.dataset_info}
     for config in listed:
         loaded = datasets.load_dataset(str(dataset), config, split="train")

@@ -17,6 +17,7 @@ from toolscale.contract import (
     state_hash,
 )
 from toolscale.metrics import tool_call_record
+from toolscale.records import Message
 from toolscale.registry import get_domain, names
 from toolscale.sandbox.execute import execute, fresh_toolkit
 from toolscale.tasks import build_task
@@ -55,13 +56,17 @@ def test_gold_trace_scores_one_and_empty_trace_scores_zero(name):
             final_answer=item.final_message,
             final_state_hash=state_hash(kit.state),
             tool_calls=calls,
+            messages=[Message(role="assistant", content=item.final_message)],
         )
         assert outcome_problems(task, gold) == [], (name, index)
         empty = SimpleNamespace(
-            final_answer="", final_state_hash=state_hash(task.initial_state), tool_calls=[]
+            final_answer="",
+            final_state_hash=state_hash(task.initial_state),
+            tool_calls=[],
+            messages=[],
         )
         assert outcome_problems(task, empty) != [], (name, index)
-        assert 1 <= len(task.gold_actions) <= 6
+        assert 1 <= len(task.gold_actions) <= 8
 
 
 @pytest.mark.parametrize(
