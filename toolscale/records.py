@@ -2,7 +2,8 @@
 
 Free-form values (tool arguments, schemas, states, price tables) are JSON strings in rows so the
 Arrow schema never depends on the tools; in memory they are Python values. `to_row` / `from_row`
-convert between the two; `toolscale.dataset.features` holds the matching fixed Features.
+convert between the two; `toolscale.dataset.features` derives each config's fixed Features from
+these records, so a field added here is a column there.
 """
 
 from __future__ import annotations
@@ -19,8 +20,8 @@ from toolscale.preferences import Preference
 FailureStage = Literal["sample", "teacher", "format", "execution", "grounding", "outcome"]
 CallStatus = Literal["ok", "error", "crash", "timeout"]
 
-# Fields held as JSON strings in dataset rows.
-_TASK_JSON = (
+# Fields held as JSON strings in dataset rows (toolscale.dataset.features makes them strings).
+TASK_JSON = (
     "tools",
     "prices",
     "gold_actions",
@@ -29,7 +30,7 @@ _TASK_JSON = (
     "user_scenario",
     "provenance",
 )
-_TRACE_JSON = ("calls_per_tool",)
+TRACE_JSON = ("calls_per_tool",)
 
 
 class Task(BaseModel):
@@ -74,7 +75,7 @@ class Task(BaseModel):
             row["initial_state"] = worlds.diff(self.world, self.initial_state)
         else:
             row = self.model_dump()
-        for key in _TASK_JSON:
+        for key in TASK_JSON:
             row[key] = canonical_json(row[key])
         row["preference_profile"] = self.preference.profile  # a plain column to filter on
         return row
@@ -84,7 +85,7 @@ class Task(BaseModel):
         """The task of a row; a task on a world needs that world loaded (`worlds.load`)."""
         data = dict(row)
         data.pop("preference_profile", None)
-        for key in _TASK_JSON:
+        for key in TASK_JSON:
             data[key] = json.loads(data[key])
         if data.get("world"):
             data["initial_state"] = worlds.apply(data["world"], data["initial_state"])
@@ -190,14 +191,14 @@ class Trace(BaseModel):
 
     def to_row(self) -> dict[str, Any]:
         row = self.model_dump()
-        for key in _TRACE_JSON:
+        for key in TRACE_JSON:
             row[key] = canonical_json(row[key])
         return row
 
     @classmethod
     def from_row(cls, row: dict[str, Any]) -> Trace:
         data = dict(row)
-        for key in _TRACE_JSON:
+        for key in TRACE_JSON:
             data[key] = json.loads(data[key])
         return cls(**data)
 

@@ -1,5 +1,9 @@
 """The one fixed schema of each dataset config: `tasks`, `traces` and `rejected`.
 
+The Features of `tasks`, `traces`/`rejected` and `worlds` are derived from the records
+(`toolscale.records`: Task, Trace, World), which are the one definition of a row; only the
+synthesizer's `rejected_tasks`, which has no record, is written out here.
+
 Tool arguments, schemas, states, price tables and preference profiles are JSON strings, so this
 schema never changes with the domains or tools a run uses. `traces` and `rejected` share one schema;
 `worlds` holds each run's shared databases once (toolscale.worlds).
@@ -7,51 +11,59 @@ schema never changes with the domains or tools a run uses. `traces` and `rejecte
 
 from __future__ import annotations
 
+import types
+from typing import Any, Literal, Union, get_args, get_origin
+
 import pyarrow as pa
 from datasets import Features, List, Value
+from pydantic import BaseModel
+
+from toolscale.records import TASK_JSON, TRACE_JSON, Task, Trace, World
 
 CONFIGS = ("tasks", "traces", "rejected", "worlds")
+STRING = Value("string")
+_SCALARS = {str: STRING, int: Value("int64"), float: Value("float64"), bool: Value("bool")}
 
-TASK_FEATURES = Features(
-    {
-        "id": Value("string"),
-        "domain": Value("string"),
-        "domain_version": Value("string"),
-        "family": Value("string"),
-        "seed": Value("int64"),
-        "index": Value("int64"),
-        "template": Value("string"),
-        "difficulty": Value("string"),
-        "system_prompt": Value("string"),
-        "instruction": Value("string"),
-        "tools": Value("string"),
-        "prices": Value("string"),
-        "price_schedule": Value("string"),
-        "reference_cost": Value("float64"),
-        "reference_latency_ms": Value("float64"),
-        "gold_actions": Value("string"),
-        "initial_state": Value("string"),
-        "expected_answer": Value("string"),
-        "expected_state_hash": Value("string"),
-        "required_facts": List(Value("string")),
-        "preference": Value("string"),
-        "preference_profile": Value("string"),
-        "user_scenario": Value("string"),
-        "world": Value("string"),
-        "provenance": Value("string"),
-    }
-)
+
+def feature_of(annotation: Any) -> Any:
+    """The Feature of a record field's type: str, int, float, bool, a Literal of strings,
+    `X | None` (Arrow columns are nullable), `list[X]` and nested records."""
+    origin = get_origin(annotation)
+    if origin in (Union, types.UnionType):
+        inner = [a for a in get_args(annotation) if a is not type(None)]
+        if len(inner) == 1:
+            return feature_of(inner[0])
+    if origin is Literal and all(isinstance(a, str) for a in get_args(annotation)):
+        return STRING
+    if origin is list:
+        return List(feature_of(get_args(annotation)[0]))
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return {n: feature_of(f.annotation) for n, f in annotation.model_fields.items()}
+    if annotation in _SCALARS:
+        return _SCALARS[annotation]
+    raise TypeError(f"no dataset feature for {annotation!r}; store it as JSON text")
+
+
+def features_of(
+    record: type[BaseModel],
+    as_json: tuple[str, ...],
+    after: dict[str, dict[str, Any]] | None = None,
+) -> Features:
+    """The Features of `record`'s rows: its fields in order, those in `as_json` as JSON strings,
+    and the row-only columns of `after` placed after the field they follow."""
+    columns: dict[str, Any] = {}
+    for name, field in record.model_fields.items():
+        columns[name] = STRING if name in as_json else feature_of(field.annotation)
+        columns.update((after or {}).get(name, {}))
+    return Features(columns)
+
+
+# A task row: the Task record's fields, those held as JSON text as strings, plus the plain
+# `preference_profile` column (the profile's name, to filter on) after `preference`.
+TASK_FEATURES = features_of(Task, TASK_JSON, {"preference": {"preference_profile": STRING}})
 
 # One row per (domain, run seed) whose domain draws a world: the database its tasks derive from.
-WORLD_FEATURES = Features(
-    {
-        "id": Value("string"),
-        "domain": Value("string"),
-        "domain_version": Value("string"),
-        "seed": Value("int64"),
-        "state": Value("string"),
-    }
-)
+WORLD_FEATURES = features_of(World, ("state",))
 
 # `toolscale synthesize`: one row per candidate task a filter rejected, with the stage and why.
 REJECTED_TASK_FEATURES = Features(
@@ -68,77 +80,9 @@ REJECTED_TASK_FEATURES = Features(
     }
 )
 
-_FUNCTION_CALL = {"id": Value("string"), "name": Value("string"), "arguments": Value("string")}
-
-TRACE_FEATURES = Features(
-    {
-        "id": Value("string"),
-        "task_id": Value("string"),
-        "domain": Value("string"),
-        "teacher": Value("string"),
-        "variant": Value("string"),
-        "attempt": Value("int64"),
-        "messages": List(
-            {
-                "role": Value("string"),
-                "content": Value("string"),
-                "tool_calls": List(_FUNCTION_CALL),
-                "tool_call_id": Value("string"),
-                "name": Value("string"),
-            }
-        ),
-        "tool_calls": List(
-            {
-                **_FUNCTION_CALL,
-                "output": Value("string"),
-                "status": Value("string"),
-                "cost": Value("float64"),
-                "latency_ms": Value("float64"),
-                "model": Value("string"),
-                "prompt_tokens": Value("int64"),
-                "completion_tokens": Value("int64"),
-            }
-        ),
-        "final_answer": Value("string"),
-        "final_state_hash": Value("string"),
-        "verified": Value("bool"),
-        "failure_stage": Value("string"),
-        "failure_reasons": List(Value("string")),
-        "num_tool_calls": Value("int64"),
-        "calls_per_tool": Value("string"),
-        "num_turns": Value("int64"),
-        "cost": Value("float64"),
-        "latency_ms": Value("float64"),
-        "gold_calls": Value("int64"),
-        "extra_calls": Value("int64"),
-        "failed_calls": Value("int64"),
-        "tool_output_chars": Value("int64"),
-        "teacher_prompt_tokens": Value("int64"),
-        "teacher_completion_tokens": Value("int64"),
-        "teacher_latency_ms": Value("float64"),
-        "repeated_calls": Value("int64"),
-        "tool_output_tokens": Value("int64"),
-        "model_tool_tokens": Value("int64"),
-        "orchestrator_input_tokens": Value("int64"),
-        "orchestrator_output_tokens": Value("int64"),
-        "orchestrator_cost": Value("float64"),
-        "num_tokens": Value("int64"),
-        "total_latency_ms": Value("float64"),
-        "teacher_cost": Value("float64"),
-        "total_cost": Value("float64"),
-        "preference_profile": Value("string"),
-        "preference_compliant": Value("bool"),
-        "preference_violations": List(Value("string")),
-        "solved_quickly": Value("bool"),
-        "stated_confidence": Value("float64"),
-        "reward_outcome": Value("float64"),
-        "reward_efficiency": Value("float64"),
-        "reward_preference": Value("float64"),
-        "reward_total": Value("float64"),
-        "reward_weights": Value("string"),
-        "reward_group": Value("float64"),
-    }
-)
+# A trace row (`traces` and `rejected`): the Trace record's fields, messages and tool calls as
+# lists of structs.
+TRACE_FEATURES = features_of(Trace, TRACE_JSON)
 
 FEATURES = {
     "tasks": TASK_FEATURES,
