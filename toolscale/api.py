@@ -24,6 +24,7 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
+from toolscale import worlds
 from toolscale.dataset.features import CONFIGS
 from toolscale.dataset.output import Output
 from toolscale.errors import ConfigError
@@ -90,6 +91,8 @@ async def _check_pair(
     trace_row: dict[str, Any], task_row: dict[str, Any], run: Path | None
 ) -> list[str]:
     settings = _settings(run)
+    if run is not None:
+        worlds.load(run)  # a stateful task row is its difference from the run's world
     config = "traces" if trace_row.get("verified") else "rejected"
     async with SandboxPool(1) as pool:
         task, problems = await check_task(task_row, pool, settings)
@@ -108,7 +111,8 @@ def validate_trace(
         trace_row: A row of the `traces` or `rejected` config, as `datasets` or pyarrow gives it.
         task_row: The row of the `tasks` config whose id is `trace_row["task_id"]`.
         run: The output folder whose run.json holds the run's preference spread and reward
-            config, price schedules and tool dropout; the defaults when None.
+            config, price schedules and tool dropout (the defaults when None), and whose
+            `worlds` config holds the world a stateful task row is stored against.
 
     Returns:
         A RowVerdict; falsy, with every problem named, when a check fails.

@@ -90,6 +90,8 @@ async def check_task(
         task = Task.from_row(row)
     except (ValidationError, ValueError, TypeError) as exc:
         return None, [f"unreadable task row ({exc.__class__.__name__})"]
+    except ConfigError as exc:  # its world is not loaded
+        return None, [str(exc)]
     if task.domain not in names() and not task.domain.startswith("tau2:"):
         return task, [f"domain {task.domain!r} is not installed"]
     if is_synthesized(task):  # no sampler rebuilds it: checked from its stored content
