@@ -13,6 +13,7 @@ preference RNG), so the domain's tasks never change with either setting.
 
 from __future__ import annotations
 
+import hashlib
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -61,6 +62,8 @@ class SampledTask:
     # with them the pipeline prices the gold route under any schedule without running it again.
     gold_outcomes: list[CallOutcome] = field(default_factory=list)
     price_overrides: dict[str, ToolPrice] = field(default_factory=dict)
+    # state_hash(task.initial_state), computed once per task ("" when not known).
+    state_digest: str = ""
 
 
 @dataclass(frozen=True)
@@ -114,14 +117,19 @@ def said(task: Task, text: str) -> list[Message]:
 
 
 def run_route(
-    kit: Toolkit, actions: list[Action], call_timeout_s: float, allow_errors: bool = False
+    kit: Toolkit,
+    actions: list[Action],
+    call_timeout_s: float,
+    allow_errors: bool = False,
+    state_digest: str = "",
 ) -> list[CallOutcome]:
     """Execute a route the domain says is correct (gold actions, an alternative) on `kit`; raise
     GoldError when a call does not succeed (with `allow_errors`, when one crashes or times out:
-    a tool error is then kept as the call's outcome) or a READ tool changes the state."""
+    a tool error is then kept as the call's outcome) or a READ tool changes the state.
+    `state_digest` is the hash of `kit.state` when the caller has it."""
     specs = type(kit).specs()
     outcomes = []
-    known = ""  # the state's hash, while no call since it was taken can have changed the state
+    known = state_digest  # the state's hash, while no call since then can have changed the state
     for action in actions:
         read = action.name in specs and specs[action.name].kind is ToolKind.READ
         before = (known or state_hash(kit.state)) if read else ""
@@ -144,9 +152,12 @@ def run_route(
 def build_task(domain: Domain, seed: int, index: int, call_timeout_s: float) -> SampledTask:
     spec = domain.sample(item_rng(domain.name, seed, index), seed, index)
     state_json = canonical_json(spec.initial_state)
+    digest = hashlib.sha256(state_json.encode()).hexdigest()  # = state_hash(initial_state)
     kit = fresh_toolkit(domain, state_json)
     try:
-        outcomes = run_route(kit, spec.gold_actions, call_timeout_s, domain.gold_errors_allowed)
+        outcomes = run_route(
+            kit, spec.gold_actions, call_timeout_s, domain.gold_errors_allowed, digest
+        )
     except GoldError as exc:
         raise GoldError(f"{domain.name} task {index}: {exc}", exc.traceback) from None
     body = {
@@ -174,11 +185,12 @@ def build_task(domain: Domain, seed: int, index: int, call_timeout_s: float) -> 
         "world": world_key(domain, seed),
     }
     item = SampledTask(
-        identified(body),
+        identified(body, digest),
         spec.final_message,
         [list(a) for a in spec.alternatives],
         outcomes,
         dict(spec.prices),
+        digest,
     )
     return with_economics(item, Economics())
 
@@ -204,7 +216,7 @@ def with_economics(item: SampledTask, economics: Economics) -> SampledTask:
     dropped = set(names) - set(kept)
     if not any(domain.toolkit.specs()[n].kind is ToolKind.MODEL for n in kept):
         dropped |= set(domain.toolkit.models())  # no tool left that reaches a model
-    body = task.model_dump(exclude={"id"})
+    body = fields_of(task)
     body["tools"] = [t for t in domain.toolkit.schemas() if t["function"]["name"] in kept]
     body["prices"] = {k: v.as_dict() for k, v in table.items() if k not in dropped}
     body["system_prompt"] = f"{domain.policy.rstrip()}\n\n{describe(body['prices'], kept)}\n"
@@ -215,19 +227,31 @@ def with_economics(item: SampledTask, economics: Economics) -> SampledTask:
     cost, latency = route_totals(priced, messages, item.gold_outcomes)
     body["reference_cost"], body["reference_latency_ms"] = cost, latency
     return SampledTask(
-        identified(body),
+        identified(body, item.state_digest),
         item.final_message,
         [r for r in item.alternatives if all(a.name in kept for a in r)],
         item.gold_outcomes,
         item.price_overrides,
+        item.state_digest,
     )
 
 
-def identified(fields: dict[str, Any]) -> Task:
+def identified(fields: dict[str, Any], state_digest: str = "") -> Task:
     """The Task with its content id, hashed over the validated values (so that an int price and
-    the float it becomes hash alike, whichever way the task was built)."""
+    the float it becomes hash alike, whichever way the task was built). The initial state enters
+    the id through its hash (`state_digest` when the caller has it: a world-sized state is then
+    serialised once per task, not once per step)."""
     task = Task(id="", **fields)
-    return task.model_copy(update={"id": content_id(task.model_dump(exclude={"id"}))})
+    content = task.model_dump(exclude={"id", "initial_state"})
+    content["initial_state"] = state_digest or state_hash(task.initial_state)
+    return task.model_copy(update={"id": content_id(content)})
+
+
+def fields_of(task: Task) -> dict[str, Any]:
+    """A task's fields to build a changed task from, sharing its (large) initial state."""
+    body = task.model_dump(exclude={"id", "initial_state"})
+    body["initial_state"] = task.initial_state
+    return body
 
 
 def preference_rng(domain: str, seed: int, index: int) -> random.Random:
@@ -249,7 +273,7 @@ def with_preference(item: SampledTask, spread: Mapping[str, float]) -> SampledTa
         item.alternatives,
         (task.reference_latency_ms, task.reference_cost),
     )
-    body = task.model_dump(exclude={"id"})
+    body = fields_of(task)
     body["preference"] = preference.model_dump()
     if preference.instruction:
         body["instruction"] = f"{task.instruction} {preference.instruction}"
@@ -262,11 +286,12 @@ def with_preference(item: SampledTask, spread: Mapping[str, float]) -> SampledTa
         cost, latency = route_totals(priced, messages, item.gold_outcomes)
         body["reference_cost"], body["reference_latency_ms"] = cost, latency
     return SampledTask(
-        identified(body),
+        identified(body, item.state_digest),
         item.final_message,
         item.alternatives,
         item.gold_outcomes,
         item.price_overrides,
+        item.state_digest,
     )
 
 

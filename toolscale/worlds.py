@@ -28,10 +28,20 @@ def world_id(state: dict[str, Any]) -> str:
     return content_id(state)
 
 
+# The id of each world object registered, by object identity (the object is kept alive here, so
+# its identity is never reused): a domain's cached world is hashed once per process, not per task.
+_BY_OBJECT: dict[int, tuple[dict[str, Any], str]] = {}
+
+
 def register(state: dict[str, Any]) -> str:
-    """Make `state` available by its id (computed here) and return the id."""
+    """Make `state` available by its id (computed here) and return the id. Worlds must not be
+    mutated once registered (`Domain.world` says so)."""
+    known = _BY_OBJECT.get(id(state))
+    if known is not None and known[0] is state:
+        return known[1]
     key = world_id(state)
     _REGISTRY.setdefault(key, state)
+    _BY_OBJECT[id(state)] = (state, key)
     return key
 
 
