@@ -138,6 +138,20 @@ def test_merge_refuses_another_seed(runs, tmp_path):
     assert not dest.exists() and not leftovers(tmp_path)
 
 
+def test_shards_played_against_other_endpoints_merge(runs, tmp_path):
+    """Where a job sent its requests is the job's own business: the cache does not key on it."""
+    moved = tmp_path / "shard-1"
+    shutil.copytree(runs["1/3"], moved)
+    run = run_json(moved)
+    run["config"].update(base_url=["http://10.0.0.7:8000/v1"], endpoint_concurrency=8)
+    (moved / "run.json").write_text(json.dumps(run))
+    dest = tmp_path / "merged"
+    result = cli("merge", str(runs["0/3"]), str(moved), str(runs["2/3"]), "--out", str(dest))
+    assert result.returncode == 0, result.stderr
+    for config in CONFIGS:
+        assert fingerprint(dest, config) == fingerprint(runs["single"], config), config
+
+
 def test_merge_refuses_a_missing_shard_and_a_full_destination(runs, tmp_path):
     dest = tmp_path / "merged"
     result = cli("merge", str(runs["0/3"]), str(runs["2/3"]), "--out", str(dest))

@@ -33,7 +33,21 @@ from toolscale.run_stats import RunStats
 from toolscale.teachers.report import attempt_report
 
 # Resolved options that may differ between the jobs of one run: they do not change any row.
-PER_JOB = ("out", "shard", "workers", "cache_dir", "executor", "ray_address")
+# Where and how a job ran, not what it produced: jobs may use their own endpoints (the request
+# cache does not key on the URL, so rows do not depend on it).
+PER_JOB = (
+    "out",
+    "shard",
+    "workers",
+    "cache_dir",
+    "executor",
+    "ray_address",
+    "base_url",
+    "user_base_url",
+    "concurrency",
+    "endpoint_concurrency",
+    "endpoint_max_failures",
+)
 SHOWN = 3  # missing chunks named in an error
 
 
