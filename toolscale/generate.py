@@ -355,11 +355,11 @@ async def run_chunk(
             on_task(part.stats)
         return part
 
-    if get_domain(domain).world(config.seed) is not None:
-        worlds.register(get_domain(domain).world(config.seed))  # to_row diffs tasks against it
+    world = get_domain(domain).world(config.seed)
+    if world is not None:
+        worlds.register(world)  # to_row diffs tasks against it
     parts = await asyncio.gather(*(played(i) for i in indexes))
     merged = ChunkResult()
-    world = get_domain(domain).world(config.seed)
     if world is not None and first_chunk(config, domain) == indexes.start:
         version = get_domain(domain).version
         merged.worlds.append(worlds.row(domain, version, config.seed, world))

@@ -14,6 +14,8 @@ import random
 
 from domains.railway import rules
 from domains.railway.runner import (
+    BOOKING,
+    EMAIL,
     Record,
     bags_text,
     clear_of,
@@ -33,9 +35,6 @@ from domains.railway.runner import (
     upcoming,
 )
 from toolscale.domain_kit import Draft, Request
-
-BOOKING = "booking id"
-EMAIL = "email"
 
 
 def upgrade_or_luggage(rng: random.Random, state: Record) -> Draft | None:

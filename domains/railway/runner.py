@@ -18,6 +18,9 @@ from toolscale.domain_kit import GoldRunner
 
 Record = dict[str, Any]
 T = TypeVar("T")
+# What a caller gives when the agent asks (UserScenario.known keys the scripted user answers).
+BOOKING = "booking id"
+EMAIL = "email"
 
 
 def gold(state: Record) -> GoldRunner:

@@ -13,6 +13,8 @@ import random
 
 from domains.railway import rules
 from domains.railway.runner import (
+    BOOKING,
+    EMAIL,
     Record,
     bags_text,
     customer_of,
@@ -30,9 +32,6 @@ from domains.railway.runner import (
     upcoming,
 )
 from toolscale.domain_kit import Draft, Request
-
-BOOKING = "booking id"
-EMAIL = "email"
 
 
 def departure_time(rng: random.Random, state: Record) -> Draft | None:
