@@ -30,7 +30,7 @@ import inspect
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
-from toolscale.contract import Action, Domain, ToolKind, Toolkit, canonical_json, state_hash
+from toolscale.contract import Action, Domain, ToolKind, Toolkit, canonical_state, state_hash
 from toolscale.errors import ConfigError
 from toolscale.registry import get_domain
 from toolscale.run_stats import sample_stage
@@ -147,7 +147,7 @@ async def _read_purity(
     """Each READ call of each alternative route, replayed up to and including it, leaves the
     state hash of the route's prefix before it."""
     found = []
-    state_json = canonical_json(item.task.initial_state)
+    state_json = canonical_state(item.task.initial_state)
     for n, route in enumerate(item.alternatives, 1):
         calls = [(a.name, a.arguments) for a in route]
         for k in _reads(domain, route):

@@ -30,6 +30,8 @@ from typing import Any, ClassVar, Literal
 from pydantic import BaseModel, ConfigDict
 
 from toolscale.schema import function_schema
+from toolscale.state_text import canonical_json as canonical_json
+from toolscale.state_text import canonical_state
 
 Family = Literal["stateful", "orchestration"]
 Difficulty = Literal["easy", "medium", "hard"]
@@ -281,12 +283,8 @@ def item_rng(domain: str, seed: int, index: int) -> random.Random:
     return random.Random(f"{domain}:{seed}:{index}")
 
 
-def canonical_json(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-
-
 def state_hash(state: dict[str, Any]) -> str:
-    return hashlib.sha256(canonical_json(state).encode()).hexdigest()
+    return hashlib.sha256(canonical_state(state).encode()).hexdigest()
 
 
 def content_id(value: Any) -> str:

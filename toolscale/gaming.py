@@ -23,7 +23,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from toolscale.contract import Action, canonical_json
+from toolscale.contract import Action, canonical_state
 from toolscale.prices import price_call
 from toolscale.records import Task
 from toolscale.sandbox.execute import CallOutcome
@@ -114,7 +114,7 @@ class GamingTeacher:
     async def attempts(self, item: SampledTask, pool: SandboxPool) -> list[Draft]:
         task = item.task
         drafts = await self.reference.attempts(item, pool)
-        state_json = canonical_json(task.initial_state)
+        state_json = canonical_state(task.initial_state)
         for policy, (actions, answer) in routes(item).items():
             draft = open_draft(task, f"gaming:{policy}", len(drafts))
             calls = [(a.name, a.arguments) for a in actions]

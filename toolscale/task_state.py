@@ -12,20 +12,20 @@ from __future__ import annotations
 
 from collections import OrderedDict
 
-from toolscale.contract import canonical_json
 from toolscale.records import Task
+from toolscale.state_text import canonical_state
 
 _KEPT = 512  # tasks in flight at once are at most a few chunks' worth
 _CACHE: OrderedDict[str, str] = OrderedDict()
 
 
 def state_json(task: Task) -> str:
-    """`canonical_json(task.initial_state)`, computed once per task id."""
+    """`canonical_state(task.initial_state)`, computed once per task id."""
     if not task.id:
-        return canonical_json(task.initial_state)
+        return canonical_state(task.initial_state)
     text = _CACHE.get(task.id)
     if text is None:
-        text = _CACHE[task.id] = canonical_json(task.initial_state)
+        text = _CACHE[task.id] = canonical_state(task.initial_state)
         if len(_CACHE) > _KEPT:
             _CACHE.popitem(last=False)
     return text

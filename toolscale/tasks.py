@@ -27,6 +27,7 @@ from toolscale.contract import (
     Toolkit,
     ToolPrice,
     canonical_json,
+    canonical_state,
     content_id,
     item_rng,
     state_hash,
@@ -151,7 +152,7 @@ def run_route(
 
 def build_task(domain: Domain, seed: int, index: int, call_timeout_s: float) -> SampledTask:
     spec = domain.sample(item_rng(domain.name, seed, index), seed, index)
-    state_json = canonical_json(spec.initial_state)
+    state_json = canonical_state(spec.initial_state)
     digest = hashlib.sha256(state_json.encode()).hexdigest()  # = state_hash(initial_state)
     kit = fresh_toolkit(domain, state_json)
     try:

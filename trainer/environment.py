@@ -16,11 +16,11 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from toolscale.contract import canonical_json
 from toolscale.records import Message, Task
 from toolscale.registry import get_domain
 from toolscale.sandbox.bridge import SandboxThread
 from toolscale.sandbox.pool import Episode
+from toolscale.task_state import state_json
 from toolscale.teachers import scripted_user
 from toolscale.teachers.base import Draft, close_draft, open_draft, record_call
 from toolscale.verify import Verdict, verify
@@ -40,7 +40,7 @@ class ToolscaleEnvironment:
     def reset(self, **row: Any) -> None:
         self._task = Task.from_row({k: row[k] for k in TASK_FIELDS})
         self._episode: Episode = self.sandbox.pool.episode(
-            self._task.domain, canonical_json(self._task.initial_state)
+            self._task.domain, state_json(self._task)
         )
         self._draft = open_draft(self._task, "policy", 0)
         self._verdict: Verdict | None = None

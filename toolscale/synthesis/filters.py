@@ -13,7 +13,7 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
-from toolscale.contract import Domain, ToolKind, canonical_json, state_hash
+from toolscale.contract import Domain, ToolKind, canonical_state, state_hash
 from toolscale.records import Message, Task, ToolCall
 from toolscale.sandbox.execute import CallOutcome
 from toolscale.sandbox.pool import SandboxPool
@@ -53,7 +53,7 @@ async def run_gold(
 ) -> tuple[list[CallOutcome], str]:
     """Execute the gold actions in order on a fresh copy of `state`: outcomes, final hash."""
     calls = [(a.name, a.arguments) for a in candidate.actions]
-    return await pool.replay(domain.name, canonical_json(state), calls)
+    return await pool.replay(domain.name, canonical_state(state), calls)
 
 
 def execution_problems(

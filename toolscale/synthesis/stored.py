@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from toolscale.contract import canonical_json
+from toolscale.contract import canonical_state
 from toolscale.preferences import NO_PREFERENCE
 from toolscale.records import Task
 from toolscale.registry import get_domain
@@ -94,7 +94,7 @@ def playable(body: dict[str, Any], outcomes: list[CallOutcome]) -> SampledTask:
 
 async def replay_gold(task: Task, pool: SandboxPool) -> tuple[list[CallOutcome], str]:
     calls = [(a["name"], a["arguments"]) for a in task.gold_actions]
-    return await pool.replay(task.domain, canonical_json(task.initial_state), calls)
+    return await pool.replay(task.domain, canonical_state(task.initial_state), calls)
 
 
 async def stored_item(task: Task, pool: SandboxPool) -> SampledTask:

@@ -16,7 +16,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from toolscale.contract import Action, ToolKind, canonical_json
+from toolscale.contract import Action, ToolKind, canonical_state
 from toolscale.records import Task
 from toolscale.sandbox.pool import SandboxPool
 from toolscale.tasks import build_task
@@ -72,7 +72,8 @@ async def _attempt(
     pool: SandboxPool, task: Task, name: str, route: list[Action], final: str
 ) -> Draft:
     calls = [(a.name, a.arguments) for a in route]
-    outcomes, final_hash = await pool.replay(task.domain, canonical_json(task.initial_state), calls)
+    state_json = canonical_state(task.initial_state)
+    outcomes, final_hash = await pool.replay(task.domain, state_json, calls)
     draft = open_draft(task, name, 0)
     for action, outcome in zip(route, outcomes, strict=True):
         record_call(draft, task, action.name, action.arguments, outcome)

@@ -17,7 +17,7 @@ import asyncio
 import json
 from typing import Any
 
-from toolscale.contract import canonical_json
+from toolscale import task_state
 from toolscale.llm.client import Chat, TeacherFailure
 from toolscale.llm.toolcalls import ParsedCall, parse_message
 from toolscale.records import Message, Task
@@ -83,7 +83,7 @@ class OpenAITeacher:
     async def play(self, task: Task, pool: SandboxPool, attempt: int) -> Draft:
         """One attempt, start to end; the draft holds everything said and executed."""
         draft = open_draft(task, "sampled", attempt)
-        episode = pool.episode(task.domain, canonical_json(task.initial_state))
+        episode = pool.episode(task.domain, task_state.state_json(task))
         try:
             await self._converse(task, draft, episode, attempt)
         except TeacherFailure as failure:

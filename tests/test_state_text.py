@@ -1,0 +1,63 @@
+"""canonical_state writes exactly canonical_json's text, whatever it remembers from states before."""
+
+from __future__ import annotations
+
+import copy
+import random
+
+from toolscale.contract import canonical_json, state_hash
+from toolscale.registry import get_domain
+from toolscale.state_text import canonical_state
+
+
+def _world() -> dict:
+    return {
+        "today": "2025-06-30",
+        "accounts": {
+            "A1": {"balance": 100, "open": True, "tags": ["x", "y"]},
+            "A2": {"balance": 0.0, "open": False, "tags": []},
+        },
+        "log": [{"n": 1}, {"n": 2}],
+        "counts": {1: "int key", 2: "another"},
+    }
+
+
+def test_equal_text_for_values_that_compare_equal_but_differ_in_type() -> None:
+    seen = _world()
+    assert canonical_state(seen) == canonical_json(seen)  # now remembered
+    # 100 == 100.0 == True and 0.0 == -0.0 in Python, but their JSON differs: never reused.
+    for path_value in (100.0, True, -0.0, 1e16, "100"):
+        state = copy.deepcopy(seen)
+        state["accounts"]["A1"]["balance"] = path_value
+        assert canonical_state(state) == canonical_json(state), path_value
+    state = copy.deepcopy(seen)
+    state["accounts"]["A2"]["balance"] = -0.0
+    assert '"balance":-0.0' in canonical_state(state)
+
+
+def test_changed_tables_records_and_keys() -> None:
+    seen = _world()
+    canonical_state(seen)
+    state = copy.deepcopy(seen)
+    state["accounts"]["A3"] = {"balance": 5, "open": True, "tags": ["ü"]}  # a new record
+    del state["accounts"]["A1"]
+    state["log"].append({"n": 3})
+    state["counts"][3] = "new"  # int keys: encoded whole, as json.dumps converts them
+    state["zeta"] = None
+    assert canonical_state(state) == canonical_json(state)
+    assert canonical_state(["not", "a", "dict"]) == canonical_json(["not", "a", "dict"])
+
+
+def test_random_edits_of_a_real_world_keep_the_hash() -> None:
+    world = get_domain("bank").world(0)
+    rng = random.Random(7)
+    for _ in range(30):
+        state = copy.deepcopy(world)
+        table = rng.choice(["accounts", "customers", "transactions"])
+        key = rng.choice(sorted(state[table]))
+        field = rng.choice(sorted(state[table][key]))
+        state[table][key][field] = rng.choice([0, 0.0, False, None, "", [1], {"a": 1}, -0.0])
+        expected = canonical_json(state)
+        assert canonical_state(state) == expected
+        assert canonical_state(state) == expected  # the second time from memory
+    assert state_hash(world) == state_hash(copy.deepcopy(world))
