@@ -18,7 +18,7 @@ from typing import Any
 
 import jsonpatch
 
-from toolscale.contract import canonical_json, content_id
+from toolscale.contract import canonical_state, content_id
 from toolscale.errors import ConfigError
 
 _REGISTRY: dict[str, dict[str, Any]] = {}
@@ -113,9 +113,27 @@ def _escape(name: Any) -> str:
     return str(name).replace("~", "~0").replace("/", "~1")
 
 
+# A registered world as the JSON-parsed copy a toolkit gets, pickled, by world id.
+_COPIES: dict[str, bytes] = {}
+
+
+def copy(state: dict[str, Any]) -> dict[str, Any]:
+    """A new object equal to `json.loads(json.dumps(state))` (keys in the state's order), for
+    the caller to change. A registered world is copied from a pickle of that object (bank's
+    world: ~3 ms instead of ~9 ms for the JSON round trip); any other state by the round trip."""
+    known = _BY_OBJECT.get(id(state))
+    if known is None or known[0] is not state:
+        return json.loads(json.dumps(state))
+    packed = _COPIES.get(known[1])
+    if packed is None:
+        parsed = json.loads(json.dumps(state))
+        packed = _COPIES[known[1]] = pickle.dumps(parsed, pickle.HIGHEST_PROTOCOL)
+    return pickle.loads(packed)
+
+
 def apply(key: str, patch: list[dict[str, Any]]) -> dict[str, Any]:
     """World `key` with a task's patch applied (a new object; the world is left as it is)."""
-    state = json.loads(canonical_json(get(key)))  # a copy, faster than a deepcopy
+    state = json.loads(canonical_state(get(key)))  # as the sandbox parses it: keys sorted
     return jsonpatch.apply_patch(state, patch, in_place=True) if patch else state
 
 

@@ -7,13 +7,13 @@ task (an operator cancellation) works on `own(world)`, a copy, and returns it as
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 from domains.railway import rules
 from domains.railway.tools import RailwayTools
+from toolscale import worlds
 from toolscale.domain_kit import GoldRunner
 
 Record = dict[str, Any]
@@ -29,7 +29,7 @@ def gold(state: Record) -> GoldRunner:
 
 def own(world: Record) -> Record:
     """A copy of the world that a template may change for its task."""
-    return json.loads(json.dumps(world))
+    return worlds.copy(world)
 
 
 def search(run: GoldRunner, train: Record, day: str | None = None) -> Any:

@@ -11,12 +11,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from toolscale import worlds
 from toolscale.contract import Action, Toolkit
 
 
 class GoldRunner:
     def __init__(self, toolkit: type[Toolkit], state: dict[str, Any]) -> None:
-        self.kit = toolkit(json.loads(json.dumps(state)))
+        self.kit = toolkit(worlds.copy(state))
         self.actions: list[Action] = []
 
     def __call__(self, name: str, **arguments: Any) -> Any:

@@ -9,11 +9,11 @@ the template (`KitError`), reported by `generate` and `check-domain` with its tr
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Callable
 from typing import Any
 
+from toolscale import worlds
 from toolscale.contract import (
     Difficulty,
     TaskSpec,
@@ -47,6 +47,7 @@ def sample_task(
     toolkit: type[Toolkit],
 ) -> TaskSpec:
     """One task: a template drawn by weight from `templates` (name -> (template, weight))."""
+    worlds.register(world)  # once per process: the world's copies come from a pickle after this
     names = list(templates)
     first = rng.choices(range(len(names)), weights=[w for _, w in templates.values()])[0]
     for name in names[first:] + names[:first]:
@@ -100,7 +101,7 @@ def check_opening(name: str, request: Request, first: str, facts: list[str]) -> 
 
 
 def check_writes(name: str, draft: Draft, state: dict[str, Any], toolkit: type[Toolkit]) -> None:
-    kit = toolkit(json.loads(json.dumps(state)))
+    kit = toolkit(worlds.copy(state))
     for action in draft.actions:
         getattr(kit, action.name)(**action.arguments)
     changed = kit.state != state  # a deep comparison: cheaper than hashing the world twice
