@@ -157,14 +157,50 @@ class Toolkit:
     @classmethod
     @cache
     def _schemas(cls) -> tuple[str, ...]:
-        return tuple(
+        key, mark = _toolkit_key(cls), _tools_mark(cls)
+        primed = _PRIMED.get(key)
+        if primed is not None and primed[0] == mark:
+            return primed[1]
+        derived = tuple(
             json.dumps(function_schema(getattr(cls, name), name=name)) for name in cls.specs()
         )
+        _DERIVED[key] = (mark, derived)
+        return derived
 
     @classmethod
     def schemas(cls) -> list[dict[str, Any]]:
         """OpenAI function schemas of every tool, derived from hints and docstrings."""
         return [json.loads(s) for s in cls._schemas()]
+
+
+# Tool schemas derived in this process, and those handed in by a parent process that derived
+# them (`prime_schemas`), by toolkit: deriving imports transformers (~1 s), which a sandbox worker
+# need not pay. A primed entry is used only while its mark (every tool's name, signature and
+# docstring) equals the toolkit's own, so a schema can never outlive the code it describes.
+_DERIVED: dict[str, tuple[str, tuple[str, ...]]] = {}
+_PRIMED: dict[str, tuple[str, tuple[str, ...]]] = {}
+
+
+def _toolkit_key(toolkit: type[Toolkit]) -> str:
+    return f"{toolkit.__module__}.{toolkit.__qualname__}"
+
+
+def _tools_mark(toolkit: type[Toolkit]) -> str:
+    parts = []
+    for name in toolkit.specs():
+        fn = getattr(toolkit, name)
+        parts.append(f"{name}{inspect.signature(fn)}\n{fn.__doc__}")
+    return hashlib.sha256("\n\0".join(parts).encode()).hexdigest()
+
+
+def derived_schemas() -> dict[str, tuple[str, tuple[str, ...]]]:
+    """The tool schemas derived in this process so far, for `prime_schemas` in another."""
+    return dict(_DERIVED)
+
+
+def prime_schemas(schemas: dict[str, tuple[str, tuple[str, ...]]]) -> None:
+    """Use schemas another process derived (`derived_schemas`) for toolkits whose tools match."""
+    _PRIMED.update(schemas)
 
 
 @dataclass(frozen=True)

@@ -23,8 +23,9 @@ from collections.abc import Sequence
 from multiprocessing.connection import Connection
 from typing import Any
 
+from toolscale.contract import derived_schemas
 from toolscale.sandbox.execute import CallOutcome
-from toolscale.sandbox.worker import READY, Failure
+from toolscale.sandbox.worker import PRIME, READY, Failure
 
 _MAX_IN_FLIGHT = 8
 _BOOT = "from toolscale.sandbox.worker import main; main()"
@@ -83,6 +84,9 @@ class _Process:
         # of megabytes) blocks its writer until the worker reads it, while the worker may itself
         # be blocked writing a large reply; the loop must stay free to read that reply.
         self.outbox: queue.SimpleQueue[tuple | None] = queue.SimpleQueue()
+        # First, the tool schemas derived here, so that the worker need not import transformers
+        # to derive them again; it answers nothing to this message.
+        self.outbox.put((PRIME, derived_schemas()))
         threading.Thread(
             target=self._write, args=(self.conn, self.outbox, self.generation), daemon=True
         ).start()

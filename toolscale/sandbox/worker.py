@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any
 
-from toolscale.contract import Toolkit, state_hash
+from toolscale.contract import Toolkit, prime_schemas, state_hash
 from toolscale.registry import get_domain
 from toolscale.sandbox.execute import CallOutcome, execute, fresh_toolkit
 from toolscale.tasks import GoldError, build_task
@@ -73,6 +73,7 @@ class Worker:
 
 
 READY = ("ready", None)
+PRIME = "prime"  # (PRIME, schemas): tool schemas the pool's process derived (no reply)
 
 
 def main() -> None:
@@ -93,6 +94,9 @@ def serve(conn: Connection, call_timeout_s: float) -> None:
             op, *args = conn.recv()
         except (EOFError, OSError):
             return
+        if op == PRIME:  # no reply: the pool sends it before any request
+            prime_schemas(*args)
+            continue
         try:
             reply = ("ok", getattr(worker, op)(*args))
         except Exception as exc:
