@@ -19,6 +19,7 @@ from typing import Any
 
 _KEPT = 200_000  # texts remembered; the memory is dropped whole when full (a few worlds' worth)
 _TEXTS: dict[bytes, str] = {}
+_KEYS: dict[str, str] = {}  # a key's JSON text: record ids recur in every state of a world
 
 
 def canonical_json(value: Any) -> str:
@@ -55,4 +56,9 @@ def _plain_dict(value: Any) -> bool:
 
 
 def _key(key: str) -> str:
-    return json.dumps(key, ensure_ascii=False)
+    text = _KEYS.get(key)
+    if text is None:
+        if len(_KEYS) >= _KEPT:
+            _KEYS.clear()
+        text = _KEYS[key] = json.dumps(key, ensure_ascii=False)
+    return text
