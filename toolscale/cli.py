@@ -194,6 +194,16 @@ def generate(
     experts: Annotated[
         Path | None, typer.Option(help="YAML: expert alias -> endpoint (docs/teachers.md).")
     ] = None,
+    judge_model: Annotated[
+        str | None,
+        typer.Option(help="tau2 domains: LLM judge model for nl_assertions (docs/tau2.md)."),
+    ] = None,
+    judge_base_url: Annotated[
+        str | None, typer.Option(help="Judge endpoint [the teacher's --base-url].")
+    ] = None,
+    judge_api_key_env: Annotated[
+        str | None, typer.Option(help="Judge key variable [--api-key-env].")
+    ] = None,
     tasks_from: Annotated[
         Path | None,
         typer.Option(help="Play the accepted tasks of a toolscale synthesize output instead."),
@@ -265,6 +275,9 @@ def generate(
         user_api_key_env=user_api_key_env,
         experts=experts,
         tasks_from=tasks_from,
+        judge_base_url=judge_base_url,
+        judge_model=judge_model,
+        judge_api_key_env=judge_api_key_env,
     )
     bar = StageProgress(total=num_tasks)
     try:

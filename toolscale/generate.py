@@ -57,6 +57,7 @@ from toolscale.schema import SchemaError
 from toolscale.shard import Shard
 from toolscale.synthesis.source import source_item, source_tasks, with_source
 from toolscale.tasks import Economics, SampledTask, prepare
+from toolscale.tau2.judge import AssertionJudge, check_judge, open_judge
 from toolscale.tau2.report import tau2_checks
 from toolscale.tau2.spec import file_safe
 from toolscale.teachers.base import Draft, Teacher
@@ -106,6 +107,11 @@ class GenerateConfig(TeacherOptions):
     # changes a row, so neither is a resume key.
     executor: str = "local"
     ray_address: str | None = None
+    # The LLM judge of tau2's nl_assertions (toolscale.tau2.judge); unset: not judged. The URL
+    # defaults to the teacher's endpoints, the key variable to api_key_env.
+    judge_base_url: str | None = None
+    judge_model: str | None = None
+    judge_api_key_env: str | None = None
     # Options that must not change between a run and its --resume.
     RESUME_KEYS = (
         "domains",
@@ -120,6 +126,7 @@ class GenerateConfig(TeacherOptions):
         "tool_dropout",
         "shard",
         "tasks_from",
+        "judge_model",
         *TeacherOptions.TEACHER_RESUME_KEYS,
     )
 
@@ -177,11 +184,13 @@ def check_config(config: GenerateConfig) -> None:
             f"(got {config.max_sample_failure_share})"
         )
     check_teacher(config.teacher, config)
+    check_judge(config)
     check_ray(config)
     check_spread(config.profiles)
     parse_schedules(",".join(config.price_schedules))
     check_dropout(config.tool_dropout)
-    if config.teacher != "reference":  # an unusable request cache stops us before OUT is written
+    # An unusable request cache stops us before OUT is written.
+    if config.teacher != "reference" or config.judge_model:
         cache = RequestCache(config.cache_dir or config.out / CACHE_DIR)
         cache.check()
         cache.close()
@@ -236,13 +245,22 @@ def check_schemas(domains: list[str]) -> None:
 
 
 async def judge(
-    item: SampledTask, draft: Draft, teacher: str, pool: SandboxPool, config: GenerateConfig
+    item: SampledTask,
+    draft: Draft,
+    teacher: str,
+    pool: SandboxPool,
+    config: GenerateConfig,
+    assertion_judge: AssertionJudge | None = None,
 ) -> Trace:
+    """The attempt as a trace with its verdict: `verify`'s, then, for an attempt it verifies, the
+    NL-assertion judge's when the run has one (tau2 tasks whose reward basis needs it)."""
     task = item.task
     if draft.failure is not None:
         verdict = Verdict(False, draft.failure[0], [draft.failure[1]])
     else:
         verdict = await verify(task, draft, pool)
+        if verdict.verified and assertion_judge is not None:
+            verdict = await assertion_judge.verdict(task, draft.messages)
     metrics = trace_metrics(task, draft)
     return Trace(
         id=trace_id(task.id, teacher, draft.variant, draft.attempt, draft.messages),
@@ -280,6 +298,7 @@ async def run_task(
     teacher: Teacher,
     pool: SandboxPool,
     economics: Economics,
+    assertion_judge: AssertionJudge | None = None,
 ) -> ChunkResult:
     result = ChunkResult()
     try:
@@ -306,7 +325,9 @@ async def run_task(
     # An attempt with a crashed call shows a tool's bug, not the model's: it is no data.
     crashes = [c for d in drafts for c in d.crashes]
     drafts = [d for d in drafts if not d.crashes]
-    judged = [await judge(item, d, teacher.name, pool, config) for d in drafts]
+    judged = await asyncio.gather(  # concurrently: the judge may wait seconds per attempt
+        *(judge(item, d, teacher.name, pool, config, assertion_judge) for d in drafts)
+    )
     funnel = Funnel(sampled=1, tool_crashes=len(crashes))
     rejected: dict[str, int] = {}
     for trace in group_labels(item.task, judged):
@@ -345,12 +366,13 @@ async def run_chunk(
     teacher: Teacher,
     pool: SandboxPool,
     on_task: Callable[[RunStats], None] | None = None,
+    assertion_judge: AssertionJudge | None = None,
 ) -> ChunkResult:
     """Play a chunk's tasks concurrently; `on_task` gets each task's statistics as it ends."""
     economics = config.economics
 
     async def played(index: int) -> ChunkResult:
-        part = await run_task(config, domain, index, teacher, pool, economics)
+        part = await run_task(config, domain, index, teacher, pool, economics, assertion_judge)
         if on_task is not None:
             on_task(part.stats)
         return part
@@ -463,6 +485,7 @@ async def _run(
     run = open_teacher(
         config.teacher, config, detours=config.detours, cache_dir=cache_dir, local=local
     )
+    assertion_judge = open_judge(config, run, cache_dir)
     in_flight = config.effective_concurrency(local is not None)
     # Enough chunks to keep `in_flight` episodes busy, plus one: the next chunk starts while the
     # last episodes of the others finish, so the teacher's slots never drain between chunks.
@@ -484,7 +507,9 @@ async def _run(
         async with window:
             done = finished(output, chunk)
             if done is None:
-                result = await run_chunk(config, domain, indexes, run.teacher, pool, task_done)
+                result = await run_chunk(
+                    config, domain, indexes, run.teacher, pool, task_done, assertion_judge
+                )
                 write_chunk(output, chunk, result)
                 done = result.stats
             partial.pop(chunk, None)
@@ -517,7 +542,7 @@ def run_json(config: GenerateConfig, stats: RunStats, status: str) -> dict[str, 
         "config": config.resolved(),
         **stats.report(config.domains),
         "experts": expert_backends(config.domains, config.experts),
-        **tau2_checks(config.domains),
+        **tau2_checks(config.domains, config.judge_model),
         "attempts": attempt_report(stats.passes, stats.model_errors),
         "isolation": isolation_level(),
         "versions": versions(),

@@ -44,6 +44,7 @@ PER_JOB = (
     "ray_address",
     "base_url",
     "user_base_url",
+    "judge_base_url",
     "concurrency",
     "endpoint_concurrency",
     "endpoint_max_failures",
@@ -199,6 +200,7 @@ def _write(inputs: list[Input], config: dict[str, Any], root: Path, dest: Path) 
         "config": config,
         **stats.report(config["domains"]),
         "experts": first.get("experts", {}),
+        **({"tau2": first["tau2"]} if "tau2" in first else {}),  # tau2's checks (docs/tau2.md)
         "attempts": attempt_report(stats.passes, stats.model_errors),
         "isolation": " / ".join(dict.fromkeys(str(i.run.get("isolation")) for i in inputs)),
         "versions": first.get("versions", {}),

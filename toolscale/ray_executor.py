@@ -240,6 +240,7 @@ def play_chunk(config: Any, chunk: str, domain: str, indexes: range, token: str)
     """The Ray task: play one chunk in this worker process, write it into OUT, return its
     statistics. Runs on a worker node; `config.out` is an absolute path every node sees."""
     from toolscale.generate import CACHE_DIR, run_chunk, write_chunk
+    from toolscale.tau2.judge import open_judge
     from toolscale.teachers.factory import open_teacher
 
     global _node
@@ -264,8 +265,10 @@ def play_chunk(config: Any, chunk: str, domain: str, indexes: range, token: str)
 
     async def play() -> tuple[Any, dict[str, Any]]:
         run = open_teacher(config.teacher, config, detours=config.detours, cache_dir=cache)
+        judge = open_judge(config, run, cache)
         try:
-            return await run_chunk(config, domain, indexes, run.teacher, node.pool), run.summary()
+            played = await run_chunk(config, domain, indexes, run.teacher, node.pool, None, judge)
+            return played, run.summary()
         finally:
             await run.aclose()
 

@@ -17,7 +17,9 @@ from toolscale import worlds
 from toolscale.contract import UserScenario, canonical_json, content_id
 from toolscale.preferences import Preference
 
-FailureStage = Literal["sample", "teacher", "format", "execution", "grounding", "outcome"]
+# "judge": the NL-assertion judge gave no usable verdict (toolscale.tau2.judge); the attempt
+# passed every other stage and is neither verified nor counted as the model's mistake.
+FailureStage = Literal["sample", "teacher", "format", "execution", "grounding", "outcome", "judge"]
 CallStatus = Literal["ok", "error", "crash", "timeout"]
 
 # Fields held as JSON strings in dataset rows (toolscale.dataset.features makes them strings).

@@ -56,8 +56,9 @@ class Funnel(_Record):
     @classmethod
     def of_attempt(cls, verified: bool, failure_stage: str | None) -> Funnel:
         """The funnel stages one judged attempt reached. A teacher that failed before producing
-        an attempt passed no stage; `format` and `execution` both precede `executed`."""
-        order = ["format", "execution", "grounding", "outcome"]
+        an attempt passed no stage; `format` and `execution` both precede `executed`; the
+        NL-assertion judge (`judge`) comes after every other stage."""
+        order = ["format", "execution", "grounding", "outcome", "judge"]
         stage = failure_stage or "format"
         passed = order if verified else order[: order.index(stage) if stage in order else 0]
         return cls(

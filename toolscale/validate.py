@@ -8,9 +8,12 @@ stored content: its gold actions re-executed on its stored state must reach its 
 state hash, and the rest is derived again from them (`toolscale.synthesis.stored`).
 Every trace and rejected row must parse, carry its content id, point at a stored task, carry the
 metrics its calls give, and get the same verdict again — which replays every call on a fresh
-state (grounding). Labels and rewards are recomputed with the reward config saved in run.json;
-`reward_total` must equal the weighted sum of the row's own components and weights (1e-9), and
-`reward_group` the group reward over the attempts at the same task by the same teacher.
+state (grounding). The NL-assertion judge of tau2 tasks (`toolscale.tau2.judge`) is not asked
+again: a row it rejected (stage "judge", or "outcome" for unmet assertions only) must pass every
+other stage on re-verification. Labels and rewards are recomputed with the reward config saved
+in run.json; `reward_total` must equal the weighted sum of the row's own components and weights
+(1e-9), and `reward_group` the group reward over the attempts at the same task by the same
+teacher.
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ from toolscale.rewards import GroupFeatures, RewardConfig, group_rewards, row_to
 from toolscale.sandbox.pool import SandboxError, SandboxPool
 from toolscale.synthesis.stored import check_stored, is_synthesized
 from toolscale.tasks import Economics, prepare
+from toolscale.tau2.judge import judge_verdict
 from toolscale.verify import verify
 
 
@@ -142,7 +146,10 @@ async def check_trace(
         return problems
     verdict = await verify(task, trace, pool)
     again = (verdict.verified, verdict.failure_stage, verdict.reasons)
-    if again != (trace.verified, trace.failure_stage, trace.failure_reasons):
+    stored = (trace.verified, trace.failure_stage, trace.failure_reasons)
+    if judge_verdict(trace.failure_stage, trace.failure_reasons):
+        stored = (True, None, [])  # what came before the judge passed
+    if again != stored:
         problems.append(
             f"re-verification gives {verdict.failure_stage or 'verified'}: "
             f"{'; '.join(verdict.reasons)[:300]}"

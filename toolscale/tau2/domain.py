@@ -7,7 +7,9 @@ its own `initial_state` (initialization data merged as tau2 merges it, initializ
 run). Gold calls that tau2 answers with an error stay in the gold route, as in tau2's evaluator,
 which ignores their errors (`gold_errors_allowed`). The required facts are tau2's
 `communicate_info` when COMMUNICATE is in the reward basis, judged as tau2 judges them: each must
-appear, lower-cased, in some assistant message with its commas removed.
+appear, lower-cased, in some assistant message with its commas removed. A task whose reward basis
+holds NL_ASSERTION with assertions needs an LLM judge (`judged`, `toolscale.tau2.judge`); without
+one configured, `checks` lists those tasks as not judged on it.
 """
 
 from __future__ import annotations
@@ -39,6 +41,8 @@ class Tau2Domain(Domain):
     tasks: ClassVar[tuple[Tau2Task, ...]]
     task_source: ClassVar[str]
     loaded: ClassVar[loader.LoadedDomain]
+    # task id -> the nl_assertions an LLM judge must find met (tasks whose basis holds NL_ASSERTION)
+    judged: ClassVar[dict[str, tuple[str, ...]]]
 
     def world(self, seed: int) -> dict[str, Any]:
         return self.loaded.world
@@ -79,19 +83,33 @@ class Tau2Domain(Domain):
         return [f for f in facts if not communicated(f, said)]
 
     @classmethod
-    def checks(cls) -> dict[str, Any]:
-        """Which of tau2's reward components toolscale applies to this domain's tasks."""
-        judged = [t.id for t in cls.tasks if t.needs_judge]
+    def checks(cls, judge_model: str | None = None) -> dict[str, Any]:
+        """Which of tau2's reward components toolscale applies to this domain's tasks; with
+        `judge_model` (the run's NL-assertion judge) NL_ASSERTION is applied too."""
+        judged = list(cls.judged)
+        found: dict[str, Any] = {"tasks": len(cls.tasks), "task_source": cls.task_source}
+        if not judged:
+            note = "every task is judged exactly as tau2 judges it"
+            return {**found, "applied": ["DB", "COMMUNICATE"], "not_applied": {}, "note": note}
+        if judge_model is None:
+            return {
+                **found,
+                "applied": ["DB", "COMMUNICATE"],
+                "not_applied": {"NL_ASSERTION": judged},
+                "note": (
+                    f"{len(judged)} tasks include tau2's LLM-judged nl_assertions in their "
+                    "reward; toolscale verifies them on the database and communicate_info only "
+                    "(no --judge-model given)"
+                ),
+            }
         return {
-            "tasks": len(cls.tasks),
-            "task_source": cls.task_source,
-            "applied": ["DB", "COMMUNICATE"],
-            "not_applied": {"NL_ASSERTION": judged} if judged else {},
+            **found,
+            "applied": ["DB", "COMMUNICATE", "NL_ASSERTION"],
+            "not_applied": {},
+            "judge": {"model": judge_model, "tasks": judged},
             "note": (
-                f"{len(judged)} tasks include tau2's LLM-judged nl_assertions in their reward; "
-                "toolscale verifies them on the database and communicate_info only"
-                if judged
-                else "every task is judged exactly as tau2 judges it"
+                f"the nl_assertions of {len(judged)} tasks are judged by {judge_model}; every "
+                "task is judged on each component of its reward basis"
             ),
         }
 
@@ -132,6 +150,7 @@ def get(name: str) -> Domain:
         "tasks": tuple(tasks),
         "task_source": f"{path}" + (f" (split {parsed.split})" if parsed.split else ""),
         "loaded": loaded,
+        "judged": {t.id: tuple(t.criteria.nl_assertions or ()) for t in tasks if t.needs_judge},
     }
     cls = type(f"Tau2{loaded.short.title()}Domain", (Tau2Domain,), attributes)
     return cls()
