@@ -1,7 +1,7 @@
 """The NL-assertion judge: its reply is parsed strictly, a met assertion verifies, an unmet one
-rejects the attempt naming it, a malformed reply is a judge failure (neither met nor unmet), only
-tasks whose reward basis holds NL_ASSERTION are judged, and run.json and the card say which
-checks were applied, with a judge and without."""
+rejects the attempt naming it, a malformed reply or a failed request is a judge failure (neither
+met nor unmet), only tasks whose reward basis holds NL_ASSERTION are judged, and run.json and the
+card say which checks were applied, with a judge and without."""
 
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ CONFIRMED = "The agent confirmed the task was created"
 TITLE = "The agent repeated the task's title"
 DISCOUNT = "The agent offered a discount"
 GREETED = "The agent greeted the user by name"
+POLITE = "The agent was polite"  # the judge endpoint answers 500 for it
 UNJUDGED = "The agent said goodbye"  # in a task whose reward basis lacks NL_ASSERTION
 # What the fake judge answers when the request holds the assertion.
 REPLIES = {
@@ -110,6 +111,8 @@ class JudgePlans(Plans):
 
     def reply(self, body: dict[str, Any], authorization: str = "") -> tuple[str, Any]:
         ask = body["messages"][-1]["content"]
+        if POLITE in ask:
+            return "raw", (500, {}, '{"error": {"message": "down"}}')
         text = next(reply for assertion, reply in REPLIES.items() if assertion in ask)
         message = {"role": "assistant", "content": text}
         usage = {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
@@ -138,12 +141,13 @@ def tau2_task(task_id: str, assertions: list[str], basis: list[str]) -> dict[str
 
 @pytest.fixture
 def mock_tasks(tmp_path: Path) -> str:
-    """tau2's mock domain with four tasks: three judged (met, unmet, a malformed reply), one
-    with assertions that its reward basis leaves out."""
+    """tau2's mock domain with five tasks: four judged (met, unmet, a malformed reply, a failed
+    request), one with assertions that its reward basis leaves out."""
     tasks = [
         tau2_task("met", [CONFIRMED, TITLE], ["DB", "NL_ASSERTION"]),
         tau2_task("unmet", [DISCOUNT], ["DB", "COMMUNICATE", "NL_ASSERTION"]),
         tau2_task("malformed", [GREETED], ["DB", "NL_ASSERTION"]),
+        tau2_task("unanswered", [POLITE], ["DB", "NL_ASSERTION"]),
         tau2_task("unjudged", [UNJUDGED], ["DB"]),
     ]
     path = tmp_path / "tasks.json"
@@ -179,7 +183,7 @@ def test_a_configured_judge_decides_the_judged_tasks(
     with FakeOpenAI(plans) as server:
         config = GenerateConfig(
             domains=[mock_tasks],
-            num_tasks=4,
+            num_tasks=5,
             out=out,
             workers=1,
             judge_base_url=server.base_url,
@@ -191,7 +195,7 @@ def test_a_configured_judge_decides_the_judged_tasks(
 
     assert sorted(rows(out, "traces")) == ["met", "unjudged"]
     rejected = rows(out, "rejected")
-    assert sorted(rejected) == ["malformed", "unmet"]
+    assert sorted(rejected) == ["malformed", "unanswered", "unmet"]
     assert rejected["unmet"]["failure_stage"] == "outcome"
     assert rejected["unmet"]["failure_reasons"] == [
         f"nl_assertion not met: {DISCOUNT!r} (judge fake-judge: no discount)"
@@ -202,19 +206,23 @@ def test_a_configured_judge_decides_the_judged_tasks(
         "the NL-assertion judge failed (fake-judge): malformed reply (the reply is not a JSON "
         "object): Yes, the agent"
     )
-    assert summary["rejected_by_stage"] == {"judge": 1, "outcome": 1}
+    assert rejected["unanswered"]["failure_stage"] == "judge"
+    (reason,) = rejected["unanswered"]["failure_reasons"]
+    assert reason.startswith("the NL-assertion judge failed (fake-judge): fake-judge: HTTP 500")
+    assert summary["rejected_by_stage"] == {"judge": 2, "outcome": 1}
     # One request per judged task, none for the task whose basis leaves NL_ASSERTION out.
-    assert len(plans.bodies) == 3
+    assert len(plans.bodies) == 4
     assert {b["model"] for b in plans.bodies} == {"fake-judge"}
     assert all(b["temperature"] == 0.0 for b in plans.bodies)
     assert not any("Mock Domain Policy" in json.dumps(b) for b in plans.bodies)
-    assert summary["endpoints"]["judge"]["requests"] == 3
+    assert summary["endpoints"]["judge"]["requests"] == 4
     checks = summary["tau2"][mock_tasks]
     assert checks["applied"] == ["DB", "COMMUNICATE", "NL_ASSERTION"]
     assert checks["not_applied"] == {}
-    assert checks["judge"] == {"model": "fake-judge", "tasks": ["met", "unmet", "malformed"]}
+    judged = ["met", "unmet", "malformed", "unanswered"]
+    assert checks["judge"] == {"model": "fake-judge", "tasks": judged}
     card = (out / "README.md").read_text()
-    assert "NL_ASSERTION by the LLM judge `fake-judge` on 3 tasks" in card
+    assert "NL_ASSERTION by the LLM judge `fake-judge` on 4 tasks" in card
     # validate cannot ask the judge again, but re-checks every stage before it.
     assert validate_output(out, workers=1).problems == []
 
@@ -225,11 +233,11 @@ def test_without_a_judge_the_judged_tasks_are_listed_as_not_judged(tmp_path: Pat
     from toolscale.generate import GenerateConfig, generate
 
     out = tmp_path / "out"
-    summary = generate(GenerateConfig(domains=[mock_tasks], num_tasks=4, out=out, workers=1))
-    assert sorted(rows(out, "traces")) == ["malformed", "met", "unjudged", "unmet"]
+    summary = generate(GenerateConfig(domains=[mock_tasks], num_tasks=5, out=out, workers=1))
+    assert sorted(rows(out, "traces")) == ["malformed", "met", "unanswered", "unjudged", "unmet"]
     checks = summary["tau2"][mock_tasks]
     assert checks["applied"] == ["DB", "COMMUNICATE"]
-    assert checks["not_applied"] == {"NL_ASSERTION": ["met", "unmet", "malformed"]}
+    assert checks["not_applied"] == {"NL_ASSERTION": ["met", "unmet", "malformed", "unanswered"]}
     assert "judge" not in summary["endpoints"]
     card = (out / "README.md").read_text()
-    assert "NL_ASSERTION (an LLM judge) not applied to 3 tasks (met, unmet, malformed)" in card
+    assert "NL_ASSERTION (an LLM judge) not applied to 4 tasks (met, unmet, malformed, " in card
