@@ -61,6 +61,33 @@ class StageProgress:
             self.bar.stop()
 
 
+# Endpoint options `generate` and `synthesize` share, declared once.
+ModelOption = Annotated[
+    str | None, typer.Option(help="Endpoint model name; for --teacher local a model folder.")
+]
+KeyEnvOption = Annotated[str, typer.Option(help="Environment variable holding the endpoint's key.")]
+TopPOption = Annotated[float | None, typer.Option(help="Nucleus sampling top-p.")]
+TimeoutOption = Annotated[
+    float | None, typer.Option(help="Seconds per request try [60; local: 600].")
+]
+RetriesOption = Annotated[int, typer.Option(help="Retries per request (429/5xx/...).")]
+RetryBaseOption = Annotated[float, typer.Option(help="First backoff delay in seconds.")]
+PriceInOption = Annotated[float, typer.Option(help="$ per 1M prompt tokens.")]
+PriceOutOption = Annotated[float, typer.Option(help="$ per 1M completion tokens.")]
+MaxCostOption = Annotated[
+    float | None, typer.Option(help="Stop (resumably) once the endpoints cost this much.")
+]
+CacheDirOption = Annotated[
+    Path | None, typer.Option(help="Request cache folder [OUT/.toolscale/cache].")
+]
+UserKeyEnvOption = Annotated[
+    str | None, typer.Option(help="User-simulator key variable [--api-key-env].")
+]
+ConfigOption = Annotated[
+    Path | None, typer.Option(help="YAML run config holding any of these options.")
+]
+
+
 def fail(message: str, code: int = 2) -> NoReturn:
     console.print(f"[red]error:[/red] {message}", highlight=False, soft_wrap=True)
     raise typer.Exit(code)
@@ -145,17 +172,13 @@ def generate(
         list[str] | None,
         typer.Option(help="OpenAI-compatible endpoint URL; repeat for endpoints of one model."),
     ] = None,
-    model: Annotated[
-        str | None, typer.Option(help="Endpoint model name; for --teacher local a model folder.")
-    ] = None,
-    api_key_env: Annotated[
-        str, typer.Option(help="Environment variable holding the endpoint's key.")
-    ] = "OPENAI_API_KEY",
+    model: ModelOption = None,
+    api_key_env: KeyEnvOption = "OPENAI_API_KEY",
     attempts: Annotated[int, typer.Option(help="Sampled attempts per task (LLM teachers).")] = 1,
     temperature: Annotated[
         float | None, typer.Option(help="Sampling temperature [0 for 1 attempt, else 1].")
     ] = None,
-    top_p: Annotated[float | None, typer.Option(help="Nucleus sampling top-p.")] = None,
+    top_p: TopPOption = None,
     max_tokens: Annotated[
         int | None, typer.Option(help="Most tokens per teacher answer [1024; local: 256].")
     ] = None,
@@ -169,28 +192,20 @@ def generate(
     endpoint_max_failures: Annotated[
         int, typer.Option(help="Failed requests in a row that take an endpoint out of rotation.")
     ] = 3,
-    request_timeout: Annotated[
-        float | None, typer.Option(help="Seconds per request try [60; local: 600].")
-    ] = None,
-    max_retries: Annotated[int, typer.Option(help="Retries per request (429/5xx/...).")] = 4,
-    retry_base: Annotated[float, typer.Option(help="First backoff delay in seconds.")] = 0.5,
-    teacher_price_in: Annotated[float, typer.Option(help="$ per 1M prompt tokens.")] = 0.0,
-    teacher_price_out: Annotated[float, typer.Option(help="$ per 1M completion tokens.")] = 0.0,
-    max_cost_usd: Annotated[
-        float | None, typer.Option(help="Stop (resumably) once the endpoints cost this much.")
-    ] = None,
-    cache_dir: Annotated[
-        Path | None, typer.Option(help="Request cache folder [OUT/.toolscale/cache].")
-    ] = None,
+    request_timeout: TimeoutOption = None,
+    max_retries: RetriesOption = 4,
+    retry_base: RetryBaseOption = 0.5,
+    teacher_price_in: PriceInOption = 0.0,
+    teacher_price_out: PriceOutOption = 0.0,
+    max_cost_usd: MaxCostOption = None,
+    cache_dir: CacheDirOption = None,
     user_model: Annotated[
         str | None, typer.Option(help="User-simulator model (tasks with a user scenario).")
     ] = None,
     user_base_url: Annotated[
         str | None, typer.Option(help="User-simulator endpoint [the teacher's].")
     ] = None,
-    user_api_key_env: Annotated[
-        str | None, typer.Option(help="User-simulator key variable [--api-key-env].")
-    ] = None,
+    user_api_key_env: UserKeyEnvOption = None,
     experts: Annotated[
         Path | None, typer.Option(help="YAML: expert alias -> endpoint (docs/teachers.md).")
     ] = None,
@@ -208,9 +223,7 @@ def generate(
         Path | None,
         typer.Option(help="Play the accepted tasks of a toolscale synthesize output instead."),
     ] = None,
-    config: Annotated[
-        Path | None, typer.Option(help="YAML run config holding any of these options.")
-    ] = None,
+    config: ConfigOption = None,
 ) -> None:
     """Sample tasks, let the teacher attempt them in the sandbox, verify, write the dataset."""
     from toolscale.generate import GenerateConfig, RunFailed, planned_tasks
@@ -342,12 +355,8 @@ def synthesize(
     ] = 4000,
     workers: Annotated[int, typer.Option(help="Sandbox worker processes.")] = 2,
     base_url: Annotated[str | None, typer.Option(help="OpenAI-compatible endpoint URL.")] = None,
-    model: Annotated[
-        str | None, typer.Option(help="Endpoint model name; for --teacher local a model folder.")
-    ] = None,
-    api_key_env: Annotated[
-        str, typer.Option(help="Environment variable holding the endpoint's key.")
-    ] = "OPENAI_API_KEY",
+    model: ModelOption = None,
+    api_key_env: KeyEnvOption = "OPENAI_API_KEY",
     solver_base_url: Annotated[
         str | None, typer.Option(help="Solver endpoint [the proposer's].")
     ] = None,
@@ -361,37 +370,27 @@ def synthesize(
     temperature: Annotated[
         float | None, typer.Option(help="Proposer sampling temperature [1].")
     ] = None,
-    top_p: Annotated[float | None, typer.Option(help="Nucleus sampling top-p.")] = None,
+    top_p: TopPOption = None,
     max_tokens: Annotated[int, typer.Option(help="Most tokens per answer.")] = 1024,
     max_turns: Annotated[int, typer.Option(help="Most solver answers per attempt.")] = 12,
     concurrency: Annotated[
         int | None, typer.Option(help="Requests / attempts in flight [64; local: 2].")
     ] = None,
-    request_timeout: Annotated[
-        float | None, typer.Option(help="Seconds per request try [60; local: 600].")
-    ] = None,
-    max_retries: Annotated[int, typer.Option(help="Retries per request (429/5xx/...).")] = 4,
-    retry_base: Annotated[float, typer.Option(help="First backoff delay in seconds.")] = 0.5,
-    teacher_price_in: Annotated[float, typer.Option(help="$ per 1M prompt tokens.")] = 0.0,
-    teacher_price_out: Annotated[float, typer.Option(help="$ per 1M completion tokens.")] = 0.0,
-    max_cost_usd: Annotated[
-        float | None, typer.Option(help="Stop (resumably) once the endpoints cost this much.")
-    ] = None,
-    cache_dir: Annotated[
-        Path | None, typer.Option(help="Request cache folder [OUT/.toolscale/cache].")
-    ] = None,
+    request_timeout: TimeoutOption = None,
+    max_retries: RetriesOption = 4,
+    retry_base: RetryBaseOption = 0.5,
+    teacher_price_in: PriceInOption = 0.0,
+    teacher_price_out: PriceOutOption = 0.0,
+    max_cost_usd: MaxCostOption = None,
+    cache_dir: CacheDirOption = None,
     user_model: Annotated[
         str | None, typer.Option(help="User-simulator model for the solver [scripted user].")
     ] = None,
     user_base_url: Annotated[
         str | None, typer.Option(help="User-simulator endpoint [the proposer's].")
     ] = None,
-    user_api_key_env: Annotated[
-        str | None, typer.Option(help="User-simulator key variable [--api-key-env].")
-    ] = None,
-    config: Annotated[
-        Path | None, typer.Option(help="YAML run config holding any of these options.")
-    ] = None,
+    user_api_key_env: UserKeyEnvOption = None,
+    config: ConfigOption = None,
 ) -> None:
     """An LLM proposes tasks over a domain's tools and world; execution, a do-nothing check,
     de-duplication and K solver attempts filter them (docs/synthesize.md)."""
