@@ -95,3 +95,29 @@ def test_a_real_world_with_a_few_records_changed(domain):
     del state[table][rng.choice(sorted(state[table]))]
     patch = roundtrip(world, state)
     assert 1 <= len(patch) <= 20  # only the records that changed, not the world
+
+
+def test_worlds_drawn_anew_for_every_task_are_not_all_kept_alive() -> None:
+    import gc
+    import weakref
+
+    from toolscale import worlds
+
+    class World(dict):  # a dict that can be weakly referenced
+        pass
+
+    def draw() -> World:  # a domain that builds its world anew for every task
+        return World(stations={"B": {"name": "Beta"}})
+
+    key = worlds.register(draw())
+    watched = []
+    for _ in range(worlds._BY_OBJECT_KEPT + 10):
+        world = draw()
+        assert worlds.register(world) == key
+        assert worlds.copy(world) == {"stations": {"B": {"name": "Beta"}}}
+        watched.append(weakref.ref(world))
+    del world
+    gc.collect()
+    alive = sum(ref() is not None for ref in watched)
+    assert alive <= worlds._BY_OBJECT_KEPT  # not one per task
+    assert worlds.get(key) == {"stations": {"B": {"name": "Beta"}}}

@@ -28,9 +28,12 @@ def world_id(state: dict[str, Any]) -> str:
     return content_id(state)
 
 
-# The id of each world object registered, by object identity (the object is kept alive here, so
-# its identity is never reused): a domain's cached world is hashed once per process, not per task.
+# The id of the world objects registered last, by object identity (an object is kept alive while
+# it is here, so its identity cannot be reused meanwhile): a domain's cached world is hashed once
+# per process, not per task. Bounded, so a domain that draws its world anew for every task does
+# not keep every copy alive.
 _BY_OBJECT: dict[int, tuple[dict[str, Any], str]] = {}
+_BY_OBJECT_KEPT = 16
 
 
 def register(state: dict[str, Any]) -> str:
@@ -42,6 +45,8 @@ def register(state: dict[str, Any]) -> str:
     key = world_id(state)
     _REGISTRY.setdefault(key, state)
     _BY_OBJECT[id(state)] = (state, key)
+    if len(_BY_OBJECT) > _BY_OBJECT_KEPT:
+        del _BY_OBJECT[next(iter(_BY_OBJECT))]  # the oldest
     return key
 
 
