@@ -1,4 +1,4 @@
-"""canonical_state writes exactly canonical_json's text, whatever it remembers from states before."""
+"""canonical_state writes exactly canonical_json's text, whatever it remembers of earlier states."""
 
 from __future__ import annotations
 
@@ -61,3 +61,15 @@ def test_random_edits_of_a_real_world_keep_the_hash() -> None:
         assert canonical_state(state) == expected
         assert canonical_state(state) == expected  # the second time from memory
     assert state_hash(world) == state_hash(copy.deepcopy(world))
+
+
+def test_memory_stays_within_its_budget_over_many_changed_states(monkeypatch) -> None:
+    from toolscale import state_text
+
+    monkeypatch.setattr(state_text, "_BUDGET", 200_000)
+    world = get_domain("railway").world(0)
+    for n in range(40):  # every state changes a big table: a new entry each time
+        state = copy.deepcopy(world)
+        next(iter(state["bookings"].values()))["status"] = f"note {n}"
+        assert canonical_state(state) == canonical_json(state)
+        assert state_text._used <= 200_000 + len(canonical_json(state["bookings"])) * 3

@@ -17,9 +17,13 @@ import json
 import pickle
 from typing import Any
 
-_KEPT = 200_000  # texts remembered; the memory is dropped whole when full (a few worlds' worth)
+# What is remembered is dropped whole once it holds this many bytes (pickles and texts): every
+# changed table of every state is a new entry, so a long run would otherwise grow without end.
+# After a drop the next state is written in full once; a world's tables then come from memory.
+_BUDGET = 64 << 20
 _TEXTS: dict[bytes, str] = {}
 _KEYS: dict[str, str] = {}  # a key's JSON text: record ids recur in every state of a world
+_used = 0
 
 
 def canonical_json(value: Any) -> str:
@@ -41,13 +45,18 @@ def _composed(value: Any, depth: int) -> str:
 def _remembered(value: Any, depth: int) -> str:
     if not isinstance(value, (dict, list)):
         return canonical_json(value)
+    global _used
     packed = pickle.dumps(value, pickle.HIGHEST_PROTOCOL)
     text = _TEXTS.get(packed)
     if text is None:
         text = _composed(value, depth)
-        if len(_TEXTS) >= _KEPT:
+        size = len(packed) + len(text)
+        if _used + size > _BUDGET:
             _TEXTS.clear()
+            _KEYS.clear()
+            _used = 0
         _TEXTS[packed] = text
+        _used += size
     return text
 
 
@@ -56,9 +65,9 @@ def _plain_dict(value: Any) -> bool:
 
 
 def _key(key: str) -> str:
+    global _used
     text = _KEYS.get(key)
     if text is None:
-        if len(_KEYS) >= _KEPT:
-            _KEYS.clear()
         text = _KEYS[key] = json.dumps(key, ensure_ascii=False)
+        _used += len(key) + len(text)
     return text
