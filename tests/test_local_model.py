@@ -24,6 +24,7 @@ import pytest
 from safetensors import safe_open
 from transformers import AutoTokenizer
 
+from tests.signals import default_sigint
 from toolscale.errors import ConfigError
 from toolscale.local.chat_template import RESPONSE_TEMPLATE
 from toolscale.local_model import build_checkpoint, serve_local_model
@@ -166,6 +167,7 @@ def test_sigint_mid_request_stops_the_server_group(checkpoint):
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=default_sigint,
     )
     try:
         started = json.loads(child.stdout.readline())

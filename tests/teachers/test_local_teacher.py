@@ -15,6 +15,8 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
+from tests.signals import default_sigint
+
 pytestmark = pytest.mark.slow
 # A short conversation keeps the 135 M model's CPU time small.
 SHORT = ("--max-turns", "2", "--max-tokens", "24", "--domains", "math")
@@ -65,7 +67,7 @@ def start(out: Path, num_tasks: int) -> subprocess.Popen[str]:
         return subprocess.Popen(
             [sys.executable, "-m", "toolscale", "generate", "--teacher", "local", *SHORT,
              "--num-tasks", str(num_tasks), "--out", str(out)],
-            stdout=subprocess.DEVNULL, stderr=log, text=True, env=env,
+            stdout=subprocess.DEVNULL, stderr=log, text=True, env=env, preexec_fn=default_sigint,
         )  # fmt: skip
 
 
