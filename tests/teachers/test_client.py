@@ -4,7 +4,9 @@ and a key that never leaks into an error."""
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
 import time
+from pathlib import Path
 
 import pytest
 
@@ -104,3 +106,26 @@ def test_usage_is_priced_and_the_budget_stops_the_next_request(server):
     _, second = ask(server, "other", budget=budget, price=1.0)
     assert isinstance(second, BudgetExhausted)
     assert server.plans.requests == 1
+
+
+def _first_put(folder: str, index: int, start: float) -> str:
+    while time.time() < start:  # every process opens the new cache at the same moment
+        pass
+    try:
+        RequestCache(Path(folder)).put(f"key-{index}", {"value": index})
+    except Exception as exc:  # the failure is the finding, reported by the assertion
+        return repr(exc)
+    return "ok"
+
+
+def test_processes_opening_a_new_cache_at_once_all_store_their_entry(tmp_path):
+    # Switching a new SQLite file to WAL can answer "database is locked" at once while another
+    # process does the same (the sandbox workers asking experts): it failed one try in four.
+    context = multiprocessing.get_context("fork")
+    for trial in range(12):
+        folder = tmp_path / f"cache-{trial}"
+        start = time.time() + 0.2
+        with context.Pool(8) as pool:
+            results = pool.starmap(_first_put, [(str(folder), i, start) for i in range(8)])
+        assert results == ["ok"] * 8
+        assert RequestCache(folder).count() == 8

@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
+import time
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +43,27 @@ def request_key(
     return hashlib.sha256(canonical_json(body).encode()).hexdigest()
 
 
+def _set_up(db: sqlite3.Connection) -> None:
+    """WAL mode and the table, on a connection that may be one of several opening a new file at
+    once (the sandbox workers asking experts): switching a new database to WAL can answer
+    "database is locked" at once, without waiting for the busy timeout, while another process
+    does the same; that is retried, with short pauses, for as long as the busy timeout."""
+    deadline = time.monotonic() + _BUSY_TIMEOUT_S
+    pause = 0.01
+    while True:
+        try:
+            if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+                db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")
+            db.execute("CREATE TABLE IF NOT EXISTS entries (key TEXT PRIMARY KEY, entry TEXT)")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() + pause > deadline:
+                raise
+            time.sleep(pause)
+            pause = min(pause * 2, 0.5)
+
+
 class RequestCache:
     """`get(key)` -> the stored entry or None; `put(key, entry)` stores it. The database is
     opened on first use, so a cache that is never used creates nothing."""
@@ -56,9 +78,7 @@ class RequestCache:
             try:
                 self.root.mkdir(parents=True, exist_ok=True)
                 db = sqlite3.connect(self.path, timeout=_BUSY_TIMEOUT_S, isolation_level=None)
-                db.execute("PRAGMA journal_mode=WAL")
-                db.execute("PRAGMA synchronous=NORMAL")
-                db.execute("CREATE TABLE IF NOT EXISTS entries (key TEXT PRIMARY KEY, entry TEXT)")
+                _set_up(db)
             except (OSError, sqlite3.Error) as exc:
                 raise ConfigError(
                     f"cannot use the request cache {self.path} ({exc}); move it away or choose "
