@@ -109,13 +109,12 @@ def write(tau_bench: Path, out: Path) -> str:
     if target.is_file() and blob_id(target.read_bytes()) == BLOB_ID:
         return f"{target} is already tau2's airline db.json (blob {BLOB_ID}); left as it is"
     data = build(v1_folder(tau_bench))
+    if blob_id(data) != BLOB_ID:
+        raise ConfigError(f"the rebuilt db.json has blob {blob_id(data)}, not tau2's {BLOB_ID}")
     handle, temporary = tempfile.mkstemp(prefix=".db.json.", dir=out)
     try:
         with os.fdopen(handle, "wb") as stream:
             stream.write(data)
-        written = blob_id(Path(temporary).read_bytes())
-        if written != BLOB_ID:
-            raise ConfigError(f"the rebuilt db.json has blob {written}, not tau2's {BLOB_ID}")
         os.chmod(temporary, 0o644)  # mkstemp's 0600 would not be a checkout's file
         os.replace(temporary, target)
     finally:

@@ -31,11 +31,11 @@ from typing import TYPE_CHECKING
 
 from toolscale.errors import ConfigError
 from toolscale.llm.cache import RequestCache
-from toolscale.llm.client import Chat, ChatClient, Endpoint, RetryPolicy, TeacherFailure
-from toolscale.llm.endpoints import EndpointPool
-from toolscale.llm.ledger import Budget, Ledger
+from toolscale.llm.client import Chat, RetryPolicy, TeacherFailure
+from toolscale.llm.ledger import Budget
 from toolscale.records import Message, Task
 from toolscale.registry import get_domain
+from toolscale.teachers.factory import endpoint_pool
 from toolscale.verify import Verdict
 
 if TYPE_CHECKING:
@@ -231,15 +231,15 @@ def open_judge(config: GenerateConfig, run: TeacherRun, cache_dir: Path) -> Asse
     key = os.environ[variable]  # checked: check_judge
     timeout_s = config.effective_timeout_s(False)
     policy = RetryPolicy(timeout_s, config.max_retries, config.retry_base_s)
-    budget = Budget(config.max_cost_usd)  # unpriced, as the user simulator
-    clients = [
-        ChatClient(Endpoint(url, config.judge_model, variable), key, policy, Ledger(0, 0, budget))
-        for url in urls
-    ]
     if run.cache is None:  # the reference teacher opens no cache
         run.cache = RequestCache(config.cache_dir or cache_dir)
-    pool = EndpointPool(
-        clients,
+    pool = endpoint_pool(
+        urls,
+        config.judge_model,
+        variable,
+        key,
+        policy=policy,
+        budget=Budget(config.max_cost_usd),  # unpriced, as the user simulator
         per_endpoint=config.effective_endpoint_concurrency(config.teacher == "local"),
         max_failures=config.endpoint_max_failures,
         cache=run.cache,

@@ -118,6 +118,27 @@ class TeacherRun:
         return sum(pool.cost_usd for pool in self.clients.values())
 
 
+def endpoint_pool(
+    urls: tuple[str, ...],
+    model: str,
+    env: str,
+    key: str,
+    *,
+    policy: RetryPolicy,
+    budget: Budget,
+    per_endpoint: int,
+    max_failures: int,
+    cache: RequestCache,
+    prices: tuple[float, float] = (0.0, 0.0),
+) -> EndpointPool:
+    """One client per URL serving `model` (each with its own counts, all on `budget`), pooled."""
+    clients = [
+        ChatClient(Endpoint(url, model, env, *prices), key, policy, Ledger(*prices, budget))
+        for url in urls
+    ]
+    return EndpointPool(clients, per_endpoint=per_endpoint, max_failures=max_failures, cache=cache)
+
+
 def open_teacher(
     teacher: str,
     options: TeacherOptions,
@@ -144,17 +165,17 @@ def open_teacher(
     prices = (options.teacher_price_in, options.teacher_price_out)
 
     def pool(urls: tuple[str, ...], model: str, env: str, key: str, priced: bool) -> EndpointPool:
-        """One client per URL, each with its own counts, all on the run's budget."""
-        paid = prices if priced else (0.0, 0.0)
-        clients = [
-            ChatClient(Endpoint(url, model, env, *paid), key, policy, Ledger(*paid, budget))
-            for url in urls
-        ]
-        return EndpointPool(
-            clients,
+        return endpoint_pool(
+            urls,
+            model,
+            env,
+            key,
+            policy=policy,
+            budget=budget,
             per_endpoint=options.effective_endpoint_concurrency(is_local),
             max_failures=options.endpoint_max_failures,
             cache=cache,
+            prices=prices if priced else (0.0, 0.0),
         )
 
     clients = {"teacher": pool(urls, model, options.api_key_env, key, priced=True)}
