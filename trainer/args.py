@@ -119,6 +119,11 @@ def parse(trl_config: type, argv: Sequence[str]) -> tuple[ToolscaleArguments, An
     ]
     try:
         options, config = parser.parse_args_and_config(argv)
+    except FileNotFoundError as exc:
+        raise ConfigError(
+            f"no file {exc.filename}: give --config a YAML file such as "
+            "trainer/configs/cpu-smoke.yaml"
+        ) from None
     except (OSError, ValueError) as exc:
         raise ConfigError(str(exc).splitlines()[0]) from None
     if options.group_std_threshold < 0:

@@ -24,7 +24,9 @@ def main(argv: list[str] | None = None) -> None:
 
             folder = sft(argv[1:])
     except ConfigError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        # One write: print() writes the text and the newline apart, so two ranks refusing at once
+        # could interleave their lines into one.
+        sys.stderr.write(f"error: {exc}\n")
         sys.exit(2)
     print(f"saved the trained model and its metrics to {folder}", file=sys.stderr)
 

@@ -143,3 +143,26 @@ def test_readme_smoke_command_learns_in_both_steps(dataset, tmp_path):
         assert step["reward_std"] > 0.1 and step["grad_norm"] > 0
         assert step["toolscale/groups_dropped"] < 1.0
         assert 0 < step["toolscale/success_rate"] < 1
+
+
+def test_the_error_line_is_one_write(monkeypatch, tmp_path):
+    # Ranks of one torchrun job share stderr: a line written in two pieces (print writes the text
+    # and the newline apart) interleaves with another rank's into one line.
+    from trainer import cli
+
+    writes: list[str] = []
+
+    class Recorder:
+        def write(self, text: str) -> int:
+            writes.append(text)
+            return len(text)
+
+        def flush(self) -> None:
+            pass
+
+    monkeypatch.setattr(sys, "stderr", Recorder())
+    with pytest.raises(SystemExit) as exited:
+        cli.main(["grpo", "--config", str(tmp_path / "missing.yaml")])
+    assert exited.value.code == 2
+    assert len(writes) == 1 and writes[0].startswith("error:") and writes[0].endswith("\n")
+    assert "missing.yaml" in writes[0] and "Errno" not in writes[0]
