@@ -1,7 +1,8 @@
 """A pool of sandbox worker processes that execute tool calls for many concurrent episodes.
 
-Runs on the caller's asyncio loop: requests are written to each worker's pipe and replies are read
-by a loop reader, so there are no threads. Each episode is pinned to one worker, which holds its
+Runs on the caller's asyncio loop, with no threads: requests are written to each worker's socket
+without blocking (what does not fit is written when the socket has room) and replies are read by
+a loop reader. Each episode is pinned to one worker, which holds its
 state. A worker that dies or runs past a request's time limit is killed and replaced; the request
 that hung fails as a timed-out or crashed call, and an episode that lived on that worker is rebuilt
 on the new one by replaying its earlier calls. Nothing here raises for what a tool did.
@@ -10,13 +11,13 @@ on the new one by replaying its earlier calls. Nothing here raises for what a to
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import itertools
-import queue
+import os
+import pickle
 import socket
+import struct
 import subprocess
 import sys
-import threading
 import time
 from collections import deque
 from collections.abc import Sequence
@@ -75,34 +76,65 @@ class _Process:
             stdin=subprocess.DEVNULL,
         )
         child.close()
-        self.conn = Connection(parent.detach())
+        # Replies are read through a Connection (its framing, blocking reads of a reply the
+        # worker is writing); requests are written here in the same framing, never blocking: a
+        # large request (an episode on a database of megabytes) waits in `unsent` for room in
+        # the socket while the loop stays free to read the worker's replies. No writer thread:
+        # on two busy cores, handing the GIL to one per request cost more than the writes.
+        self.sock = parent
+        self.conn = Connection(os.dup(parent.fileno()))
+        self.unsent: deque[memoryview] = deque()
         self.head_started = time.monotonic()
         self.ready = False  # a time limit runs only once the worker has said it is ready
         self.generation += 1
         self.pool.loop.add_reader(self.conn.fileno(), self._on_readable)
-        # Requests are written by a thread, in order: a large request (an episode on a database
-        # of megabytes) blocks its writer until the worker reads it, while the worker may itself
-        # be blocked writing a large reply; the loop must stay free to read that reply.
-        self.outbox: queue.SimpleQueue[tuple | None] = queue.SimpleQueue()
         # First, the tool schemas derived here, so that the worker need not import transformers
         # to derive them again; it answers nothing to this message.
-        self.outbox.put((PRIME, derived_schemas()))
-        threading.Thread(
-            target=self._write, args=(self.conn, self.outbox, self.generation), daemon=True
-        ).start()
+        self._send((PRIME, derived_schemas()))
 
-    def _write(self, conn: Connection, outbox: queue.SimpleQueue, generation: int) -> None:
-        while (message := outbox.get()) is not None:
-            try:
-                conn.send(message)
-            except (BrokenPipeError, OSError):
-                with contextlib.suppress(RuntimeError):  # the loop is gone: nothing to tell
-                    self.pool.loop.call_soon_threadsafe(self._died, generation)
-                return
+    def _send(self, message: tuple) -> None:
+        """Queue one message in `multiprocessing.connection`'s framing and write what fits."""
+        data = pickle.dumps(message, pickle.HIGHEST_PROTOCOL)
+        if len(data) > 0x7FFFFFFF:
+            header = struct.pack("!iQ", -1, len(data))
+        else:
+            header = struct.pack("!i", len(data))
+        idle = not self.unsent
+        self.unsent.append(memoryview(header + data))
+        if idle:
+            self._write()
+
+    def _write(self) -> None:
+        unsent = self.unsent
+        try:
+            while unsent:
+                sent = self.sock.send(unsent[0], socket.MSG_DONTWAIT)
+                if sent == len(unsent[0]):
+                    unsent.popleft()
+                else:
+                    unsent[0] = unsent[0][sent:]
+        except BlockingIOError:
+            pass
+        except OSError:  # the worker is gone; said from the loop, not from inside a request
+            unsent.clear()
+            self.pool.loop.remove_writer(self.sock.fileno())
+            self.pool.loop.call_soon(self._died, self.generation)
+            return
+        if unsent:
+            self.pool.loop.add_writer(self.sock.fileno(), self._write)
+        else:
+            self.pool.loop.remove_writer(self.sock.fileno())
 
     def _died(self, generation: int) -> None:
         if generation == self.generation and not self.closed:  # not replaced nor hung up
             self.lose("the worker process died")
+
+    def _close_socket(self) -> None:
+        self.unsent.clear()
+        self.pool.loop.remove_writer(self.sock.fileno())
+        self.pool.loop.remove_reader(self.conn.fileno())
+        self.conn.close()
+        self.sock.close()
 
     async def request(self, message: tuple, limit_s: float) -> Any:
         async with self.slots:
@@ -110,7 +142,7 @@ class _Process:
             if not self.pending and self.ready:
                 self.head_started = time.monotonic()
             self.pending.append((future, limit_s))
-            self.outbox.put(message)
+            self._send(message)
             kind, value = await future
         if kind == "fail":
             raise SandboxError(value)
@@ -138,11 +170,9 @@ class _Process:
 
     def lose(self, reason: str) -> None:
         """Kill this worker, fail everything queued on it, start a fresh one."""
-        self.outbox.put(None)
-        self.pool.loop.remove_reader(self.conn.fileno())
+        self._close_socket()
         self.process.kill()
         self.process.wait(timeout=5)
-        self.conn.close()
         for position, (future, _) in enumerate(self.pending):
             if not future.done():
                 future.set_exception(WorkerLost(reason, culprit=position == 0))
@@ -153,9 +183,7 @@ class _Process:
     def hang_up(self) -> None:
         """Close the pipe: the worker exits by itself, releasing what it holds."""
         self.closed = True
-        self.outbox.put(None)
-        self.pool.loop.remove_reader(self.conn.fileno())
-        self.conn.close()
+        self._close_socket()
 
     def reap(self, deadline: float) -> None:
         """Wait for the hung-up worker until `deadline`; then kill it."""
