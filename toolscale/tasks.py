@@ -186,7 +186,7 @@ def build_task(domain: Domain, seed: int, index: int, call_timeout_s: float) -> 
         "world": world_key(domain, seed),
     }
     item = SampledTask(
-        identified(body, digest),
+        Task(id="", **body),  # identified once priced, below
         spec.final_message,
         [list(a) for a in spec.alternatives],
         outcomes,
@@ -202,11 +202,14 @@ def world_key(domain: Domain, seed: int) -> str:
     return "" if world is None else worlds.register(world)
 
 
-def with_economics(item: SampledTask, economics: Economics) -> SampledTask:
+def with_economics(
+    item: SampledTask, economics: Economics, *, identify: bool = True
+) -> SampledTask:
     """The task priced under a schedule drawn from its price RNG, offering a random subset of its
     tools (never one the gold route needs), with the gold route's modelled cost and latency
     under that table as `reference_cost` / `reference_latency_ms` (what the reward and the
-    preference budgets measure routes against)."""
+    preference budgets measure routes against). `identify=False` leaves the id empty for a
+    caller that changes the task again and identifies the result."""
     task = item.task
     domain = get_domain(task.domain)
     names = list(domain.toolkit.specs())
@@ -228,7 +231,7 @@ def with_economics(item: SampledTask, economics: Economics) -> SampledTask:
     cost, latency = route_totals(priced, messages, item.gold_outcomes)
     body["reference_cost"], body["reference_latency_ms"] = cost, latency
     return SampledTask(
-        identified(body, item.state_digest),
+        identified(body, item.state_digest) if identify else Task(id="", **body),
         item.final_message,
         [r for r in item.alternatives if all(a.name in kept for a in r)],
         item.gold_outcomes,
@@ -298,4 +301,4 @@ def with_preference(item: SampledTask, spread: Mapping[str, float]) -> SampledTa
 
 def prepare(item: SampledTask, economics: Economics, spread: Mapping[str, float]) -> SampledTask:
     """A built task as the run writes it: priced, then given its preference profile."""
-    return with_preference(with_economics(item, economics), spread)
+    return with_preference(with_economics(item, economics, identify=False), spread)
