@@ -8,7 +8,8 @@ to play each math task's gold actions, then, `--repeats` times in turn in the sa
      path (aiohttp transport, low-level `post`, JSON), which isolates what the pipeline adds;
   2. the pipeline: `toolscale.generate.generate --teacher openai` (sampling, sandbox execution of
      every call, verification with replay, labels, parquet shards, request cache, data card),
-and reports the medians: pipeline rate / bare rate (target >= 0.9), end to end (the pipeline's
+and reports the medians: pipeline rate / bare rate (issue 3's target: >= 0.9 of the plain loop;
+issue 16's: >= 0.7 of the loop on the pipeline's own HTTP path), end to end (the pipeline's
 worker start-up and its data card included) and in the steady state (from the first written chunk
 to the last, against the bare loop from its 64th finished episode to its last), and the
 pipeline's CPU time per tool call (this process, and this process plus its sandbox workers). It
@@ -184,11 +185,12 @@ def main() -> None:
     ratios = ", ".join(f"{r['rate'] / b[0]:.1%}" for r, b in zip(runs, bare, strict=True))
     print(f"pipeline / bare, end to end: {rate / bare_rate:.1%} (repeats: {ratios})")
     print(f"pipeline / bare, steady state: {steady / bare_steady:.1%} (target for both: >= 90%)")
+    # Issue 16's target (>= 70%) is against the next loop: the same HTTP path as the pipeline.
     raw_rate, raw_steady = median(b[0] for b in raw), median(b[1] for b in raw)
     print(
         f"bare loop on the pipeline's own HTTP path (aiohttp, post, JSON): {raw_rate:.1f} "
         f"episodes/s end to end, {raw_steady:.1f} steady; pipeline / it: {rate / raw_rate:.1%} "
-        f"end to end, {steady / raw_steady:.1%} steady"
+        f"end to end, {steady / raw_steady:.1%} steady (target for both: >= 70%)"
     )
     print(f"pipeline start-up and finish (workers, data card), beyond steady: {fixed:.1f} s")
     print(
