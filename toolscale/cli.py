@@ -62,6 +62,16 @@ class StageProgress:
 
 
 # Endpoint options `generate` and `synthesize` share, declared once.
+BaseUrlOption = Annotated[
+    list[str] | None,
+    typer.Option(help="OpenAI-compatible endpoint URL; repeat for endpoints of one model."),
+]
+EndpointConcurrencyOption = Annotated[
+    int | None, typer.Option(help="Requests in flight per --base-url [--concurrency].")
+]
+EndpointMaxFailuresOption = Annotated[
+    int, typer.Option(help="Failed requests in a row that take an endpoint out of rotation.")
+]
 ModelOption = Annotated[
     str | None, typer.Option(help="Endpoint model name; for --teacher local a model folder.")
 ]
@@ -168,10 +178,7 @@ def generate(
         typer.Option(help="Share of samples that may fail (domain bugs) before the run fails."),
     ] = 0.1,
     # LLM teachers (docs/teachers.md)
-    base_url: Annotated[
-        list[str] | None,
-        typer.Option(help="OpenAI-compatible endpoint URL; repeat for endpoints of one model."),
-    ] = None,
+    base_url: BaseUrlOption = None,
     model: ModelOption = None,
     api_key_env: KeyEnvOption = "OPENAI_API_KEY",
     attempts: Annotated[int, typer.Option(help="Sampled attempts per task (LLM teachers).")] = 1,
@@ -186,12 +193,8 @@ def generate(
     concurrency: Annotated[
         int | None, typer.Option(help="Attempts in flight at once [64; local: 2].")
     ] = None,
-    endpoint_concurrency: Annotated[
-        int | None, typer.Option(help="Requests in flight per --base-url [--concurrency].")
-    ] = None,
-    endpoint_max_failures: Annotated[
-        int, typer.Option(help="Failed requests in a row that take an endpoint out of rotation.")
-    ] = 3,
+    endpoint_concurrency: EndpointConcurrencyOption = None,
+    endpoint_max_failures: EndpointMaxFailuresOption = 3,
     request_timeout: TimeoutOption = None,
     max_retries: RetriesOption = 4,
     retry_base: RetryBaseOption = 0.5,
@@ -353,8 +356,12 @@ def synthesize(
     world_chars: Annotated[
         int, typer.Option(help="Characters of the world sample shown per prompt.")
     ] = 4000,
+    shard: Annotated[
+        str | None,
+        typer.Option(help="Produce only job I's part of N, e.g. 0/4; join with toolscale merge."),
+    ] = None,
     workers: Annotated[int, typer.Option(help="Sandbox worker processes.")] = 2,
-    base_url: Annotated[str | None, typer.Option(help="OpenAI-compatible endpoint URL.")] = None,
+    base_url: BaseUrlOption = None,
     model: ModelOption = None,
     api_key_env: KeyEnvOption = "OPENAI_API_KEY",
     solver_base_url: Annotated[
@@ -376,6 +383,8 @@ def synthesize(
     concurrency: Annotated[
         int | None, typer.Option(help="Requests / attempts in flight [64; local: 2].")
     ] = None,
+    endpoint_concurrency: EndpointConcurrencyOption = None,
+    endpoint_max_failures: EndpointMaxFailuresOption = 3,
     request_timeout: TimeoutOption = None,
     max_retries: RetriesOption = 4,
     retry_base: RetryBaseOption = 0.5,
@@ -400,6 +409,12 @@ def synthesize(
 
     if out is None:
         fail("--out is required (on the command line or in --config)")
+    from toolscale.shard import Shard
+
+    try:
+        part = None if shard is None else Shard.parse(shard)
+    except ConfigError as exc:
+        fail(str(exc))
     settings = SynthesizeConfig(
         domains=domains.split(","),
         num_tasks=num_tasks,
@@ -418,7 +433,7 @@ def synthesize(
         intents_per_request=intents_per_request,
         world_chars=world_chars,
         workers=workers,
-        base_url=base_url,
+        base_url=tuple(base_url) if base_url else None,
         model=model,
         api_key_env=api_key_env,
         temperature=temperature,
@@ -426,6 +441,8 @@ def synthesize(
         max_tokens=max_tokens,
         max_turns=max_turns,
         concurrency=concurrency,
+        endpoint_concurrency=endpoint_concurrency,
+        endpoint_max_failures=endpoint_max_failures,
         request_timeout_s=request_timeout,
         max_retries=max_retries,
         retry_base_s=retry_base,
@@ -436,6 +453,7 @@ def synthesize(
         user_model=user_model,
         user_base_url=user_base_url,
         user_api_key_env=user_api_key_env,
+        shard=part,
     )
     try:
         summary = run(settings)
@@ -480,13 +498,19 @@ def merge_command(
     outs: Annotated[list[Path], typer.Argument(help="The --out folders of one run's shard jobs.")],
     out: Annotated[Path, typer.Option(help="New or empty folder for the merged output.")],
 ) -> None:
-    """Join the outputs of generate --shard jobs into one output, equal to an unsharded run."""
+    """Join the outputs of generate (or synthesize) --shard jobs into one, equal to an unsharded
+    run."""
     from toolscale.merge import merge
 
     try:
         summary = merge(outs, out)
     except ConfigError as exc:
         fail(str(exc))
+    if summary.get("command") == "synthesize":
+        funnel = summary["synthesis"]["funnel"]
+        steps = " -> ".join(f"{k.replace('_', ' ')} {v}" for k, v in funnel.items())
+        console.print(f"wrote {out}: {len(outs)} outputs merged: {steps}", highlight=False)
+        return
     counts = summary["counts"]
     console.print(
         f"wrote {out}: {len(outs)} outputs merged, {counts['sampled']} tasks, "

@@ -1,5 +1,8 @@
 """`toolscale merge`: join the outputs of `generate --shard` jobs into one output.
 
+(`synthesize --shard` outputs too: the same checks that they are one run, then
+`toolscale.synthesis.merge` writes the rows; one command's outputs only.)
+
 The inputs must come from one run: the resolved configs in their run.json are equal except for
 `shard`, `out` and the per-job `workers`, `cache_dir`, `executor` and `ray_address`, and one
 toolscale version wrote them. For every chunk of the run's plan DEST gets the shards and marker of
@@ -44,6 +47,7 @@ PER_JOB = (
     "ray_address",
     "base_url",
     "user_base_url",
+    "solver_base_url",
     "judge_base_url",
     "concurrency",
     "endpoint_concurrency",
@@ -69,7 +73,9 @@ class Input:
 
 def read_input(root: Path) -> Input:
     if not Output(root).is_toolscale_output():
-        raise ConfigError(f"{root} is not a toolscale output; give the --out folders of generate")
+        raise ConfigError(
+            f"{root} is not a toolscale output; give the --out folders of generate or synthesize"
+        )
     try:
         run = json.loads((root / "run.json").read_text())
         if not isinstance(run.get("config"), dict):
@@ -87,10 +93,20 @@ def _short(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+def command(item: Input) -> str:
+    """The command that wrote an output (generate's run.json does not say)."""
+    return str(item.run.get("command", "generate"))
+
+
 def check_compatible(inputs: list[Input]) -> None:
     """The same resolved config but PER_JOB, and the same toolscale version."""
     first = inputs[0]
     for other in inputs[1:]:
+        if command(other) != command(first):
+            raise ConfigError(
+                f"{other.root} is a {command(other)} output but {first.root} a {command(first)} "
+                "output; merge the outputs of one run's shard jobs"
+            )
         keys = sorted({*first.config, *other.config} - set(PER_JOB))
         differ = [k for k in keys if first.config.get(k) != other.config.get(k)]
         pairs = [(k, first.config.get(k), other.config.get(k)) for k in differ]
@@ -150,10 +166,15 @@ def pick(inputs: list[Input], config: GenerateConfig) -> list[tuple[str, Input, 
     return chosen
 
 
-def _add_numbers(a: Any, b: Any) -> Any:
-    """Endpoint ledgers (numbers, nested by role and kind) of two jobs added up."""
-    if isinstance(a, dict) and isinstance(b, dict):
-        return {k: _add_numbers(a.get(k, 0), b.get(k, 0)) for k in sorted({*a, *b})}
+def add_numbers(a: Any, b: Any) -> Any:
+    """Endpoint ledgers (numbers and lists, nested by role, kind and URL) of two jobs added up;
+    an entry one of them lacks counts as empty."""
+    if isinstance(a, dict) or isinstance(b, dict):
+        a, b = a or {}, b or {}
+        return {k: add_numbers(a.get(k), b.get(k)) for k in sorted({*a, *b})}
+    if isinstance(a, list) or isinstance(b, list):
+        return [*(a or []), *(b or [])]
+    a, b = a or 0, b or 0
     return round(a + b, 9) if isinstance(a, float) or isinstance(b, float) else a + b
 
 
@@ -192,7 +213,7 @@ def _write(inputs: list[Input], config: dict[str, Any], root: Path, dest: Path) 
     for item in inputs:
         restarts = item.run.get("stats", {}).get("worker_restarts", 0)
         stats = stats + RunStats(worker_restarts=restarts)
-        endpoints = _add_numbers(endpoints, item.run.get("endpoints", {}))
+        endpoints = add_numbers(endpoints, item.run.get("endpoints", {}))
     problems = failures(plan_config, stats, complete=True)
     first = inputs[0].run
     summary = {
@@ -232,7 +253,13 @@ def merge(outs: list[Path], dest: Path) -> dict[str, Any]:
     check_compatible(inputs)
     check_dest(dest)
     config = {**inputs[0].config, "out": str(dest), "shard": None}
-    pick(inputs, run_config(config, dest))  # a missing chunk stops us before anything is written
+    synthesized = command(inputs[0]) == "synthesize"
+    if synthesized:
+        from toolscale.synthesis import merge as synthesis
+
+        synthesis.check_shards(inputs)  # a missing shard stops us before anything is written
+    else:
+        pick(inputs, run_config(config, dest))  # so does a missing chunk
     try:
         dest.parent.mkdir(parents=True, exist_ok=True)
         root = dest.parent / f".{dest.name}.merge-{uuid.uuid4().hex[:12]}"
@@ -242,7 +269,10 @@ def merge(outs: list[Path], dest: Path) -> dict[str, Any]:
             f"--out {dest} is not writable ({exc.strerror}); choose another"
         ) from None
     try:
-        summary = _write(inputs, config, root, dest)
+        if synthesized:
+            summary = synthesis.write(inputs, config, root)
+        else:
+            summary = _write(inputs, config, root, dest)
         os.replace(root, dest)  # an empty DEST folder is replaced as a whole
     except BaseException:
         shutil.rmtree(root, ignore_errors=True)

@@ -108,15 +108,18 @@ class Output:
     def shards(self, config: str) -> list[Path]:
         return sorted((self.root / "data" / config).glob("*.parquet"))
 
-    def read_shard(self, config: str, chunk: str) -> pa.Table:
+    def read_shard(self, config: str, chunk: str, fix: str | None = None) -> pa.Table:
         """One finished chunk's shard; missing, unreadable (a half-copied file, a disk that
-        filled) or of another schema is a ConfigError naming the file and what to do."""
+        filled) or of another schema is a ConfigError naming the file and what to do (`fix`,
+        default: generate's, delete it and its chunk marker and --resume)."""
         path = self.shard_path(config, chunk)
         marker = self.chunks_dir / f"{chunk}.json"
-        fix = f"its chunk marker {marker}, then run generate --resume with the run's options"
+        redo = f"its chunk marker {marker}, then run generate --resume with the run's options"
         if not path.is_file():
-            raise ConfigError(f"shard {path} is missing although {marker} exists; delete {fix}")
-        fix = f"delete it and {fix}"
+            if fix is not None:
+                raise ConfigError(f"shard {path} is missing; {fix}")
+            raise ConfigError(f"shard {path} is missing although {marker} exists; delete {redo}")
+        fix = fix or f"delete it and {redo}"
         try:
             table = pq.read_table(path)
         except (pa.ArrowException, OSError) as exc:

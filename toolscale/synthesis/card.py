@@ -53,6 +53,13 @@ def render(root: Path, summary: dict[str, Any]) -> str:
         f"earlier one, and a solver solved it at least once in {config['solver_attempts']} "
         "attempts. `rejected_tasks` holds every rejected candidate with its stage and reasons.",
     ]
+    if config.get("shard"):
+        lines += [
+            "",
+            f"This is shard {config['shard']} of a run: its candidates are not yet checked "
+            "against each other for near-duplicates (a twin may be in another shard). "
+            "`toolscale merge` the run's shards for the de-duplicated dataset.",
+        ]
     if synthesis:
         yields = synthesis["yields"]
         k = synthesis["solver_attempts"]

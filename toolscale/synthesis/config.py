@@ -16,6 +16,7 @@ from toolscale.llm.cache import RequestCache
 from toolscale.prices import BUILTIN, schedule_dump
 from toolscale.registry import get_domain, resolve
 from toolscale.rewards import RewardConfig
+from toolscale.shard import Shard
 from toolscale.teachers.factory import _key, check_teacher
 from toolscale.teachers.options import TeacherOptions
 
@@ -46,6 +47,9 @@ class SynthesizeConfig(TeacherOptions):
     world_chars: int = 4000
     workers: int = 2
     call_timeout_s: float = 15.0
+    # This job's part of the run (None: all of it): the intents whose index is I modulo N, and
+    # everything that descends from them; `toolscale merge` de-duplicates the union.
+    shard: Shard | None = None
 
     RESUME_KEYS = (
         "domains",
@@ -61,6 +65,7 @@ class SynthesizeConfig(TeacherOptions):
         "dedup_threshold",
         "intents_per_request",
         "world_chars",
+        "shard",
         *TeacherOptions.TEACHER_RESUME_KEYS,
     )
 
@@ -79,12 +84,18 @@ class SynthesizeConfig(TeacherOptions):
     def resolved(self) -> dict[str, Any]:
         values = asdict(self)
         values.pop("resume")
+        values["shard"] = None if self.shard is None else str(self.shard)
         for key in ("out", "cache_dir", "experts", "decontaminate"):
             values[key] = None if values[key] is None else str(values[key])
         values["temperature"] = self.proposer_temperature()
         values["solver_temperature"] = self.effective_solver_temperature()
         values["concurrency"] = self.effective_concurrency(self.teacher == "local")
+        values["endpoint_concurrency"] = self.effective_endpoint_concurrency(
+            self.teacher == "local"
+        )
         values["request_timeout_s"] = self.effective_timeout_s(self.teacher == "local")
+        # A list, as generate writes it; not a resume key (TeacherOptions.TEACHER_RESUME_KEYS).
+        values["base_url"] = list(self.base_urls()) or None
         # What `validate` reads to re-derive the stored tasks (toolscale.validate.run_settings).
         values["schedules"] = schedule_dump((BUILTIN["standard"],))
         values["profiles"] = dict(STORED_PROFILES)

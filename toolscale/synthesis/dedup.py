@@ -79,6 +79,21 @@ class NearDuplicates:
             self.index.insert(key, self.sketches[key])
 
 
+def first_of_groups(
+    items: Iterable[tuple[str, set[str]]], threshold: float
+) -> dict[str, str | None]:
+    """For each (key, features) in order: the key of an earlier kept near-duplicate, or None
+    when it is kept. The same items in the same order give the same answer wherever it runs
+    (a run, or `toolscale merge` over the candidates of its shards)."""
+    seen = NearDuplicates(threshold)
+    twins: dict[str, str | None] = {}
+    for key, tokens in items:
+        twins[key] = seen.match(tokens)
+        if twins[key] is None:
+            seen.add(key, tokens)
+    return twins
+
+
 def tau2_features(task: dict[str, Any]) -> set[str] | None:
     """The features of one tau2-bench task (its user scenario's instructions and its evaluation
     actions), or None when the value is not a tau2 task."""

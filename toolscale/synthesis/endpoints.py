@@ -1,6 +1,8 @@
-"""The clients of one synthesize run: the proposer (intents, tasks, evolved tasks) and the
-solver teacher, built the way `generate` builds its teacher (`toolscale.teachers.factory`):
-one request cache, one budget for both, retries and key handling of the shared client.
+"""The clients of one synthesize run, built the way `generate` builds its teacher
+(`toolscale.teachers.factory`): one endpoint pool per role (proposer: intents, tasks, evolved
+tasks; solver; user simulator), each spreading its requests over its URLs
+(`toolscale.llm.endpoints`), with one request cache, one budget for all, and the retries and key
+handling of the shared client.
 """
 
 from __future__ import annotations
@@ -10,25 +12,26 @@ from pathlib import Path
 from typing import Any
 
 from toolscale.llm.cache import RequestCache
-from toolscale.llm.client import ChatClient, Endpoint, RetryPolicy
-from toolscale.llm.ledger import Budget, Ledger
+from toolscale.llm.client import RetryPolicy
+from toolscale.llm.endpoints import EndpointPool
+from toolscale.llm.ledger import Budget
 from toolscale.synthesis.config import SynthesizeConfig
-from toolscale.teachers.factory import LOCAL_KEY, _key
+from toolscale.teachers.factory import LOCAL_KEY, RolePools, _key
 from toolscale.teachers.openai_teacher import OpenAITeacher
 from toolscale.teachers.usersim import UserSimulator
 
 
 class Clients:
-    """`proposer` (a ChatClient), `solver` (an OpenAITeacher), and what they did."""
+    """`proposer` (an EndpointPool), `solver` (an OpenAITeacher), and what their pools did."""
 
     def __init__(
         self, config: SynthesizeConfig, cache_dir: Path, local: tuple[str, str] | None
     ) -> None:
         is_local = local is not None
         if local is not None:
-            base_url, model, key, label = local[0], local[1], LOCAL_KEY, "local"
+            urls, model, key, label = (local[0],), local[1], LOCAL_KEY, "local"
         else:
-            base_url, model = str(config.base_url), str(config.model)
+            urls, model = config.base_urls(), str(config.model)  # set: check_teacher
             key, label = _key(config.api_key_env), "openai"
         self.proposer_name = f"{label}:{Path(model).name if is_local else model}"
         policy = RetryPolicy(
@@ -36,19 +39,14 @@ class Clients:
         )
         self.budget = Budget(config.max_cost_usd)
         self.cache = RequestCache(config.cache_dir or cache_dir)
-        prices = (config.teacher_price_in, config.teacher_price_out)
-        endpoint = Endpoint(base_url, model, config.api_key_env, *prices)
-        self.clients: dict[str, ChatClient] = {
-            "proposer": ChatClient(endpoint, key, policy, Ledger(*prices, self.budget), self.cache)
-        }
-        # The solver has its own client (its own counts) on its endpoint, by default the same.
+        roles = RolePools(config, is_local, policy, self.budget, self.cache)
+        self.clients = {"proposer": roles.pool(urls, model, config.api_key_env, key, priced=True)}
+        # The solver has its own pool (its own counts) on its endpoint, by default the same URLs.
         env = config.solver_api_key_env or config.api_key_env
         solver_key = _key(env) if config.solver_endpoint() else key
+        solver_urls = (config.solver_base_url,) if config.solver_base_url else urls
         solver_model = config.solver_model or model
-        solver = Endpoint(config.solver_base_url or base_url, solver_model, env, *prices)
-        self.clients["solver"] = ChatClient(
-            solver, solver_key, policy, Ledger(*prices, self.budget), self.cache
-        )
+        self.clients["solver"] = roles.pool(solver_urls, solver_model, env, solver_key, priced=True)
         self.solver_name = (
             f"openai:{config.solver_model}" if config.solver_model else self.proposer_name
         )
@@ -56,9 +54,9 @@ class Clients:
         if config.user_model:
             env = config.user_api_key_env or config.api_key_env
             user_key = key if is_local and not config.user_base_url else _key(env)
-            user_endpoint = Endpoint(config.user_base_url or base_url, config.user_model, env)
-            self.clients["user"] = ChatClient(
-                user_endpoint, user_key, policy, Ledger(0.0, 0.0, self.budget), self.cache
+            user_urls = (config.user_base_url,) if config.user_base_url else urls
+            self.clients["user"] = roles.pool(
+                user_urls, config.user_model, env, user_key, priced=False
             )
             user = UserSimulator(self.clients["user"])
         solver_options = replace(config, attempts=config.solver_attempts)
@@ -75,14 +73,15 @@ class Clients:
         )
 
     @property
-    def proposer(self) -> ChatClient:
+    def proposer(self) -> EndpointPool:
         return self.clients["proposer"]
 
     async def aclose(self) -> None:
-        for client in self.clients.values():
-            await client.close()
+        for pool in self.clients.values():
+            await pool.close()
         self.cache.close()
 
     def summary(self) -> dict[str, Any]:
-        """Per role: requests, HTTP tries, cached answers, faults, tokens, cost."""
-        return {role: client.ledger.summary() for role, client in self.clients.items()}
+        """Per role (run.json `endpoints`): requests, HTTP tries, cached answers, faults, tokens,
+        cost, `rerouted`, and `by_url` (each endpoint's counts and drops)."""
+        return {role: pool.summary() for role, pool in self.clients.items()}

@@ -9,6 +9,13 @@ world (if it has one) to `worlds`; run.json holds the yields per stage, the endp
 and tokens, and the wall time. De-duplication runs before the solver: a duplicate never costs
 K solver attempts.
 
+With `--shard I/N` a job proposes every intent (the same requests as every other job) but works
+only on the intents whose index is I modulo N and their evolved tasks. Which candidate is a
+near-duplicate depends on the candidates of every shard, so a shard skips that step: it plays
+the solver on all its candidates and records each one's features and outcome (`Deferred`);
+`toolscale merge` then runs the same near-duplicate step over the union, in candidate order
+(`toolscale.synthesis.merge`).
+
 Every request goes through the request cache, so `--resume` (or a rerun into the same cache)
 replays a finished run without sending anything, and continues one stopped by its budget.
 """
@@ -38,6 +45,7 @@ from toolscale.synthesis.propose import (
     propose_task,
     sampling,
 )
+from toolscale.synthesis.shards import Deferred
 from toolscale.synthesis.solver import solve
 from toolscale.synthesis.stats import Yields
 from toolscale.synthesis.stored import SOURCE, base_body, playable
@@ -69,6 +77,10 @@ class DomainResult:
     worlds: list[dict[str, Any]] = field(default_factory=list)
     yields: Yields = field(default_factory=Yields)
     problems: list[str] = field(default_factory=list)
+    # A shard's candidates that reached the near-duplicate step, and the yields of all the
+    # others (so merge can add the outcome of each once it knows whether it is a duplicate).
+    deferred: list[Deferred] = field(default_factory=list)
+    before_dedup: Yields = field(default_factory=Yields)
 
 
 async def gather_all(coros: Iterable[Awaitable[T]]) -> list[T]:
@@ -76,6 +88,34 @@ async def gather_all(coros: Iterable[Awaitable[T]]) -> list[T]:
     async with asyncio.TaskGroup() as group:
         tasks = [group.create_task(c) for c in coros]  # type: ignore[arg-type]
     return [t.result() for t in tasks]
+
+
+def rejected_row(
+    domain: str,
+    seed: int,
+    index: int,
+    stage: str,
+    reasons: list[str],
+    intent: str,
+    text: str,
+    provenance: dict[str, Any],
+) -> dict[str, Any]:
+    """The `rejected_tasks` row of a candidate (`text`: the model's answer as written)."""
+    return {
+        "id": content_id([domain, seed, index, stage, text]),
+        "domain": domain,
+        "seed": seed,
+        "index": index,
+        "stage": stage,
+        "reasons": reasons,
+        "intent": intent,
+        "candidate": text,
+        "provenance": json.dumps(provenance, sort_keys=True),
+    }
+
+
+def duplicate_reason(twin: str) -> str:
+    return f"near-duplicate of candidate {twin}"
 
 
 def base_state(domain: Domain, seed: int, index: int) -> dict[str, Any]:
@@ -142,17 +182,16 @@ class DomainRun:
         passes: str = "",
     ) -> None:
         self.result.rejected.append(
-            {
-                "id": content_id([self.domain.name, self.config.seed, index, stage, text]),
-                "domain": self.domain.name,
-                "seed": self.config.seed,
-                "index": index,
-                "stage": stage,
-                "reasons": reasons,
-                "intent": intent.intent,
-                "candidate": text,
-                "provenance": json.dumps(provenance, sort_keys=True),
-            }
+            rejected_row(
+                self.domain.name,
+                self.config.seed,
+                index,
+                stage,
+                reasons,
+                intent.intent,
+                text,
+                provenance,
+            )
         )
         self.result.yields = self.result.yields + Yields.of_candidate(stage, passes)
 
@@ -226,6 +265,11 @@ class DomainRun:
             )
         return await self.check(proposal, index, parent.root, round_, parent.index, parent.intent)
 
+    def owns(self, root: int) -> bool:
+        """Whether this job works on intent `root` (every one, unless the run is sharded)."""
+        shard = self.config.shard
+        return shard is None or root % shard.count == shard.index
+
     async def run(self) -> DomainResult:
         config, result = self.config, self.result
         rng = random.Random(f"{self.domain.name}:{config.seed}:synthesize:intents")
@@ -238,26 +282,46 @@ class DomainRun:
             rng,
             self.params,
         )
+        # A shard counts the intents it works on, so that the shards' yields add up.
         result.yields = result.yields + Yields(
-            intents_requested=self.count, intents_received=len(intents)
+            intents_requested=sum(map(self.owns, range(self.count))),
+            intents_received=sum(map(self.owns, range(len(intents)))),
         )
-        rounds = [await gather_all(self.first_round(i, t) for i, t in enumerate(intents))]
+        mine = [(i, t) for i, t in enumerate(intents) if self.owns(i)]
+        rounds = [await gather_all(self.first_round(i, t) for i, t in mine)]
         for round_ in range(1, config.evolve + 1):
             parents = [p for p in rounds[-1] if p is not None]
             rounds.append(await gather_all(self.evolve(p, round_) for p in parents))
         pending = sorted((p for r in rounds for p in r if p is not None), key=lambda p: p.index)
-        unique = self.distinct([p for p in pending if self.not_trivial(p)])
+        candidates = [p for p in pending if self.not_trivial(p) and self.uncontaminated(p)]
+        # Unsharded: duplicates go before the solver. A shard cannot tell (a twin may be in
+        # another shard): it solves them all and leaves the decision to merge.
+        unique = candidates if config.shard else self.distinct(candidates)
+        result.before_dedup = result.yields
         solved = await gather_all(solve(self.clients.solver, p.item, self.pool) for p in unique)
         k = config.solver_attempts
         for p, outcome in zip(unique, solved, strict=True):
             passes = f"{outcome.passes}/{outcome.attempts}"
+            band = 0 < outcome.passes < k
+            if config.shard:
+                result.deferred.append(
+                    Deferred(
+                        index=p.index,
+                        tokens=sorted(dedup.candidate_features(p.candidate)),
+                        intent=p.intent.intent,
+                        text=p.text,
+                        provenance=p.body["provenance"],
+                        passes=passes,
+                        solved=bool(outcome.passes),
+                        band=band,
+                    )
+                )
             if not outcome.passes:
                 reasons = list(outcome.reasons) or ["no attempt solved the task"]
                 self.reject(
                     p.index, "solver", reasons, p.intent, p.text, p.body["provenance"], passes
                 )
                 continue
-            band = outcome.passes < k
             provenance = {
                 **p.body["provenance"],
                 "solver_model": self.clients.solver_name,
@@ -293,23 +357,29 @@ class DomainRun:
             return False
         return True
 
+    def uncontaminated(self, p: Pending) -> bool:
+        """No near-duplicate of a task under --decontaminate (a check of the candidate alone)."""
+        if self.contamination is None:
+            return True
+        source = self.contamination.match(dedup.candidate_features(p.candidate))
+        if source is not None:
+            reason = f"near-duplicate of {source} in --decontaminate"
+            self.reject(p.index, "contaminated", [reason], p.intent, p.text, p.body["provenance"])
+            return False
+        return True
+
     def distinct(self, pending: list[Pending]) -> list[Pending]:
-        """Decontamination, then near-duplicates among this domain's candidates, in order."""
-        seen = dedup.NearDuplicates(self.config.dedup_threshold)
+        """Near-duplicates among this domain's candidates, in order: the first of a group stays."""
+        twins = dedup.first_of_groups(
+            ((str(p.index), dedup.candidate_features(p.candidate)) for p in pending),
+            self.config.dedup_threshold,
+        )
         kept = []
         for p in pending:
-            tokens = dedup.candidate_features(p.candidate)
-            text = p.text
-            source = self.contamination.match(tokens) if self.contamination else None
-            if source is not None:
-                reason = f"near-duplicate of {source} in --decontaminate"
-                self.reject(p.index, "contaminated", [reason], p.intent, text, p.body["provenance"])
-                continue
-            twin = seen.match(tokens)
+            twin = twins[str(p.index)]
             if twin is not None:
-                reason = f"near-duplicate of candidate {twin}"
-                self.reject(p.index, "duplicate", [reason], p.intent, text, p.body["provenance"])
+                reason = duplicate_reason(twin)
+                self.reject(p.index, "duplicate", [reason], p.intent, p.text, p.body["provenance"])
                 continue
-            seen.add(str(p.index), tokens)
             kept.append(p)
         return kept

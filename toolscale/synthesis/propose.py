@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolscale.contract import Domain
-from toolscale.llm.client import ChatClient, TeacherFailure
+from toolscale.llm.client import Chat, TeacherFailure
 from toolscale.synthesis import prompts
 from toolscale.synthesis.candidates import Candidate, Intent, parse_candidate, parse_intents
 
@@ -43,13 +43,13 @@ def sampling(temperature: float, max_tokens: int | None, **key: Any) -> dict[str
     }
 
 
-async def _text(client: ChatClient, messages: list[dict[str, str]], params: dict[str, Any]) -> str:
+async def _text(client: Chat, messages: list[dict[str, str]], params: dict[str, Any]) -> str:
     completion = await client.complete(messages, [], params)
     return str(completion.message.get("content") or "")
 
 
 async def propose_intents(
-    client: ChatClient,
+    client: Chat,
     domain: Domain,
     sample: str,
     count: int,
@@ -79,7 +79,7 @@ async def propose_intents(
 
 
 async def propose_task(
-    client: ChatClient,
+    client: Chat,
     domain: Domain,
     intent: Intent,
     sample: str,
@@ -95,7 +95,7 @@ async def propose_task(
 
 
 async def evolve_task(
-    client: ChatClient,
+    client: Chat,
     domain: Domain,
     candidate: Candidate,
     sample: str,

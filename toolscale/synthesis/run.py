@@ -6,7 +6,9 @@ Layout (generate's): `data/tasks/<domain>-000000.parquet` (accepted tasks),
 requests and tokens, wall time), `README.md` (the card with the funnel), `.toolscale/cache`
 (the request cache: `--resume` sends nothing it already holds). Bad options fail before the
 folder is touched or a request is sent; a spent budget stops the run with status
-`budget_exhausted` (continue with `--resume`).
+`budget_exhausted` (continue with `--resume`). A `--shard I/N` job also writes
+`.toolscale/synthesize-shard.json`, what `toolscale merge` needs to de-duplicate the shards'
+union (`toolscale.synthesis.shards`); its own rows are not de-duplicated.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from toolscale.synthesis import dedup
 from toolscale.synthesis.config import CACHE_DIR, SynthesizeConfig, check_config
 from toolscale.synthesis.endpoints import Clients
 from toolscale.synthesis.pipeline import CHUNK, DomainResult, DomainRun, gather_all
+from toolscale.synthesis.shards import DomainPart, ShardPart, write_part
 from toolscale.synthesis.stats import Yields
 
 CONFIGS = ("tasks", "rejected_tasks", "worlds")
@@ -95,7 +98,7 @@ async def _run(
     return state
 
 
-def report(config: SynthesizeConfig, state: RunState) -> dict[str, Any]:
+def report(solver_attempts: int, state: RunState) -> dict[str, Any]:
     """run.json's synthesis section: yields per domain and in total, and what each accepted
     task cost in requests, tokens and wall time."""
     per_domain = {d: r.yields for d, r in state.results.items()}
@@ -111,7 +114,7 @@ def report(config: SynthesizeConfig, state: RunState) -> dict[str, Any]:
         "yields": total.report(),
         "per_domain": {d: y.report() for d, y in per_domain.items()},
         "problems": {d: r.problems for d, r in state.results.items() if r.problems},
-        "solver_attempts": config.solver_attempts,
+        "solver_attempts": solver_attempts,
         "cost": {
             "requests_sent": sent,
             "tokens": tokens,
@@ -135,7 +138,7 @@ def run_json(config: SynthesizeConfig, status: str, state: RunState | None) -> d
         "versions": versions(),
     }
     if state is not None:
-        summary["synthesis"] = report(config, state)
+        summary["synthesis"] = report(config.solver_attempts, state)
         summary["endpoints"] = state.endpoints
         summary["counts"] = {"sampled": summary["synthesis"]["funnel"]["solvable"]}
         if state.stop_reason:
@@ -179,6 +182,12 @@ def synthesize(config: SynthesizeConfig) -> dict[str, Any]:
                 CONFIGS, (result.tasks, result.rejected, result.worlds), strict=True
             ):
                 output.write_shard(config_name, f"{name}-{CHUNK}", rows)
+        if config.shard is not None:
+            parts = {
+                name: DomainPart(before_dedup=r.before_dedup, candidates=r.deferred)
+                for name, r in state.results.items()
+            }
+            write_part(config.out, ShardPart(domains=parts))
     write_json(config.out / "run.json", summary)
     from toolscale.synthesis.card import write_card
 

@@ -10,6 +10,7 @@ cost and dropped endpoints for run.json.
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -139,6 +140,35 @@ def endpoint_pool(
     return EndpointPool(clients, per_endpoint=per_endpoint, max_failures=max_failures, cache=cache)
 
 
+@dataclass(frozen=True)
+class RolePools:
+    """What every role's pool of one run shares (retries, budget, cache, per-endpoint limits,
+    the teacher's prices); `pool(...)` builds one role's pool on its URLs, model and key."""
+
+    options: TeacherOptions
+    is_local: bool
+    policy: RetryPolicy
+    budget: Budget
+    cache: RequestCache
+
+    def pool(
+        self, urls: tuple[str, ...], model: str, env: str, key: str, *, priced: bool
+    ) -> EndpointPool:
+        prices = (self.options.teacher_price_in, self.options.teacher_price_out)
+        return endpoint_pool(
+            urls,
+            model,
+            env,
+            key,
+            policy=self.policy,
+            budget=self.budget,
+            per_endpoint=self.options.effective_endpoint_concurrency(self.is_local),
+            max_failures=self.options.endpoint_max_failures,
+            cache=self.cache,
+            prices=prices if priced else (0.0, 0.0),
+        )
+
+
 def open_teacher(
     teacher: str,
     options: TeacherOptions,
@@ -160,31 +190,17 @@ def open_teacher(
     is_local = local is not None
     timeout_s = options.effective_timeout_s(is_local)
     policy = RetryPolicy(timeout_s, options.max_retries, options.retry_base_s)
-    budget = Budget(options.max_cost_usd)
     cache = RequestCache(options.cache_dir or cache_dir)
-    prices = (options.teacher_price_in, options.teacher_price_out)
-
-    def pool(urls: tuple[str, ...], model: str, env: str, key: str, priced: bool) -> EndpointPool:
-        return endpoint_pool(
-            urls,
-            model,
-            env,
-            key,
-            policy=policy,
-            budget=budget,
-            per_endpoint=options.effective_endpoint_concurrency(is_local),
-            max_failures=options.endpoint_max_failures,
-            cache=cache,
-            prices=prices if priced else (0.0, 0.0),
-        )
-
-    clients = {"teacher": pool(urls, model, options.api_key_env, key, priced=True)}
+    roles = RolePools(options, is_local, policy, Budget(options.max_cost_usd), cache)
+    clients = {"teacher": roles.pool(urls, model, options.api_key_env, key, priced=True)}
     user = None
     if options.user_model:
         user_env = options.user_api_key_env or options.api_key_env
         user_key = key if local is not None and not options.user_base_url else _key(user_env)
         user_urls = (options.user_base_url,) if options.user_base_url else urls
-        clients["user"] = pool(user_urls, options.user_model, user_env, user_key, priced=False)
+        clients["user"] = roles.pool(
+            user_urls, options.user_model, user_env, user_key, priced=False
+        )
         user = UserSimulator(clients["user"])
     return TeacherRun(
         OpenAITeacher(
