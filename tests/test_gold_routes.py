@@ -3,6 +3,8 @@ changes the state wherever it comes in the route, is a GoldError naming the tool
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from toolscale.contract import Action, ToolKind, Toolkit, tool
@@ -70,3 +72,29 @@ def test_a_crashed_gold_call_carries_the_tools_traceback():
     with pytest.raises(GoldError, match=r"^gold action broken crashed") as raised:
         run_route(LateWriter({"counter": 0}), route("broken"), 5)
     assert "KeyError: 'missing'" in raised.value.traceback
+
+
+class TextFingerprint(LateWriter):
+    """A toolkit whose fingerprint is its state's JSON as written (key order included), as a
+    tau2 toolkit's is its database's JSON."""
+
+    def fingerprint(self) -> str:
+        return json.dumps(self.state)
+
+    @tool(ToolKind.READ)
+    def reorder(self) -> str:
+        """Read the counter, moving its key to the end: the text changes, the state does not."""
+        self.state["counter"] = self.state.pop("counter")
+        return str(self.state["counter"])
+
+
+def test_a_text_fingerprint_catches_a_read_that_writes():
+    with pytest.raises(GoldError, match=r"^READ tool read changed the state"):
+        run_route(TextFingerprint({"counter": 10}), route("add", "read"), 5)
+
+
+def test_a_text_fingerprint_that_changes_only_in_key_order_is_no_write():
+    kit = TextFingerprint({"counter": 1, "other": 2})
+    outcomes = run_route(kit, route("reorder", "read"), 5)
+    assert [o.output for o in outcomes] == ["1", "1"]
+    assert list(kit.state) == ["other", "counter"]

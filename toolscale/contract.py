@@ -139,6 +139,12 @@ class Toolkit:
         """Called by MODEL tools so that the call is priced from its real (or simulated) tokens."""
         self.usage = usage
 
+    def fingerprint(self) -> str:
+        """A value that changes whenever the state does, for checking that a READ call left it
+        as it was: the state's hash. A toolkit whose state is costly to turn into JSON may give
+        something cheaper; two fingerprints that differ are then checked with the state hash."""
+        return state_hash(self.state)
+
     @classmethod
     def models(cls) -> tuple[str, ...]:
         """The model aliases MODEL tools call; the price schedule prices each per token."""

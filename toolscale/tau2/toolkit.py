@@ -42,6 +42,11 @@ class Tau2Toolkit(Toolkit):
     def state(self, value: dict[str, Any]) -> None:
         self.env = type(self).loaded.make_env(value)
 
+    def fingerprint(self) -> str:
+        """The database's JSON as pydantic writes it: ~4x cheaper than dumping it to a dict and
+        hashing that (READ calls of a gold route are checked with it)."""
+        return self.env.tools.db.model_dump_json(by_alias=True)
+
     @classmethod
     def _schemas(cls) -> tuple[str, ...]:
         return cls.tool_schemas
