@@ -139,6 +139,13 @@ class Toolkit:
         """Called by MODEL tools so that the call is priced from its real (or simulated) tokens."""
         self.usage = usage
 
+    @classmethod
+    def opened(cls, state_json: str, parse: Callable[[str], dict[str, Any]]) -> Toolkit:
+        """A toolkit on a fresh state given as its JSON; `parse` makes that state (a new object
+        the toolkit may change). A toolkit that validates its state into objects of its own may
+        read the JSON itself instead."""
+        return cls(parse(state_json))
+
     def fingerprint(self) -> str:
         """A value that changes whenever the state does, for checking that a READ call left it
         as it was: the state's hash. A toolkit whose state is costly to turn into JSON may give

@@ -100,7 +100,7 @@ def execute(kit: Toolkit, name: str, arguments: Any, timeout_s: float) -> CallOu
 
 def fresh_toolkit(domain: Domain, state_json: str) -> Toolkit:
     """A toolkit on a fresh copy of the task's state."""
-    return domain.toolkit(fresh_state(state_json))
+    return domain.toolkit.opened(state_json, fresh_state)
 
 
 # States parsed in this process, kept pickled: a task's state arrives once per route and once

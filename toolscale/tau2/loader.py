@@ -38,10 +38,11 @@ POLICY_FILES = ("policy.md", "main_policy.md")
 @dataclass(frozen=True)
 class LoadedDomain:
     """A tau2 domain ready to adapt. `make_env(state)` builds a tau2 Environment on a database
-    validated from `state` (a `db.model_dump(mode="json")`), as tau2 builds its environments."""
+    validated from `state` (a `db.model_dump(mode="json")`, or its JSON text), as tau2 builds
+    its environments."""
 
     short: str
-    make_env: Callable[[dict[str, Any]], Any]
+    make_env: Callable[[dict[str, Any] | str], Any]
     policy: str
     world: dict[str, Any]
     files: tuple[Path, ...]  # what the domain's version hashes
@@ -51,6 +52,13 @@ class LoadedDomain:
 
 def _version_files(folder: Path, extra: list[Path]) -> tuple[Path, ...]:
     return tuple(sorted(folder.glob("*.py"))) + tuple(extra)
+
+
+def validated(db_class: Any, state: dict[str, Any] | str) -> Any:
+    """The database from a dumped state, or from its JSON text directly."""
+    if isinstance(state, str):
+        return db_class.model_validate_json(state)
+    return db_class.model_validate(state)
 
 
 def dump(db: Any) -> dict[str, Any]:
@@ -77,8 +85,8 @@ def _registered(name: str) -> LoadedDomain:
         ) from None
     db_class = type(env.tools.db)
 
-    def make_env(state: dict[str, Any]) -> Any:
-        return module.get_environment(db=db_class.model_validate(state))
+    def make_env(state: dict[str, Any] | str) -> Any:
+        return module.get_environment(db=validated(db_class, state))
 
     data = source.data_dir() / "tau2" / "domains" / name
     task_file = data / "tasks.json"
@@ -218,9 +226,9 @@ def _folder(folder: Path) -> LoadedDomain:
         raise ConfigError(f"tau2:{folder}: no policy.md beside its database in {data}")
     policy = policy_file.read_text(encoding="utf-8")
 
-    def make_env(state: dict[str, Any]) -> Any:
+    def make_env(state: dict[str, Any] | str) -> Any:
         return environment(
-            domain_name=name, policy=policy, tools=toolkit(db_class.model_validate(state))
+            domain_name=name, policy=policy, tools=toolkit(validated(db_class, state))
         )
 
     db = db_class.load(str(db_file))
