@@ -132,6 +132,16 @@ def test_a_bad_shard_is_one_error_line_and_writes_nothing(tmp_path, value):
     assert not out.exists()
 
 
+def test_a_shard_without_intents_is_refused(tmp_path):
+    # Two intents of one domain: roots 0 and 1, so shard 2/3 would work on nothing.
+    out = tmp_path / "out"
+    args = ["synthesize", "--base-url", "http://127.0.0.1:9/v1", "--model", "m", "--out", str(out)]
+    args += ["--domains", "railway", "--num-tasks", "2", "--shard", "2/3"]
+    result = CliRunner().invoke(app, args, env={"OPENAI_API_KEY": "k"})
+    one_error_line(result, "--shard 2/3", "at most 2 shards")
+    assert not out.exists()
+
+
 def test_merge_refuses_mixed_commands_missing_shards_and_damaged_files(runs, tmp_path):
     root, _, _, _ = runs
     generated = tmp_path / "generated"

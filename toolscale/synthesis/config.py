@@ -145,6 +145,13 @@ def check_config(config: SynthesizeConfig) -> SynthesizeConfig:
                 "database (stateful domains: "
                 f"{', '.join(n for n in resolve('all') if get_domain(n).family == 'stateful')})"
             )
+    most = -(-config.num_tasks // len(domains))  # intents of the domain asked for the most
+    if config.shard is not None and config.shard.index >= most:
+        raise ConfigError(
+            f"--shard {config.shard} would have no intent to work on: --num-tasks "
+            f"{config.num_tasks} over {len(domains)} domain(s) asks at most {most} intents of a "
+            f"domain; run at most {most} shards or raise --num-tasks"
+        )
     cache = RequestCache(config.cache_dir or config.out / CACHE_DIR)
     cache.check()
     cache.close()
