@@ -148,8 +148,9 @@ class Toolkit:
 
     def fingerprint(self) -> str:
         """A value that changes whenever the state does, for checking that a READ call left it
-        as it was: the state's hash. A toolkit whose state is costly to turn into JSON may give
-        something cheaper; two fingerprints that differ are then checked with the state hash."""
+        as it was: the state's hash. A toolkit whose state is costly to turn into canonical JSON
+        may return its state's JSON text in any key order instead; two such texts that differ
+        are then compared by the state hash."""
         return state_hash(self.state)
 
     @classmethod

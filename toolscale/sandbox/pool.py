@@ -2,10 +2,10 @@
 
 Runs on the caller's asyncio loop, with no threads: requests are written to each worker's socket
 without blocking (what does not fit is written when the socket has room) and replies are read by
-a loop reader. Each episode is pinned to one worker, which holds its
-state. A worker that dies or runs past a request's time limit is killed and replaced; the request
-that hung fails as a timed-out or crashed call, and an episode that lived on that worker is rebuilt
-on the new one by replaying its earlier calls. Nothing here raises for what a tool did.
+a loop reader. Each episode is pinned to one worker, which holds its state. A worker that dies or
+runs past a request's time limit is killed and replaced; the request that hung fails as a
+timed-out or crashed call, and an episode that lived on that worker is rebuilt on the new one by
+replaying its earlier calls. Nothing here raises for what a tool did.
 """
 
 from __future__ import annotations

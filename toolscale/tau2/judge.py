@@ -35,7 +35,7 @@ from toolscale.llm.client import Chat, RetryPolicy, TeacherFailure
 from toolscale.llm.ledger import Budget
 from toolscale.records import Message, Task
 from toolscale.registry import get_domain
-from toolscale.teachers.factory import endpoint_pool
+from toolscale.teachers.factory import RolePools
 from toolscale.verify import Verdict
 
 if TYPE_CHECKING:
@@ -233,16 +233,10 @@ def open_judge(config: GenerateConfig, run: TeacherRun, cache_dir: Path) -> Asse
     policy = RetryPolicy(timeout_s, config.max_retries, config.retry_base_s)
     if run.cache is None:  # the reference teacher opens no cache
         run.cache = RequestCache(config.cache_dir or cache_dir)
-    pool = endpoint_pool(
-        urls,
-        config.judge_model,
-        variable,
-        key,
-        policy=policy,
-        budget=Budget(config.max_cost_usd),  # unpriced, as the user simulator
-        per_endpoint=config.effective_endpoint_concurrency(config.teacher == "local"),
-        max_failures=config.endpoint_max_failures,
-        cache=run.cache,
+    # Unpriced, as the user simulator; its own budget object on the same limit.
+    roles = RolePools(
+        config, config.teacher == "local", policy, Budget(config.max_cost_usd), run.cache
     )
+    pool = roles.pool(urls, config.judge_model, variable, key, priced=False)
     run.clients["judge"] = pool
     return AssertionJudge(pool, config.judge_model)

@@ -119,27 +119,6 @@ class TeacherRun:
         return sum(pool.cost_usd for pool in self.clients.values())
 
 
-def endpoint_pool(
-    urls: tuple[str, ...],
-    model: str,
-    env: str,
-    key: str,
-    *,
-    policy: RetryPolicy,
-    budget: Budget,
-    per_endpoint: int,
-    max_failures: int,
-    cache: RequestCache,
-    prices: tuple[float, float] = (0.0, 0.0),
-) -> EndpointPool:
-    """One client per URL serving `model` (each with its own counts, all on `budget`), pooled."""
-    clients = [
-        ChatClient(Endpoint(url, model, env, *prices), key, policy, Ledger(*prices, budget))
-        for url in urls
-    ]
-    return EndpointPool(clients, per_endpoint=per_endpoint, max_failures=max_failures, cache=cache)
-
-
 @dataclass(frozen=True)
 class RolePools:
     """What every role's pool of one run shares (retries, budget, cache, per-endpoint limits,
@@ -154,18 +133,22 @@ class RolePools:
     def pool(
         self, urls: tuple[str, ...], model: str, env: str, key: str, *, priced: bool
     ) -> EndpointPool:
+        """One client per URL serving `model` (each with its own counts, all on the budget),
+        pooled; `priced`: charged at the teacher's prices (the user simulator and the judge are
+        not)."""
         prices = (self.options.teacher_price_in, self.options.teacher_price_out)
-        return endpoint_pool(
-            urls,
-            model,
-            env,
-            key,
-            policy=self.policy,
-            budget=self.budget,
+        paid = prices if priced else (0.0, 0.0)
+        clients = [
+            ChatClient(
+                Endpoint(url, model, env, *paid), key, self.policy, Ledger(*paid, self.budget)
+            )
+            for url in urls
+        ]
+        return EndpointPool(
+            clients,
             per_endpoint=self.options.effective_endpoint_concurrency(self.is_local),
             max_failures=self.options.endpoint_max_failures,
             cache=self.cache,
-            prices=prices if priced else (0.0, 0.0),
         )
 
 
