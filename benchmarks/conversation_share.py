@@ -17,10 +17,10 @@ import tempfile
 from collections import Counter
 from pathlib import Path
 
-from toolscale.dataset.output import Output
-from toolscale.export import export
-from toolscale.generate import GenerateConfig, generate
-from toolscale.registry import get_domain
+from toolscale.core.registry import get_domain
+from toolscale.pipeline.generate import GenerateConfig, generate
+from toolscale.publish.export import export
+from toolscale.write.output import Output
 
 
 def main() -> None:

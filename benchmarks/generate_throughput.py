@@ -1,6 +1,7 @@
 """Reference generation throughput: verified traces per second, 4 domains, --detours.
 
-Runs `toolscale.generate.generate` (the library function behind the CLI) several times into fresh
+Runs `toolscale.pipeline.generate.generate` (the library function behind the CLI) several times
+into fresh
 folders and reports the median rate; tool calls execute in the sandbox worker processes.
 
     .venv/bin/python benchmarks/generate_throughput.py --num-tasks 2000 --repeats 3
@@ -15,7 +16,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from toolscale.generate import GenerateConfig, generate
+from toolscale.pipeline.generate import GenerateConfig, generate
 
 
 def main() -> None:

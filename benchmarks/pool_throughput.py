@@ -25,11 +25,11 @@ import statistics
 import time
 from collections.abc import Awaitable, Callable
 
-from toolscale.contract import canonical_json
-from toolscale.registry import get_domain
+from toolscale.core.contract import canonical_json
+from toolscale.core.registry import get_domain
+from toolscale.sample.tasks import build_task
 from toolscale.sandbox.execute import execute, fresh_toolkit
 from toolscale.sandbox.pool import SandboxPool
-from toolscale.tasks import build_task
 
 Item = tuple[str, str, list[tuple[str, dict]]]
 

@@ -1,6 +1,7 @@
 """Ray executor overhead: one process vs a local Ray instance on the same machine.
 
-Runs `toolscale.generate.generate` on the same options in fresh folders, alternating one process
+Runs `toolscale.pipeline.generate.generate` on the same options in fresh folders, alternating one
+process
 (`--executor local`, `--workers` sandbox processes) and a local Ray instance of `--ray-cpus` CPUs
 (`--executor ray`: one chunk per Ray worker at a time, each Ray worker with `--ray-pool` sandbox
 processes), and reports the median wall time of each, the difference per task and per chunk, and
@@ -23,7 +24,7 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 
-from toolscale.generate import GenerateConfig, generate
+from toolscale.pipeline.generate import GenerateConfig, generate
 
 
 def fingerprint(out: Path) -> str:

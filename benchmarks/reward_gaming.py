@@ -21,9 +21,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from toolscale.card_economics import group_spread
-from toolscale.generate import GenerateConfig, generate
-from toolscale.reward_check import check_rewards
+from toolscale.pipeline.generate import GenerateConfig, generate
+from toolscale.publish.card_economics import group_spread
+from toolscale.publish.reward_check import check_rewards
 
 
 def main() -> None:

@@ -1,6 +1,7 @@
 """Single-node speed-up: reference generation of two source trees, measured in one run.
 
-Runs `benchmarks/generate_throughput.py`'s measurement (`toolscale.generate.generate`, the four
+Runs `benchmarks/generate_throughput.py`'s measurement (`toolscale.pipeline.generate.generate`, the
+four
 bundled domains or `--domains`, `--detours`, reference teacher) in a fresh interpreter per try,
 alternating between the trees given (e.g. this checkout and a `git worktree add /tmp/base bf4913a`
 of an older commit), so that both see the same machine load; reports each tree's median verified
@@ -25,7 +26,7 @@ from pathlib import Path
 _ONE = """
 import json, resource, sys, time
 from pathlib import Path
-from toolscale.generate import GenerateConfig, generate
+from toolscale.pipeline.generate import GenerateConfig, generate
 out, n, workers = Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
 config = GenerateConfig(domains=sys.argv[4].split(","), num_tasks=n, out=out, detours=True,
                         workers=workers)

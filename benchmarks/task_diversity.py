@@ -78,8 +78,8 @@ def figures(openings: list[str], masked: list[str]) -> dict[str, float]:
 
 
 def domain_figures(name: str, n: int) -> dict[str, float]:
-    from toolscale.contract import item_rng
-    from toolscale.registry import get_domain
+    from toolscale.core.contract import item_rng
+    from toolscale.core.registry import get_domain
 
     domain = get_domain(name)
     openings, masked = [], []

@@ -13,8 +13,8 @@ import asyncio
 import json
 import time
 
-from toolscale.errors import ConfigError
-from toolscale.registry import get_domain
+from toolscale.core.errors import ConfigError
+from toolscale.core.registry import get_domain
 from toolscale.sandbox.pool import SandboxPool
 from toolscale.tau2.agreement import compare_task, summary
 

@@ -16,7 +16,9 @@ import subprocess
 import sys
 import time
 
-WORKER = "from toolscale.sandbox.worker import Worker; from toolscale.registry import get_domain"
+WORKER = (
+    "from toolscale.sandbox.worker import Worker; from toolscale.core.registry import get_domain"
+)
 CASES = {
     "python -c pass": "pass",
     "worker, railway": f"{WORKER}; get_domain('railway')",

@@ -6,7 +6,8 @@ to play each math task's gold actions, then, `--repeats` times in turn in the sa
      replaced by a fixed string (no sandbox, no verification, no output), once as a user would
      write it (`chat.completions.create`, default transport) and once on the pipeline's own HTTP
      path (aiohttp transport, low-level `post`, JSON), which isolates what the pipeline adds;
-  2. the pipeline: `toolscale.generate.generate --teacher openai` (sampling, sandbox execution of
+  2. the pipeline: `toolscale.pipeline.generate.generate --teacher openai` (sampling, sandbox
+  execution of
      every call, verification with replay, labels, parquet shards, request cache, data card),
 and reports the medians: pipeline rate / bare rate (issue 3's target: >= 0.9 of the plain loop;
 issue 16's: >= 0.7 of the loop on the pipeline's own HTTP path), end to end (the pipeline's
@@ -40,11 +41,11 @@ import openai
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tests.teachers.fake_openai import gold_turns
-from toolscale.generate import GenerateConfig, generate
-from toolscale.preferences import DEFAULT_SPREAD
-from toolscale.registry import get_domain
-from toolscale.run_stats import RunStats
-from toolscale.tasks import build_task, with_preference
+from toolscale.core.registry import get_domain
+from toolscale.pipeline.generate import GenerateConfig, generate
+from toolscale.sample.preferences import DEFAULT_SPREAD
+from toolscale.sample.tasks import build_task, with_preference
+from toolscale.stats.run import RunStats
 
 
 def cpu_s(who: int) -> float:

@@ -34,7 +34,7 @@ from typing import Any
 
 import datasets
 
-from toolscale.generate import GenerateConfig, generate
+from toolscale.pipeline.generate import GenerateConfig, generate
 from trainer.evaluate import dumps, evaluate
 from trainer.grpo import grpo
 from trainer.model import LOCAL, load

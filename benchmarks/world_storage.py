@@ -14,10 +14,10 @@ import argparse
 import tempfile
 from pathlib import Path
 
-from toolscale import worlds
-from toolscale.contract import canonical_json
-from toolscale.dataset.output import Output
-from toolscale.records import Task
+from toolscale.core.contract import canonical_json
+from toolscale.core.records import Task
+from toolscale.sample import worlds
+from toolscale.write.output import Output
 
 
 def size(paths: list[Path]) -> int:

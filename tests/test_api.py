@@ -12,8 +12,8 @@ import pytest
 
 import toolscale
 from tests.publishing_data import copy, rows, shared
-from toolscale.api import schema_problems
-from toolscale.record_schema import derive, shipped
+from toolscale.publish.api import schema_problems
+from toolscale.write.record_schema import derive, shipped
 
 
 @pytest.fixture(scope="module")
@@ -36,7 +36,7 @@ def first_call_row(path: Path) -> int:
 
 def test_shipped_schemas_are_derived_from_the_records():
     for config in ("tasks", "traces", "rejected"):
-        assert shipped(config) == derive(config), "run: python -m toolscale.record_schema"
+        assert shipped(config) == derive(config), "run: python -m toolscale.write.record_schema"
 
 
 def test_schema_check_names_the_field(dataset):

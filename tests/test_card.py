@@ -13,8 +13,8 @@ import pytest
 from huggingface_hub import DatasetCard
 
 from tests.publishing_data import NUM_TASKS, copy, rows, shared
-from toolscale.card import card
-from toolscale.errors import ConfigError
+from toolscale.core.errors import ConfigError
+from toolscale.publish.card import card
 
 pytestmark = pytest.mark.slow
 

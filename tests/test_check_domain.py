@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from tests.fixtures.probes import registered
-from toolscale.check_domain import DomainReport, Finding
+from toolscale.publish.check_domain import DomainReport, Finding
 
 pytestmark = pytest.mark.slow
 

@@ -9,19 +9,19 @@ from types import SimpleNamespace
 
 import pytest
 
-from toolscale.contract import (
+from toolscale.core.contract import (
     ToolKind,
     answer_matches,
     canonical_json,
     committed_answer,
     state_hash,
 )
-from toolscale.metrics import tool_call_record
-from toolscale.records import Message
-from toolscale.registry import get_domain, names
+from toolscale.core.records import Message
+from toolscale.core.registry import get_domain, names
+from toolscale.judge.metrics import tool_call_record
+from toolscale.judge.verify import outcome_problems
+from toolscale.sample.tasks import build_task
 from toolscale.sandbox.execute import execute, fresh_toolkit
-from toolscale.tasks import build_task
-from toolscale.verify import outcome_problems
 
 DOMAINS = names()
 INDEXES = range(40)
@@ -141,8 +141,8 @@ SCHEMAS_CHILD = """
 import hashlib, json, sys
 if sys.argv[1] == "torch":
     import torch  # noqa: F401
-from toolscale.metrics import tool_call_record
-from toolscale.registry import get_domain, names
+from toolscale.judge.metrics import tool_call_record
+from toolscale.core.registry import get_domain, names
 schemas = json.dumps([get_domain(n).toolkit.schemas() for n in sorted(names())])
 print(json.dumps([hashlib.sha256(schemas.encode()).hexdigest(), "torch" in sys.modules]))
 """

@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
-from toolscale import worlds
-from toolscale.contract import Action, ToolError, ToolKind, Toolkit, UserScenario, tool
-from toolscale.conversation import plan
-from toolscale.domain_kit import Draft, GoldRunner, KitError, Request, find_by, lookup, sample_task
-from toolscale.errors import ConfigError
+from toolscale.core.contract import Action, ToolError, ToolKind, Toolkit, UserScenario, tool
+from toolscale.core.errors import ConfigError
+from toolscale.kit import Draft, GoldRunner, KitError, Request, find_by, lookup, sample_task
+from toolscale.play.conversation import plan
+from toolscale.sample import worlds
 
 WORLD = {"accounts": {"A1": {"id": "A1", "owner": "Ann Lee", "balance": 10}}}
 

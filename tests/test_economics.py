@@ -10,9 +10,9 @@ import sys
 import pyarrow.parquet as pq
 import pytest
 
-from toolscale.prices import BUILTIN, parse_schedules, price_call
-from toolscale.reward_check import passed, tabulate
-from toolscale.rewards import RewardConfig, efficiency_reward
+from toolscale.judge.rewards import RewardConfig, efficiency_reward
+from toolscale.publish.reward_check import passed, tabulate
+from toolscale.sample.prices import BUILTIN, parse_schedules, price_call
 from toolscale.tools.experts import CANNOT
 
 DOMAINS = ["math", "knowledge", "bank", "railway"]
@@ -21,7 +21,7 @@ PROFILES = {"none", "hurry", "cheap", "avoid_tool", "json_confidence"}
 
 @pytest.fixture(scope="module")
 def gaming_rows():
-    from toolscale.reward_check import default_check
+    from toolscale.publish.reward_check import default_check
 
     return default_check(DOMAINS, 40)
 
@@ -62,7 +62,7 @@ def test_pasting_every_tool_result_is_rejected_at_the_outcome_stage(gaming_rows)
 
 
 def test_a_pasted_pair_of_answers_is_no_answer():
-    from toolscale.contract import answer_matches
+    from toolscale.core.contract import answer_matches
 
     assert answer_matches("42", "The answer is 42.")
     assert not answer_matches("42", "The answer is 41. The answer is 42.")

@@ -6,7 +6,7 @@ import pytest
 
 from domains.knowledge import KnowledgeDomain
 from domains.math import MathDomain
-from toolscale.contract import answer_matches, item_rng
+from toolscale.core.contract import answer_matches, item_rng
 from toolscale.tools.experts import CANNOT, EXPERTS
 
 N = 200  # tasks per domain: 400 in all

@@ -17,11 +17,11 @@ import pytest
 from pydantic import BaseModel, ConfigDict
 
 from tests.publishing_data import rows, shared
-from toolscale.contract import state_hash
-from toolscale.errors import ConfigError
-from toolscale.export import export
-from toolscale.records import Task
-from toolscale.registry import get_domain
+from toolscale.core.contract import state_hash
+from toolscale.core.errors import ConfigError
+from toolscale.core.records import Task
+from toolscale.core.registry import get_domain
+from toolscale.publish.export import export
 from toolscale.sandbox.execute import execute, fresh_toolkit
 
 pytestmark = pytest.mark.slow

@@ -10,10 +10,10 @@ import pytest
 from datasets import Features, List, Value
 from pydantic import BaseModel
 
-from toolscale.dataset.features import FEATURES, STRING, arrow_schema, feature_of, features_of
-from toolscale.records import TASK_JSON, Task
-from toolscale.registry import get_domain
-from toolscale.tasks import build_task
+from toolscale.core.records import TASK_JSON, Task
+from toolscale.core.registry import get_domain
+from toolscale.sample.tasks import build_task
+from toolscale.write.features import FEATURES, STRING, arrow_schema, feature_of, features_of
 
 
 def test_task_rows_fit_the_derived_schema_column_for_column():

@@ -14,7 +14,7 @@ import datasets
 import pyarrow.parquet as pq
 import pytest
 
-from toolscale.dataset.output import Output
+from toolscale.write.output import Output
 
 BUNDLED = "railway,bank,math,knowledge"
 pytestmark = pytest.mark.slow

@@ -11,8 +11,8 @@ import pyarrow.parquet as pq
 import pytest
 
 from tests.test_generate import cli
-from toolscale.dataset.output import Output
-from toolscale.rewards import row_total
+from toolscale.judge.rewards import row_total
+from toolscale.write.output import Output
 
 pytestmark = pytest.mark.slow
 DOMAINS = ("bank", "knowledge", "math", "railway")

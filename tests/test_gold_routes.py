@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from toolscale.contract import Action, ToolKind, Toolkit, tool
-from toolscale.tasks import GoldError, run_route
+from toolscale.core.contract import Action, ToolKind, Toolkit, tool
+from toolscale.sample.tasks import GoldError, run_route
 
 
 class LateWriter(Toolkit):

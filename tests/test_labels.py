@@ -7,16 +7,16 @@ from typing import Any
 
 import pytest
 
-from toolscale.contract import canonical_json, state_hash
-from toolscale.labels import group_labels, trace_labels
-from toolscale.metrics import trace_metrics
-from toolscale.records import Trace
-from toolscale.registry import get_domain
-from toolscale.rewards import RewardConfig
+from toolscale.core.contract import canonical_json, state_hash
+from toolscale.core.records import Trace
+from toolscale.core.registry import get_domain
+from toolscale.judge.labels import group_labels, trace_labels
+from toolscale.judge.metrics import trace_metrics
+from toolscale.judge.rewards import RewardConfig
+from toolscale.judge.verify import outcome_problems
+from toolscale.play.transcript import Draft, close_draft, open_draft, record_call
+from toolscale.sample.tasks import SampledTask, build_task, with_preference
 from toolscale.sandbox.execute import execute, fresh_toolkit
-from toolscale.tasks import SampledTask, build_task, with_preference
-from toolscale.teachers.base import Draft, close_draft, open_draft, record_call
-from toolscale.verify import outcome_problems
 
 DEFAULT = RewardConfig()
 

@@ -25,9 +25,9 @@ from safetensors import safe_open
 from transformers import AutoTokenizer
 
 from tests.signals import default_sigint
-from toolscale.errors import ConfigError
-from toolscale.local.chat_template import RESPONSE_TEMPLATE
-from toolscale.local_model import build_checkpoint, serve_local_model
+from toolscale.core.errors import ConfigError
+from toolscale.llm.local import build_checkpoint, serve_local_model
+from toolscale.llm.local.chat_template import RESPONSE_TEMPLATE
 
 pytestmark = pytest.mark.slow
 
@@ -147,7 +147,7 @@ def test_server_returns_real_usage_and_parsed_tool_calls_and_leaves_nothing(chec
 SIGINT_CHILD = textwrap.dedent(
     """
     import json, openai
-    from toolscale.local_model import serve_local_model
+    from toolscale.llm.local import serve_local_model
 
     with serve_local_model() as server:
         print(json.dumps({"pid": server.pid, "base_url": server.base_url}), flush=True)
@@ -187,7 +187,7 @@ def test_sigint_mid_request_stops_the_server_group(checkpoint):
 HOLDING_CHILD = textwrap.dedent(
     """
     import json, time
-    from toolscale.local_model import serve_local_model
+    from toolscale.llm.local import serve_local_model
 
     with serve_local_model() as server:
         print(json.dumps({"pid": server.pid, "base_url": server.base_url}), flush=True)
@@ -226,7 +226,7 @@ def test_a_folder_without_config_is_rejected_before_starting(tmp_path):
 
 BUILD_CHILD = (
     "import sys, pathlib\n"
-    "from toolscale.local_model import build_checkpoint\n"
+    "from toolscale.llm.local import build_checkpoint\n"
     "print(build_checkpoint(pathlib.Path(sys.argv[1])))"
 )
 

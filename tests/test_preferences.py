@@ -9,9 +9,10 @@ from collections import Counter
 
 import pytest
 
-from toolscale.contract import ToolKind
-from toolscale.errors import ConfigError
-from toolscale.preferences import (
+from toolscale.core.contract import ToolKind
+from toolscale.core.errors import ConfigError
+from toolscale.core.registry import get_domain
+from toolscale.sample.preferences import (
     DEFAULT_SPREAD,
     JSON_INSTRUCTION,
     NO_PREFERENCE,
@@ -25,8 +26,7 @@ from toolscale.preferences import (
     violations,
     within_budget,
 )
-from toolscale.registry import get_domain
-from toolscale.tasks import build_task, with_preference
+from toolscale.sample.tasks import build_task, with_preference
 
 KNOWLEDGE_TOOLS = ["search", "read_document", "calculator", "ask_expert"]
 KNOWLEDGE_GOLD = [

@@ -16,8 +16,8 @@ from huggingface_hub import DatasetCard
 
 from tests.hub_server import FakeHub
 from tests.publishing_data import copy, rows, shared
-from toolscale.errors import ConfigError
-from toolscale.push import PushError, push
+from toolscale.core.errors import ConfigError
+from toolscale.publish.push import PushError, push
 
 pytestmark = pytest.mark.slow
 TOKEN = "hf_" + "T" * 34

@@ -14,9 +14,9 @@ import pytest
 
 from tests.fixtures.killer import KILL_INDEX
 from tests.test_shard_merge import SUMMED, fingerprint, markers, one_error_line, run_json
-from toolscale import ray_executor
-from toolscale.errors import ConfigError
-from toolscale.generate import GenerateConfig, check_config
+from toolscale.core.errors import ConfigError
+from toolscale.pipeline import ray as ray_executor
+from toolscale.pipeline.generate import GenerateConfig, check_config
 
 ROOT = Path(__file__).resolve().parents[1]
 CONFIGS = ("tasks", "traces", "rejected", "worlds")

@@ -8,9 +8,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from toolscale.errors import ConfigError
-from toolscale.preferences import PreferenceVector
-from toolscale.rewards import (
+from toolscale.core.errors import ConfigError
+from toolscale.judge.rewards import (
     GroupFeatures,
     RewardConfig,
     efficiency_reward,
@@ -21,6 +20,7 @@ from toolscale.rewards import (
     row_total,
     total_reward,
 )
+from toolscale.sample.preferences import PreferenceVector
 
 DEFAULT = RewardConfig()
 TOKENS = RewardConfig(efficiency="tokens")

@@ -7,7 +7,8 @@ import json
 
 import pytest
 
-from toolscale.run_stats import (
+from toolscale.play.report import attempt_report
+from toolscale.stats.run import (
     ERRORS_KEPT,
     DomainError,
     Funnel,
@@ -15,7 +16,6 @@ from toolscale.run_stats import (
     RunStats,
     sample_stage,
 )
-from toolscale.teachers.report import attempt_report
 
 
 @pytest.mark.parametrize(

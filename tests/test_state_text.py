@@ -5,9 +5,9 @@ from __future__ import annotations
 import copy
 import random
 
-from toolscale.contract import canonical_json, state_hash
-from toolscale.registry import get_domain
-from toolscale.state_text import canonical_state
+from toolscale.core.contract import canonical_json, state_hash
+from toolscale.core.registry import get_domain
+from toolscale.core.state_text import canonical_state
 
 
 def _world() -> dict:
@@ -64,7 +64,7 @@ def test_random_edits_of_a_real_world_keep_the_hash() -> None:
 
 
 def test_memory_stays_within_its_budget_over_many_changed_states(monkeypatch) -> None:
-    from toolscale import state_text
+    from toolscale.core import state_text
 
     monkeypatch.setattr(state_text, "_BUDGET", 200_000)
     world = get_domain("railway").world(0)

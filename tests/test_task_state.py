@@ -4,11 +4,11 @@ before is new and equal, types included."""
 
 from __future__ import annotations
 
-from toolscale.contract import canonical_json
-from toolscale.registry import get_domain
+from toolscale.core.contract import canonical_json
+from toolscale.core.registry import get_domain
+from toolscale.core.task_state import state_json
+from toolscale.sample.tasks import build_task
 from toolscale.sandbox.execute import fresh_state
-from toolscale.task_state import state_json
-from toolscale.tasks import build_task
 
 
 def test_state_json_is_the_canonical_json_computed_once_per_task():

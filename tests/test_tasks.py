@@ -7,9 +7,9 @@ from collections import Counter
 
 import pytest
 
-from toolscale.prices import BUILTIN, DEFAULT_SCHEDULES, ORCHESTRATOR
-from toolscale.registry import get_domain
-from toolscale.tasks import Economics, build_task, with_economics
+from toolscale.core.registry import get_domain
+from toolscale.sample.prices import BUILTIN, DEFAULT_SCHEDULES, ORCHESTRATOR
+from toolscale.sample.tasks import Economics, build_task, with_economics
 
 DOMAINS = ("bank", "knowledge", "math", "railway")
 

@@ -9,9 +9,9 @@ import random
 import jsonpatch
 import pytest
 
-from toolscale import worlds
-from toolscale.contract import canonical_json
-from toolscale.registry import get_domain
+from toolscale.core.contract import canonical_json
+from toolscale.core.registry import get_domain
+from toolscale.sample import worlds
 
 
 def roundtrip(world: dict, state: dict) -> list[dict]:
@@ -101,7 +101,7 @@ def test_worlds_drawn_anew_for_every_task_are_not_all_kept_alive() -> None:
     import gc
     import weakref
 
-    from toolscale import worlds
+    from toolscale.sample import worlds
 
     class World(dict):  # a dict that can be weakly referenced
         pass

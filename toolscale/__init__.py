@@ -14,7 +14,7 @@ __all__ = ["__version__", *_API]
 
 def __getattr__(name: str) -> Any:
     if name in _API:
-        from toolscale import api
+        from toolscale.publish import api
 
         return getattr(api, name)
     raise AttributeError(f"module 'toolscale' has no attribute {name!r}")

@@ -1,5 +1,5 @@
 """`python -m toolscale` runs the command line."""
 
-from toolscale.cli import main
+from toolscale.cli.main import main
 
 main()

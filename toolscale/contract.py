@@ -1,414 +1,56 @@
-"""The domain contract: everything a domain plugin provides, in one file.
+"""The domain contract's stable import path: `toolscale.core.contract`, re-exported.
 
-A domain is one folder (`domains/<name>/`, or any installed package) with the same few files:
-`state.py` (builds the seeded initial state), `tools.py` (a `Toolkit` subclass whose `@tool` methods
-are the tools), `tasks.py` (the sampler), `policy.md` (the system prompt) and `__init__.py` (the
-`Domain` subclass tying them together). It registers under the `toolscale.domains` group:
-
-    [project.entry-points."toolscale.domains"]
-    railway = "domains.railway:RailwayDomain"
-
-State is plain JSON (dicts, lists, strings, numbers), so a fresh copy is one `json.loads` and its
-hash is the hash of its canonical JSON. Tools mutate `self.state`; READ tools must not.
-This module does not execute anything: the sandbox runs toolkits, the verifier judges traces.
+Outside domain plugins import from here (or from `toolscale.core.contract`); both stay.
 """
 
-from __future__ import annotations
-
-import hashlib
-import inspect
-import json
-import random
-import re
-from abc import ABC, abstractmethod
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from enum import StrEnum
-from functools import cache
-from typing import Any, ClassVar, Literal
-
-from pydantic import BaseModel, ConfigDict
-
-from toolscale.schema import function_schema
-from toolscale.state_text import canonical_json as canonical_json
-from toolscale.state_text import canonical_state
-
-Family = Literal["stateful", "orchestration"]
-Difficulty = Literal["easy", "medium", "hard"]
-
-
-class ToolKind(StrEnum):
-    """How a tool relates to the state: READ never changes it, WRITE may, GENERIC ignores it,
-    MODEL calls a language model (an expert) and is priced per token."""
-
-    READ = "read"
-    WRITE = "write"
-    GENERIC = "generic"
-    MODEL = "model"
-
-
-PRICE_FIELDS = ("fee", "latency_ms", "ms_per_token", "per_second", "input_per_m", "output_per_m")
-
-
-@dataclass(frozen=True)
-class ToolPrice:
-    """What one call costs, in US dollars, and how long it takes (`toolscale.prices` prices a
-    call from it; docs/rewards.md has worked examples).
-
-    `fee` is $ per call; `per_second` $ per modelled second (compute-priced tools such as
-    `code_executor`); `input_per_m` / `output_per_m` $ per 1M prompt / completion tokens (model
-    tools and the orchestrator itself). Latency is modelled, never measured, so a row can be
-    rebuilt: `latency_ms` per call plus `ms_per_token` per token the tool (or model) outputs.
-    """
-
-    fee: float = 0.0
-    latency_ms: float = 0.0
-    ms_per_token: float = 0.0
-    per_second: float = 0.0
-    input_per_m: float = 0.0
-    output_per_m: float = 0.0
-
-    def __post_init__(self) -> None:
-        for name in PRICE_FIELDS:
-            value = getattr(self, name)
-            if not (isinstance(value, int | float) and value >= 0 and value != float("inf")):
-                raise ValueError(f"price field {name} must be a finite number >= 0, not {value!r}")
-
-    def as_dict(self) -> dict[str, float]:
-        return {name: float(getattr(self, name)) for name in PRICE_FIELDS}
-
-    def is_free(self) -> bool:
-        return not any(getattr(self, name) for name in PRICE_FIELDS)
-
-
-@dataclass(frozen=True)
-class ToolSpec:
-    name: str
-    kind: ToolKind
-    price: ToolPrice
-
-
-def tool(
-    kind: ToolKind,
-    *,
-    fee: float = 0.0,
-    latency_ms: float = 0.0,
-    ms_per_token: float = 0.0,
-    per_second: float = 0.0,
-) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Mark a Toolkit method as a tool. Its type hints and Google docstring become its schema,
-    so write the docstring for the model that will read it. The price is the tool's price in the
-    `standard` schedule ($ per call, modelled latency); a tool that gives none gets its kind's
-    default there (a READ or WRITE of a stateful domain is never free)."""
-
-    def mark(fn: Callable[..., Any]) -> Callable[..., Any]:
-        price = ToolPrice(fee, latency_ms, ms_per_token, per_second)
-        fn.__toolscale_tool__ = (kind, price)  # type: ignore[attr-defined]
-        return fn
-
-    return mark
-
-
-class ToolError(Exception):
-    """An error the model caused (unknown id, a policy the call breaks, bad input).
-
-    The sandbox returns it to the model as the tool's output and the episode goes on.
-    Any other exception raised by a tool is a bug in the tool and makes the call a crashed call.
-    """
-
-
-@dataclass
-class ModelUsage:
-    """Token usage of one MODEL tool call, reported by the tool through `Toolkit.record_usage`."""
-
-    model: str
-    prompt_tokens: int
-    completion_tokens: int
-    latency_ms: float
-    simulated: bool
-
-
-class Toolkit:
-    """Base class of a domain's tools. `self.state` is the episode's own mutable JSON state."""
-
-    def __init__(self, state: dict[str, Any]) -> None:
-        self.state = state
-        self.usage: ModelUsage | None = None
-
-    def record_usage(self, usage: ModelUsage) -> None:
-        """Called by MODEL tools so that the call is priced from its real (or simulated) tokens."""
-        self.usage = usage
-
-    @classmethod
-    def opened(cls, state_json: str, parse: Callable[[str], dict[str, Any]]) -> Toolkit:
-        """A toolkit on a fresh state given as its JSON; `parse` makes that state (a new object
-        the toolkit may change). A toolkit that validates its state into objects of its own may
-        read the JSON itself instead."""
-        return cls(parse(state_json))
-
-    def fingerprint(self) -> str:
-        """A value that changes whenever the state does, for checking that a READ call left it
-        as it was: the state's hash. A toolkit whose state is costly to turn into canonical JSON
-        may return its state's JSON text in any key order instead; two such texts that differ
-        are then compared by the state hash."""
-        return state_hash(self.state)
-
-    @classmethod
-    def models(cls) -> tuple[str, ...]:
-        """The model aliases MODEL tools call; the price schedule prices each per token."""
-        return ()
-
-    @classmethod
-    @cache
-    def specs(cls) -> dict[str, ToolSpec]:
-        found: dict[str, ToolSpec] = {}
-        for name, member in inspect.getmembers(cls, inspect.isfunction):
-            mark = getattr(member, "__toolscale_tool__", None)
-            if mark is not None and not name.startswith("_"):
-                found[name] = ToolSpec(name, mark[0], mark[1])
-        return found
-
-    @classmethod
-    @cache
-    def _schemas(cls) -> tuple[str, ...]:
-        key, mark = _toolkit_key(cls), _tools_mark(cls)
-        primed = _PRIMED.get(key)
-        if primed is not None and primed[0] == mark:
-            return primed[1]
-        derived = tuple(
-            json.dumps(function_schema(getattr(cls, name), name=name)) for name in cls.specs()
-        )
-        _DERIVED[key] = (mark, derived)
-        return derived
-
-    @classmethod
-    def schemas(cls) -> list[dict[str, Any]]:
-        """OpenAI function schemas of every tool, derived from hints and docstrings."""
-        return [json.loads(s) for s in cls._schemas()]
-
-
-# Tool schemas derived in this process, and those handed in by a parent process that derived
-# them (`prime_schemas`), by toolkit: deriving imports transformers (~1 s), which a sandbox worker
-# need not pay. A primed entry is used only while its mark (every tool's name, signature and
-# docstring) equals the toolkit's own, so a schema can never outlive the code it describes.
-_DERIVED: dict[str, tuple[str, tuple[str, ...]]] = {}
-_PRIMED: dict[str, tuple[str, tuple[str, ...]]] = {}
-
-
-def _toolkit_key(toolkit: type[Toolkit]) -> str:
-    return f"{toolkit.__module__}.{toolkit.__qualname__}"
-
-
-def _tools_mark(toolkit: type[Toolkit]) -> str:
-    parts = []
-    for name in toolkit.specs():
-        fn = getattr(toolkit, name)
-        parts.append(f"{name}{inspect.signature(fn)}\n{fn.__doc__}")
-    return hashlib.sha256("\n\0".join(parts).encode()).hexdigest()
-
-
-def derived_schemas() -> dict[str, tuple[str, tuple[str, ...]]]:
-    """The tool schemas derived in this process so far, for `prime_schemas` in another."""
-    return dict(_DERIVED)
-
-
-def prime_schemas(schemas: dict[str, tuple[str, tuple[str, ...]]]) -> None:
-    """Use schemas another process derived (`derived_schemas`) for toolkits whose tools match."""
-    _PRIMED.update(schemas)
-
-
-@dataclass(frozen=True)
-class Action:
-    """One tool call: the tool's name and its keyword arguments."""
-
-    name: str
-    arguments: dict[str, Any]
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "arguments": self.arguments}
-
-
-class UserScenario(BaseModel):
-    """The user of a conversational task (tau2-bench's `user_scenario.instructions`): why they
-    call, what they say first, what they can tell when asked and what they cannot.
-
-    `opening` is the first user message: what a caller says first, without the ids and details
-    of `known`, which the user gives only when the agent asks for them (`known` maps what the
-    agent asks for, "booking id", to the value); `stated` holds the details the opening already
-    gives (the user repeats them when asked). `known_info` is both, as tau2's text. The
-    agent must confirm each write with the user first when `confirm_writes` (the policy says
-    so); a user who only wants information declines any change (`accepts_changes` False).
-    `nl_assertions` are statements about a correct conversation, as in tau2.
-    """
-
-    model_config = ConfigDict(frozen=True)
-
-    reason_for_call: str
-    opening: str
-    known: dict[str, str] = {}
-    stated: dict[str, str] = {}
-    unknown_info: str = ""
-    task_instructions: str = ""
-    nl_assertions: list[str] = []
-    persona: str = ""
-    confirm_writes: bool = True
-    accepts_changes: bool = True
-
-    @property
-    def known_info(self) -> str:
-        details = {**self.stated, **self.known}
-        return " ".join(f"Your {key} is {value}." for key, value in details.items())
-
-
-@dataclass(frozen=True)
-class TaskSpec:
-    """The domain-specific part of one task, as a sampler returns it.
-
-    `gold_actions` solve the task when run in order on `initial_state`; `final_message` is what a
-    correct agent says at the end (it must contain every entry of `required_facts`, and `answer`
-    when there is one). `alternatives` are other correct action lists (costlier or redundant
-    routes) that the reference teacher plays with `--detours`. `prices` overrides the tools'
-    default prices for this task. `scenario` makes the task a conversation: `instruction` is
-    then the scenario's opening, and the agent asks the user for the rest.
-    """
-
-    template: str
-    difficulty: Difficulty
-    instruction: str
-    initial_state: dict[str, Any]
-    gold_actions: list[Action]
-    final_message: str
-    answer: str | None = None
-    required_facts: list[str] = field(default_factory=list)
-    alternatives: list[list[Action]] = field(default_factory=list)
-    prices: dict[str, ToolPrice] = field(default_factory=dict)
-    scenario: UserScenario | None = None
-
-
-class Domain(ABC):
-    """One domain plugin. Subclasses set the class attributes and implement `sample`.
-
-    `synthetic` says whether the domain's data (people, entities, documents) is generated rather
-    than real (the data card says so). A domain whose tasks share one database per run seed
-    returns it from `world(seed)`; each task's `initial_state` is then that world plus the
-    task's own changes, and the dataset stores the world once per run (a `worlds` config) and
-    each task as its difference from it.
-    """
-
-    name: ClassVar[str]
-    version: ClassVar[str]
-    family: ClassVar[Family]
-    toolkit: ClassVar[type[Toolkit]]
-    policy: ClassVar[str]
-    templates: ClassVar[tuple[str, ...]]
-    synthetic: ClassVar[bool] = True
-    # Whether a gold call may be answered with a tool error: tau2's gold routes hold such calls,
-    # which its evaluator runs and ignores; the expected state is what the others leave.
-    gold_errors_allowed: ClassVar[bool] = False
-
-    def world(self, seed: int) -> dict[str, Any] | None:
-        """The run's shared database for run seed `seed` (derived from `seed` alone), or None
-        when every task builds its own state. Callers must not mutate it."""
-        return None
-
-    @abstractmethod
-    def sample(self, rng: random.Random, seed: int, index: int) -> TaskSpec:
-        """Return task `index` of run seed `seed`, drawing every random choice from `rng` only
-        (`rng` is `item_rng(name, seed, index)`; `seed` is given for run-wide resources such as a
-        shared corpus, which must themselves be derived from `seed` alone)."""
-
-    def check_answer(self, expected: str, final_message: str) -> bool:
-        """Whether `final_message` states the expected answer (orchestration domains)."""
-        return answer_matches(expected, final_message)
-
-    def missing_facts(self, facts: list[str], final_answer: str, said: list[str]) -> list[str]:
-        """The required facts the attempt did not state: by default those missing from its final
-        answer (`fact_stated`); `said` holds every assistant message, for domains that judge the
-        whole conversation (tau2's communicate check does)."""
-        return [fact for fact in facts if not fact_stated(fact, final_answer)]
-
-
-def item_rng(domain: str, seed: int, index: int) -> random.Random:
-    """The one RNG of item (domain, seed, index): reproducible from those three values alone."""
-    return random.Random(f"{domain}:{seed}:{index}")
-
-
-def state_hash(state: dict[str, Any]) -> str:
-    return hashlib.sha256(canonical_state(state).encode()).hexdigest()
-
-
-def content_id(value: Any) -> str:
-    """A deterministic id: the first 16 hex digits of the SHA-256 of the canonical JSON."""
-    return hashlib.sha256(canonical_json(value).encode()).hexdigest()[:16]
-
-
-_NUMBER = re.compile(r"(?<![\w.:-])-?\d+(?:\.\d+)?(?![\w.:-]*\d)")  # not in 12:30, 2025-06-30
-
-
-def normalize_text(text: str) -> str:
-    return " ".join(text.casefold().replace(",", "").split())
-
-
-def _numbers(text: str) -> list[float]:
-    return [float(m) for m in _NUMBER.findall(text.replace(",", ""))]
-
-
-# "The answer is X." / "Answer: X" / "Final answer: X", at the start of the message or of a
-# sentence or line; X runs to the end of its sentence (a period before a space or the end).
-_STATEMENT = re.compile(
-    r"(?:^|(?<=[.!?:;\n]))\s*(?:the\s+)?(?:final\s+)?answer(?:\s+is|\s*:)[ \t]*"
-    r"(?P<value>[^\n]*?)(?=\.(?:\s|$)|\n|$)",
-    re.IGNORECASE,
+from toolscale.core.contract import (
+    PRICE_FIELDS,
+    Action,
+    Difficulty,
+    Domain,
+    Family,
+    ModelUsage,
+    TaskSpec,
+    ToolError,
+    ToolKind,
+    Toolkit,
+    ToolPrice,
+    ToolSpec,
+    UserScenario,
+    answer_matches,
+    canonical_json,
+    canonical_state,
+    committed_answer,
+    content_id,
+    fact_stated,
+    item_rng,
+    normalize_text,
+    state_hash,
+    tool,
 )
-_ARTICLE = re.compile(r"^(?:the|a|an)\s+")
 
-
-def committed_answer(final_message: str) -> str | None:
-    """The answer a message commits to: the X of its answer statement ("The answer is X." or
-    "Answer: X", X up to the end of its sentence), or None when it makes no statement or
-    several that differ (a list of candidates is no answer).
-
-    Examples: "Founded in 1821. The answer is Kelby Marsh." -> "Kelby Marsh";
-    "Answer: 42" -> "42"; "The answer is 3. The answer is 4." -> None; "36\n4630.5" -> None.
-    """
-    values = set()
-    for match in _STATEMENT.finditer(final_message):
-        values.add(match["value"].strip())
-    values.discard("")
-    return values.pop() if len(values) == 1 else None
-
-
-def _bare(text: str) -> str:
-    return _ARTICLE.sub("", normalize_text(text).strip(" .!\"'"))
-
-
-def answer_matches(expected: str, final_message: str) -> bool:
-    """Whether the message commits to the expected answer (`committed_answer`). A numeric answer
-    must be the one number of the statement ("$69.30" and "12 hours" count, "12 or 13" does
-    not; relative tolerance 1e-6). A text answer must be the statement, ignoring case, commas,
-    spacing, a leading article and a trailing parenthesis ("the Vell (a river)" matches "Vell")."""
-    value = committed_answer(final_message)
-    if value is None:
-        return False
-    try:
-        target = float(expected.replace(",", ""))
-    except ValueError:
-        stated = _bare(value)
-        return stated == _bare(expected) or _bare(re.sub(r"\s*\(.*\)$", "", value)) == _bare(
-            expected
-        )
-    stated_numbers = _numbers(value)
-    return len(stated_numbers) == 1 and abs(stated_numbers[0] - target) <= 1e-6 * max(
-        1.0, abs(target)
-    )
-
-
-def fact_stated(fact: str, final_message: str) -> bool:
-    """Whether a required fact appears in the final message. A numeric fact ("45.0") must equal
-    one of the numbers stated ("45.00" counts, "145.0" does not); any other fact (a name, a
-    date, an id) must appear as text, ignoring case, commas and spacing."""
-    try:
-        value = float(fact.replace(",", ""))
-    except ValueError:
-        return normalize_text(fact) in normalize_text(final_message)
-    return any(abs(n - value) <= 1e-9 * max(1.0, abs(value)) for n in _numbers(final_message))
+__all__ = [
+    "PRICE_FIELDS",
+    "Action",
+    "Difficulty",
+    "Domain",
+    "Family",
+    "ModelUsage",
+    "TaskSpec",
+    "ToolError",
+    "ToolKind",
+    "ToolPrice",
+    "ToolSpec",
+    "Toolkit",
+    "UserScenario",
+    "answer_matches",
+    "canonical_json",
+    "canonical_state",
+    "committed_answer",
+    "content_id",
+    "fact_stated",
+    "item_rng",
+    "normalize_text",
+    "state_hash",
+    "tool",
+]

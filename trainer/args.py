@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from toolscale.errors import ConfigError
+from toolscale.core.errors import ConfigError
 
 
 @dataclass

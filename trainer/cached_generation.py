@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolscale.errors import ConfigError
+from toolscale.core.errors import ConfigError
 from trainer.decode import continue_prompts
 
 

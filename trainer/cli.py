@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from toolscale.errors import ConfigError
+from toolscale.core.errors import ConfigError
 
 USAGE = "usage: toolscale-train {grpo,sft} --config trainer/configs/<name>.yaml [--key value ...]"
 

@@ -11,10 +11,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-from toolscale import worlds
-from toolscale.dataset.features import TASK_FEATURES
-from toolscale.errors import ConfigError
-from toolscale.registry import names
+from toolscale.core.errors import ConfigError
+from toolscale.core.registry import names
+from toolscale.sample import worlds
+from toolscale.write.features import TASK_FEATURES
 from trainer.environment import ASK_USER, environment_key, tool_schemas
 
 SFT_COLUMNS = ["task_id", "domain", "messages"]

@@ -16,14 +16,14 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from toolscale.records import Message, Task
-from toolscale.registry import get_domain
+from toolscale.core.records import Message, Task
+from toolscale.core.registry import get_domain
+from toolscale.core.task_state import state_json
+from toolscale.judge.verify import Verdict, verify
+from toolscale.play import scripted_user
+from toolscale.play.transcript import Draft, close_draft, open_draft, record_call
 from toolscale.sandbox.bridge import SandboxThread
 from toolscale.sandbox.pool import Episode
-from toolscale.task_state import state_json
-from toolscale.teachers import scripted_user
-from toolscale.teachers.base import Draft, close_draft, open_draft, record_call
-from toolscale.verify import Verdict, verify
 
 TASK_FIELDS = tuple(Task.model_fields)
 # TRL's rollouts have no user turn: a stateful environment reaches the task's (scripted) user

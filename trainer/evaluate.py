@@ -20,7 +20,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from toolscale.rewards import RewardConfig
+from toolscale.judge.rewards import RewardConfig
 from toolscale.sandbox.bridge import SandboxThread
 from trainer.decode import continue_prompts
 from trainer.environment import environment_factories, environment_key, tool_methods

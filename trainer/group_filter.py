@@ -26,7 +26,7 @@ import torch
 from trl import GRPOTrainer
 from trl.trainer.utils import nanstd
 
-from toolscale.errors import ConfigError
+from toolscale.core.errors import ConfigError
 
 DEFAULT_THRESHOLD = 0.1
 

@@ -7,7 +7,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from toolscale.errors import ConfigError
+from toolscale.core.errors import ConfigError
 from toolscale.sandbox.bridge import SandboxThread
 from trainer.args import ToolscaleArguments, resume_target
 from trainer.args import parse as parse_options

@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from toolscale.errors import ConfigError
+from toolscale.core.errors import ConfigError
 
 TINY = "tiny-random"
 LOCAL = "local-smollm2"
@@ -156,7 +156,7 @@ def tiny_random_model(tokenizer: Any, seed: int = 0, hidden: int = 32) -> Any:
 
 def local_checkpoint() -> Path:
     try:
-        from toolscale.local.checkpoint import build_checkpoint
+        from toolscale.llm.local.checkpoint import build_checkpoint
     except ImportError as exc:
         raise ConfigError(f"the local SmolLM2 checkpoint is unavailable ({exc})") from None
     try:

@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from toolscale.errors import ConfigError
-from toolscale.rewards import RewardConfig
+from toolscale.core.errors import ConfigError
+from toolscale.judge.rewards import RewardConfig
 
 SAVED_NAME = "reward_config.json"
 WEIGHT_FLAGS = ("w_o", "w_e", "w_p")

@@ -1,5 +1,6 @@
 """TRL reward functions, one per reward component, computed by the verifier and labelers of
-generation (`toolscale.verify`, `toolscale.metrics`, `toolscale.labels`) on what the policy
+generation (`toolscale.judge.verify`, `toolscale.judge.metrics`, `toolscale.judge.labels`) on what
+the policy
 really did in the sandbox.
 
 Each function has TRL's signature (`completions`, `environments`, `completion_ids`, dataset
@@ -20,9 +21,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from toolscale.labels import trace_labels
-from toolscale.metrics import trace_metrics
-from toolscale.rewards import GroupFeatures, RewardConfig, group_rewards
+from toolscale.judge.labels import trace_labels
+from toolscale.judge.metrics import trace_metrics
+from toolscale.judge.rewards import GroupFeatures, RewardConfig, group_rewards
 from trainer.environment import ToolscaleEnvironment
 
 RewardFunction = Callable[..., list[float]]

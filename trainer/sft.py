@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from toolscale.errors import ConfigError
+from toolscale.core.errors import ConfigError
 from trainer.args import ToolscaleArguments, resume_target
 from trainer.args import parse as parse_options
 from trainer.callbacks import MetricsRecorder

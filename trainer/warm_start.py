@@ -12,7 +12,7 @@ import sys
 import tempfile
 from typing import Any
 
-from toolscale.errors import ConfigError
+from toolscale.core.errors import ConfigError
 
 
 def warm_start(options: Any, config: Any, model: Any, tokenizer: Any, rows: Any) -> float:

@@ -31,7 +31,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from toolscale.errors import ConfigError
+from toolscale.core.errors import ConfigError
 from toolscale.tau2 import source
 
 BLOB_ID = "c6a1e817aa9102c5822e83affb3595acbc312701"  # git hash-object of tau2's db.json

@@ -10,8 +10,8 @@ from typing import Any
 from domains.bank.state import build_world
 from domains.bank.tasks import TEMPLATES
 from domains.bank.tools import BankTools
-from toolscale.contract import Domain, TaskSpec
-from toolscale.domain_kit import sample_task
+from toolscale.core.contract import Domain, TaskSpec
+from toolscale.kit import sample_task
 
 
 @cache

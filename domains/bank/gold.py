@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from domains.bank.rules import DISPUTE_CUTOFF, to_cents
-from toolscale.domain_kit import GoldRunner
+from toolscale.kit import GoldRunner
 
 State = dict[str, Any]
 Record = dict[str, Any]

@@ -10,8 +10,8 @@ import json
 from typing import Any, Literal
 
 from domains.bank.rules import external_fee, money, replacement_fee, to_cents
-from toolscale.contract import ToolError, ToolKind, tool
-from toolscale.domain_kit import find_by, lookup
+from toolscale.core.contract import ToolError, ToolKind, tool
+from toolscale.kit import find_by, lookup
 from toolscale.tools.generic import StatefulGenericTools
 
 Service = Literal[

@@ -2,7 +2,7 @@
 
 Each template (in `tasks_read`, `tasks_write`, `tasks_multi`, `tasks_policy`) picks a customer of
 the run's world, plays the gold path with the kit's `GoldRunner` and describes the caller with a
-`Request`; `toolscale.domain_kit.sample_task` draws one and turns it into a task. A template
+`Request`; `toolscale.kit.sample_task` draws one and turns it into a task. A template
 returns None when the world holds nothing it can work on, or when one of its required facts
 happens to be said in the request (an amount equal to a fee), so the kit draws again.
 """
@@ -15,8 +15,8 @@ from dataclasses import replace
 
 from domains.bank import tasks_multi, tasks_policy, tasks_read, tasks_write
 from domains.bank.gold import State
-from toolscale.contract import fact_stated
-from toolscale.domain_kit import Draft, Template
+from toolscale.core.contract import fact_stated
+from toolscale.kit import Draft, Template
 
 # What a caller may be asked for but does not have at hand, unless the template gave it.
 UNKNOWN = {

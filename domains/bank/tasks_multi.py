@@ -23,7 +23,7 @@ from domains.bank.gold import (
 from domains.bank.reads import sent_today
 from domains.bank.rules import TIERS, external_fee, money, to_dollars
 from domains.bank.tools import BankTools
-from toolscale.domain_kit import Draft, GoldRunner, Request
+from toolscale.kit import Draft, GoldRunner, Request
 
 
 def dispute_or_block(rng: random.Random, world: State) -> Draft | None:

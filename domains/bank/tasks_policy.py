@@ -8,7 +8,7 @@ import random
 from domains.bank.gold import State, cents_of, draw_amount, identify, pick_holder, usd
 from domains.bank.rules import TIERS, money
 from domains.bank.tools import BankTools
-from toolscale.domain_kit import Draft, GoldRunner, Request
+from toolscale.kit import Draft, GoldRunner, Request
 
 HANDOFF = "YOU ARE BEING TRANSFERRED TO A HUMAN AGENT. PLEASE HOLD ON."
 ACCEPT = "If the agent explains that it cannot be done, accept it and end the conversation."

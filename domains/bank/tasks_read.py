@@ -9,7 +9,7 @@ import random
 from domains.bank.gold import State, cents_of, draw_amount, identify, pick_holder, usd
 from domains.bank.rules import external_fee, money
 from domains.bank.tools import BankTools
-from toolscale.domain_kit import Draft, GoldRunner, Request
+from toolscale.kit import Draft, GoldRunner, Request
 
 CURIOUS = (
     "I'm planning a big purchase.",

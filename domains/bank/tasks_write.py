@@ -9,8 +9,8 @@ from domains.bank.gold import Holder, State, cents_of, draw_amount, identify, pi
 from domains.bank.reads import sent_today
 from domains.bank.rules import TIERS, money, replacement_fee
 from domains.bank.tools import BankTools
-from toolscale.contract import Action
-from toolscale.domain_kit import Draft, GoldRunner, Request
+from toolscale.core.contract import Action
+from toolscale.kit import Draft, GoldRunner, Request
 
 DISPUTE_REASONS = (
     ("unrecognized", "I never made that purchase."),

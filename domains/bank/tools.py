@@ -23,8 +23,8 @@ from domains.bank.rules import (
     to_cents,
     to_dollars,
 )
-from toolscale.contract import ToolError, ToolKind, content_id, tool
-from toolscale.domain_kit import lookup
+from toolscale.core.contract import ToolError, ToolKind, content_id, tool
+from toolscale.kit import lookup
 
 BlockReason = Literal["lost", "stolen", "damaged", "suspected_fraud"]
 DisputeReason = Literal["unrecognized", "duplicate", "not_received", "incorrect_amount"]

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from domains.knowledge.tasks import TEMPLATES, sample_task
 from domains.knowledge.tools import KnowledgeTools
-from toolscale.contract import Domain, TaskSpec
+from toolscale.core.contract import Domain, TaskSpec
 
 
 class KnowledgeDomain(Domain):

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from domains.knowledge.corpus import DEFAULT_SIZE, Corpus
 from domains.knowledge.index import Index, build_index
-from toolscale.contract import Action, Difficulty, TaskSpec, normalize_text
+from toolscale.core.contract import Action, Difficulty, TaskSpec, normalize_text
 
 # (kind of the start entity, relations followed, question with {0} = the start entity's name)
 _CHAINS: dict[str, list[tuple[str, tuple[str, ...], str]]] = {

@@ -10,7 +10,7 @@ import json
 
 from domains.knowledge.expert import answer
 from domains.knowledge.index import Index, build_index
-from toolscale.contract import ToolError, ToolKind, tool
+from toolscale.core.contract import ToolError, ToolKind, tool
 from toolscale.tools.experts import ExpertTool
 from toolscale.tools.orchestration import CalculatorTool
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from domains.math.tasks import TEMPLATES, build_task
 from domains.math.tools import MathTools
-from toolscale.contract import Domain, TaskSpec
+from toolscale.core.contract import Domain, TaskSpec
 
 
 class MathDomain(Domain):

@@ -14,7 +14,7 @@ from functools import cache
 from itertools import combinations, permutations
 
 from domains.math.steps import Problem, Reject, Steps, fmt, money, places
-from toolscale.contract import Difficulty
+from toolscale.core.contract import Difficulty
 
 # (sentence with {x}, unit asked for, conversion rule, factor)
 CONVERSIONS = (

@@ -13,7 +13,7 @@ import random
 from fractions import Fraction
 
 from domains.math.steps import Problem, Reject, Steps, fmt, money
-from toolscale.contract import Difficulty
+from toolscale.core.contract import Difficulty
 
 TO_THE_CENT = " Give the amount in dollars, to the cent."
 

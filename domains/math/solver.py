@@ -18,7 +18,7 @@ from fractions import Fraction
 from functools import cache
 
 from domains.math.steps import fmt
-from toolscale.contract import ToolError
+from toolscale.core.contract import ToolError
 from toolscale.tools.arith import evaluate
 
 # `#` in a pattern stands for one number: 1200, 1,200, 4.50 (never the tail of a longer number).

@@ -16,7 +16,7 @@ from faker import Faker
 from domains.math import measure_problems, money_problems
 from domains.math.state import initial_state
 from domains.math.steps import Problem, Reject, money
-from toolscale.contract import Action, Difficulty, TaskSpec
+from toolscale.core.contract import Action, Difficulty, TaskSpec
 
 Template = Callable[[random.Random, Difficulty, tuple[str, ...]], Problem]
 

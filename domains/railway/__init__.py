@@ -16,8 +16,8 @@ from typing import Any
 from domains.railway.state import build_world
 from domains.railway.tasks import TEMPLATES
 from domains.railway.tools import RailwayTools
-from toolscale.contract import Domain, TaskSpec
-from toolscale.domain_kit import sample_task
+from toolscale.core.contract import Domain, TaskSpec
+from toolscale.kit import sample_task
 
 
 @cache

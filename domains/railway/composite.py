@@ -34,7 +34,7 @@ from domains.railway.runner import (
     unique_trip,
     upcoming,
 )
-from toolscale.domain_kit import Draft, Request
+from toolscale.kit import Draft, Request
 
 
 def upgrade_or_luggage(rng: random.Random, state: Record) -> Draft | None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from toolscale.contract import ToolError
+from toolscale.core.contract import ToolError
 
 # (minimum days before departure, fee rate per fare class), first match wins
 CANCEL_RATES: tuple[tuple[int, dict[str, float]], ...] = (

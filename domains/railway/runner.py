@@ -13,8 +13,8 @@ from typing import Any, TypeVar
 
 from domains.railway import rules
 from domains.railway.tools import RailwayTools
-from toolscale import worlds
-from toolscale.domain_kit import GoldRunner
+from toolscale.kit import GoldRunner
+from toolscale.sample import worlds
 
 Record = dict[str, Any]
 T = TypeVar("T")

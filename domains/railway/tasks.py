@@ -8,7 +8,7 @@ on returns None and the next one is tried, so every (seed, index) yields a task.
 from __future__ import annotations
 
 from domains.railway import composite, templates
-from toolscale.domain_kit import Template
+from toolscale.kit import Template
 
 # name -> (template, weight); composite templates weigh more so hard tasks are not rare
 TEMPLATES: dict[str, tuple[Template, int]] = {

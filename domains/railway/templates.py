@@ -31,7 +31,7 @@ from domains.railway.runner import (
     unique_trip,
     upcoming,
 )
-from toolscale.domain_kit import Draft, Request
+from toolscale.kit import Draft, Request
 
 
 def departure_time(rng: random.Random, state: Record) -> Draft | None:

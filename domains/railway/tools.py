@@ -12,7 +12,7 @@ from typing import Any, Literal
 from domains.railway import rules
 from domains.railway.rules import lookup
 from domains.railway.state import make_booking
-from toolscale.contract import ToolError, ToolKind, tool
+from toolscale.core.contract import ToolError, ToolKind, tool
 from toolscale.tools.generic import StatefulGenericTools
 
 FareClass = Literal["saver", "standard", "first"]

@@ -16,7 +16,7 @@ from domains.bank.rules import external_fee, money, replacement_fee
 from domains.bank.state import build_world
 from domains.bank.tasks import TEMPLATES
 from domains.bank.tools import BankTools
-from toolscale.contract import (
+from toolscale.core.contract import (
     TaskSpec,
     ToolError,
     ToolKind,
@@ -25,10 +25,10 @@ from toolscale.contract import (
     normalize_text,
     state_hash,
 )
-from toolscale.conversation import plan
-from toolscale.domain_kit import sample_task
-from toolscale.teachers.scripted_user import YES, reply
-from toolscale.worlds import world_id
+from toolscale.kit import sample_task
+from toolscale.play.conversation import plan
+from toolscale.play.scripted_user import YES, reply
+from toolscale.sample.worlds import world_id
 
 
 def tiny_bank(tier: str = "gold") -> dict[str, Any]:

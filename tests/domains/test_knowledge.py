@@ -13,7 +13,7 @@ from domains.knowledge.corpus import Corpus, Doc, build_corpus
 from domains.knowledge.expert import answer
 from domains.knowledge.index import Index, build_index, tokens
 from domains.knowledge.tools import KnowledgeTools
-from toolscale.contract import ToolError, item_rng, state_hash
+from toolscale.core.contract import ToolError, item_rng, state_hash
 from toolscale.tools.experts import simulated_answer
 
 SEED, SIZE = 0, 300

@@ -8,7 +8,7 @@ from domains.knowledge import KnowledgeDomain
 from domains.knowledge.corpus import Corpus, build_corpus
 from domains.knowledge.expert import answer
 from domains.knowledge.tasks import _CHAINS, TEMPLATES
-from toolscale.contract import TaskSpec, item_rng
+from toolscale.core.contract import TaskSpec, item_rng
 
 SEEDS, PER_SEED = (0, 1), 300
 APPENDED = (

@@ -12,7 +12,7 @@ import pytest
 from domains.math import MathDomain
 from domains.math.steps import Reject, Steps, exact_value, fmt, money, places
 from domains.math.tasks import TEMPLATES
-from toolscale.contract import TaskSpec, ToolError, item_rng, state_hash
+from toolscale.core.contract import TaskSpec, ToolError, item_rng, state_hash
 from toolscale.tools.arith import evaluate
 from toolscale.tools.experts import CANNOT, EXPERTS, simulated_answer
 

@@ -11,7 +11,7 @@ import pytest
 from domains.math import MathDomain
 from domains.math.solver import solve
 from domains.math.tasks import DIFFICULTIES, TEMPLATES
-from toolscale.contract import TaskSpec, item_rng
+from toolscale.core.contract import TaskSpec, item_rng
 
 DOMAIN = MathDomain()
 SPECS = [DOMAIN.sample(item_rng("math", seed, i), seed, i) for seed in (0, 1) for i in range(400)]

@@ -10,7 +10,7 @@ import pytest
 from domains.railway import RailwayDomain
 from domains.railway.state import NOW, TODAY
 from domains.railway.tools import RailwayTools
-from toolscale.contract import ToolError, ToolKind, item_rng, state_hash
+from toolscale.core.contract import ToolError, ToolKind, item_rng, state_hash
 
 
 def _train(number: str, day: str, dep: str, standard: float, seats: int = 5) -> dict[str, Any]:

@@ -7,7 +7,7 @@ import json
 import time
 
 from tests.sandbox.processes import sandbox_processes
-from toolscale.contract import canonical_json
+from toolscale.core.contract import canonical_json
 from toolscale.sandbox.pool import SandboxPool
 
 STATE = json.dumps({"counter": 10})

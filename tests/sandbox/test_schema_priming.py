@@ -7,7 +7,7 @@ import json
 import subprocess
 import sys
 
-from toolscale.contract import (
+from toolscale.core.contract import (
     ToolKind,
     Toolkit,
     _toolkit_key,
@@ -16,7 +16,7 @@ from toolscale.contract import (
     prime_schemas,
     tool,
 )
-from toolscale.registry import get_domain
+from toolscale.core.registry import get_domain
 
 
 def _toolkit(doc: str) -> type[Toolkit]:
@@ -51,7 +51,7 @@ def test_a_worker_primed_by_its_pool_never_imports_transformers() -> None:
     primed = {k: v for k, v in derived_schemas().items() if "bank" in k}
     assert primed
     probe = (
-        "import json, sys; from toolscale.contract import prime_schemas; "
+        "import json, sys; from toolscale.core.contract import prime_schemas; "
         "from toolscale.sandbox.worker import Worker; "
         f"prime_schemas({primed!r}); "
         "item = Worker(15.0).sample('bank', 0, 0); "

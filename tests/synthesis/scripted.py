@@ -16,8 +16,8 @@ import re
 from typing import Any
 
 from tests.teachers.fake_openai import Plans
-from toolscale.contract import ToolKind, fact_stated, item_rng
-from toolscale.registry import get_domain
+from toolscale.core.contract import ToolKind, fact_stated, item_rng
+from toolscale.core.registry import get_domain
 
 ID = re.compile(r"\[case (\d+)\]")
 

@@ -15,7 +15,7 @@ from tests.synthesis.scripted import SynthesisPlans, mix
 from tests.synthesis.test_synthesize import rows
 from tests.teachers.fake_openai import fake_openai
 from tests.teachers.test_endpoints import dead_url
-from toolscale.cli import app
+from toolscale.cli.main import app
 
 pytestmark = pytest.mark.slow  # ~10 s per synthesize run
 

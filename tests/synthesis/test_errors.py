@@ -7,7 +7,7 @@ from typer.testing import CliRunner
 
 from tests.synthesis.scripted import SynthesisPlans
 from tests.teachers.fake_openai import fake_openai
-from toolscale.cli import app
+from toolscale.cli.main import app
 
 
 @pytest.mark.parametrize(

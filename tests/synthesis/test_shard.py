@@ -15,8 +15,8 @@ from typer.testing import CliRunner
 
 from tests.synthesis.scripted import SynthesisPlans, mix, valid
 from tests.teachers.fake_openai import fake_openai
-from toolscale.cli import app
-from toolscale.dataset.output import Output
+from toolscale.cli.main import app
+from toolscale.write.output import Output
 
 pytestmark = pytest.mark.slow  # three synthesize runs (whole, two shards) and a generate run
 

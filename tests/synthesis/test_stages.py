@@ -9,16 +9,16 @@ import json
 import pytest
 
 from tests.synthesis.scripted import valid
-from toolscale.contract import state_hash
-from toolscale.errors import ConfigError
-from toolscale.registry import get_domain
+from toolscale.core.contract import state_hash
+from toolscale.core.errors import ConfigError
+from toolscale.core.registry import get_domain
+from toolscale.sample.stored import base_body, playable
 from toolscale.sandbox.execute import CallOutcome
 from toolscale.sandbox.pool import SandboxPool
-from toolscale.synthesis import dedup, filters
-from toolscale.synthesis.candidates import Candidate, find_json, parse_candidate, parse_intents
-from toolscale.synthesis.pipeline import base_state
-from toolscale.synthesis.stats import Yields
-from toolscale.synthesis.stored import base_body, playable
+from toolscale.stats.synthesize import Yields
+from toolscale.synthesize import dedup, filters
+from toolscale.synthesize.candidates import Candidate, find_json, parse_candidate, parse_intents
+from toolscale.synthesize.pipeline import base_state
 
 DOMAIN = "railway"
 

@@ -15,10 +15,10 @@ from typer.testing import CliRunner
 
 from tests.synthesis.scripted import SynthesisPlans, fits, mix, sampled, valid
 from tests.teachers.fake_openai import fake_openai
-from toolscale.cli import app
-from toolscale.dataset.output import Output
-from toolscale.registry import get_domain
-from toolscale.synthesis.candidates import Candidate
+from toolscale.cli.main import app
+from toolscale.core.registry import get_domain
+from toolscale.synthesize.candidates import Candidate
+from toolscale.write.output import Output
 
 pytestmark = pytest.mark.slow  # ~1 min: several synthesize runs, K solver attempts each
 

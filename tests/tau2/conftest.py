@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from toolscale.errors import ConfigError
+from toolscale.core.errors import ConfigError
 from toolscale.tau2 import source
 
 

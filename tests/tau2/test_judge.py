@@ -15,7 +15,7 @@ import pytest
 from tests.tau2.conftest import needs_tau2
 from tests.teachers.fake_openai import FakeOpenAI, Plans
 from tests.test_cli_errors import assert_one_line_error, cli
-from toolscale.records import FunctionCall, Message
+from toolscale.core.records import FunctionCall, Message
 from toolscale.tau2.judge import JudgeFailure, judge_verdict, parse_reply, transcript
 
 KEY_ENV = "TOOLSCALE_TEST_JUDGE_KEY"
@@ -174,8 +174,8 @@ def rows(out: Path, config: str) -> dict[str, dict[str, Any]]:
 def test_a_configured_judge_decides_the_judged_tasks(
     tmp_path: Path, mock_tasks: str, monkeypatch: pytest.MonkeyPatch
 ):
-    from toolscale.generate import GenerateConfig, generate
-    from toolscale.validate import validate_output
+    from toolscale.pipeline.generate import GenerateConfig, generate
+    from toolscale.publish.validate import validate_output
 
     monkeypatch.setenv(KEY_ENV, "k")
     out = tmp_path / "out"
@@ -230,7 +230,7 @@ def test_a_configured_judge_decides_the_judged_tasks(
 @needs_tau2
 @pytest.mark.slow
 def test_without_a_judge_the_judged_tasks_are_listed_as_not_judged(tmp_path: Path, mock_tasks: str):
-    from toolscale.generate import GenerateConfig, generate
+    from toolscale.pipeline.generate import GenerateConfig, generate
 
     out = tmp_path / "out"
     summary = generate(GenerateConfig(domains=[mock_tasks], num_tasks=5, out=out, workers=1))

@@ -8,15 +8,15 @@ import subprocess
 import sys
 
 from tests.tau2.conftest import needs_tau2
-from toolscale.contract import ToolKind, state_hash
+from toolscale.core.contract import ToolKind, state_hash
+from toolscale.sample.tasks import build_task
 from toolscale.sandbox.execute import execute
-from toolscale.tasks import build_task
 
 pytestmark = needs_tau2
 
 
 def retail():  # type: ignore[no-untyped-def]
-    from toolscale.registry import get_domain
+    from toolscale.core.registry import get_domain
 
     return get_domain("tau2:retail")
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from toolscale.errors import ConfigError
+from toolscale.core.errors import ConfigError
 from toolscale.tau2 import source
 
 

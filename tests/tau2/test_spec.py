@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from toolscale.errors import ConfigError
+from toolscale.core.errors import ConfigError
 from toolscale.tau2.spec import apply_options, canonical, file_safe, parse, with_options
 
 

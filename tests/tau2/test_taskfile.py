@@ -10,7 +10,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from toolscale.errors import ConfigError
+from toolscale.core.errors import ConfigError
 from toolscale.tau2.taskfile import check_supported, read_tasks, select_split
 
 

@@ -12,14 +12,14 @@ import os
 import pytest
 
 from tests.tau2.conftest import needs_tau2
-from toolscale.errors import ConfigError
+from toolscale.core.errors import ConfigError
 
 pytestmark = [needs_tau2, pytest.mark.slow]
 
 
 @pytest.mark.parametrize("name", ["tau2:retail", "tau2:airline"])
 def test_toolscale_verdict_equals_tau2_reward(name: str) -> None:
-    from toolscale.registry import get_domain
+    from toolscale.core.registry import get_domain
     from toolscale.sandbox.pool import SandboxPool
     from toolscale.tau2.agreement import compare, summary
 
@@ -54,7 +54,7 @@ ENVIRONMENTS += ["restaurant", "travel", "weather"]
 def test_toolscale_environments_agree_with_tau2(environment: str) -> None:
     """The hand-written tasks of benchmarks/tau2 (with facts to communicate, so the missing-fact
     attempt is judged too) on the ToolScale environments."""
-    from toolscale.registry import get_domain
+    from toolscale.core.registry import get_domain
     from toolscale.sandbox.pool import SandboxPool
     from toolscale.tau2.agreement import compare, summary
 

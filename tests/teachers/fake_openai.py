@@ -212,9 +212,9 @@ def fake_openai(plans: Plans) -> Iterator[FakeOpenAI]:
 def gold_turns(domain: str, num_tasks: int, seed: int = 0) -> dict[str, list[dict[str, Any]]]:
     """Plans that play each task's gold actions, one call per turn, then its gold final message:
     the tasks `generate --domains <domain> --num-tasks N --seed S` samples (default profiles)."""
-    from toolscale.preferences import DEFAULT_SPREAD
-    from toolscale.registry import get_domain
-    from toolscale.tasks import build_task, with_preference
+    from toolscale.core.registry import get_domain
+    from toolscale.sample.preferences import DEFAULT_SPREAD
+    from toolscale.sample.tasks import build_task, with_preference
 
     turns = {}
     for index in range(num_tasks):

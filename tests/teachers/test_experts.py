@@ -7,8 +7,8 @@ import pyarrow.parquet as pq
 import pytest
 
 from tests.teachers.fake_openai import FakeOpenAI, Plans
-from toolscale.errors import ConfigError
-from toolscale.generate import GenerateConfig, generate
+from toolscale.core.errors import ConfigError
+from toolscale.pipeline.generate import GenerateConfig, generate
 from toolscale.tools.expert_endpoints import load_endpoints
 
 pytestmark = pytest.mark.slow

@@ -12,7 +12,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from tests.teachers.fake_openai import FakeOpenAI, Plans, gold_turns
-from toolscale.generate import GenerateConfig, generate
+from toolscale.pipeline.generate import GenerateConfig, generate
 
 pytestmark = pytest.mark.slow
 KEY_ENV = "TOOLSCALE_TEST_KEY"

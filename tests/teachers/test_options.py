@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from toolscale.generate import GenerateConfig
+from toolscale.pipeline.generate import GenerateConfig
 
 
 def resolved(**options) -> dict:

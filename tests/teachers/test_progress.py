@@ -6,10 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 from tests.teachers.fake_openai import FakeOpenAI, Plans, gold_turns
-from toolscale import generate as generate_module
-from toolscale.cli import StageProgress
-from toolscale.generate import GenerateConfig, generate
-from toolscale.run_stats import RunStats
+from toolscale.cli.main import StageProgress
+from toolscale.pipeline import generate as generate_module
+from toolscale.pipeline.generate import GenerateConfig, generate
+from toolscale.stats.run import RunStats
 
 KEY_ENV = "TOOLSCALE_TEST_KEY"
 

@@ -4,8 +4,8 @@ asked."""
 
 from __future__ import annotations
 
-from toolscale.contract import UserScenario
-from toolscale.teachers.scripted_user import DONT_KNOW, NO, YES, asks_for, reply
+from toolscale.core.contract import UserScenario
+from toolscale.play.scripted_user import DONT_KNOW, NO, YES, asks_for, reply
 
 SCENARIO = UserScenario(
     reason_for_call="You want to cancel your trip.",

@@ -6,16 +6,16 @@ from __future__ import annotations
 import asyncio
 
 from tests.teachers.fake_openai import FakeOpenAI, Plans, gold_turns
-from toolscale.contract import UserScenario
+from toolscale.core.contract import UserScenario
+from toolscale.core.registry import get_domain
 from toolscale.llm.client import ChatClient, Endpoint, RetryPolicy
 from toolscale.llm.ledger import Budget, Ledger
-from toolscale.preferences import DEFAULT_SPREAD
-from toolscale.registry import get_domain
+from toolscale.play import openai_teacher
+from toolscale.play.openai_teacher import OpenAITeacher
+from toolscale.play.usersim import UserSimulator, user_view
+from toolscale.sample.preferences import DEFAULT_SPREAD
+from toolscale.sample.tasks import build_task, with_preference
 from toolscale.sandbox.pool import SandboxPool
-from toolscale.tasks import build_task, with_preference
-from toolscale.teachers import openai_teacher
-from toolscale.teachers.openai_teacher import OpenAITeacher
-from toolscale.teachers.usersim import UserSimulator, user_view
 
 QUESTION = "Which amount do you mean?"
 
@@ -56,7 +56,7 @@ def test_the_simulator_answers_then_stops_and_its_turns_are_marked(monkeypatch):
 
 
 def test_the_user_view_swaps_roles_and_hides_tool_traffic():
-    from toolscale.records import FunctionCall, Message
+    from toolscale.core.records import FunctionCall, Message
 
     messages = [
         Message(role="system", content="policy"),

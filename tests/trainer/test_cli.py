@@ -12,7 +12,7 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
-from toolscale.generate import GenerateConfig, generate
+from toolscale.pipeline.generate import GenerateConfig, generate
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -9,8 +9,8 @@ from types import SimpleNamespace
 import pytest
 import torch
 
-from toolscale.errors import ConfigError
-from toolscale.generate import GenerateConfig, generate
+from toolscale.core.errors import ConfigError
+from toolscale.pipeline.generate import GenerateConfig, generate
 from trainer.cached_generation import CachedGenerationMixin, check_cached_generation
 from trainer.data import grpo_rows, sft_rows
 from trainer.model import load, train_top_layers

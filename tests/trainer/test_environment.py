@@ -7,10 +7,10 @@ import json
 
 import datasets
 
-from toolscale.generate import GenerateConfig, generate
-from toolscale.records import Task
-from toolscale.registry import get_domain
-from toolscale.teachers.base import open_draft
+from toolscale.core.records import Task
+from toolscale.core.registry import get_domain
+from toolscale.pipeline.generate import GenerateConfig, generate
+from toolscale.play.transcript import open_draft
 from trainer.args import ToolscaleArguments
 from trainer.data import grpo_rows
 from trainer.environment import TASK_FIELDS, environment_class, tool_methods, tool_schemas

@@ -9,7 +9,7 @@ from types import SimpleNamespace
 import pytest
 import torch
 
-from toolscale.errors import ConfigError
+from toolscale.core.errors import ConfigError
 from trainer.group_filter import check_whole_groups, kept_groups
 from trainer.model import load
 

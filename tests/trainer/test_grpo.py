@@ -15,7 +15,7 @@ import pytest
 import torch
 
 import trainer.grpo as grpo_module
-from toolscale.generate import GenerateConfig, generate
+from toolscale.pipeline.generate import GenerateConfig, generate
 from toolscale.tools.arith import evaluate
 from trainer.environment import ToolscaleEnvironment
 from trainer.model import load
@@ -190,7 +190,7 @@ def test_evaluation_harness_runs_rollouts_through_the_sandbox(tmp_path, monkeypa
 
     import trainer.evaluate as evaluate_module
     import trainer.rewards as rewards_module
-    from toolscale.rewards import RewardConfig
+    from toolscale.judge.rewards import RewardConfig
     from trainer.evaluate import evaluate
 
     labelled: list[tuple[int, dict]] = []

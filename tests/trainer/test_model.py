@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from trl.chat_template_utils import qwen3_chat_template
 
-from toolscale.errors import ConfigError
-from toolscale.local.chat_template import CHAT_TEMPLATE, RESPONSE_TEMPLATE
+from toolscale.core.errors import ConfigError
+from toolscale.llm.local.chat_template import CHAT_TEMPLATE, RESPONSE_TEMPLATE
 from trainer.model import byte_tokenizer, load, tiny_random_model, with_tool_template
 
 NO_TOOLS = (

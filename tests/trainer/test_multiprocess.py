@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from toolscale.generate import GenerateConfig, generate
+from toolscale.pipeline.generate import GenerateConfig, generate
 
 pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parents[2]

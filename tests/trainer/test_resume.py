@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 import trainer.grpo as grpo_module
-from toolscale.errors import ConfigError
-from toolscale.generate import GenerateConfig, generate
+from toolscale.core.errors import ConfigError
+from toolscale.pipeline.generate import GenerateConfig, generate
 from trainer.group_filter import FilteredGRPOTrainer
 
 pytestmark = pytest.mark.slow

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from toolscale.errors import ConfigError
-from toolscale.rewards import RewardConfig
+from toolscale.core.errors import ConfigError
+from toolscale.judge.rewards import RewardConfig
 from trainer.args import ToolscaleArguments
 from trainer.reward_config import load_saved_reward, resolve_reward, save_reward
 

@@ -6,8 +6,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from toolscale.preferences import PreferenceVector
-from toolscale.rewards import RewardConfig
+from toolscale.judge.rewards import RewardConfig
+from toolscale.sample.preferences import PreferenceVector
 from trainer.rewards import LOGGED, reward_functions
 
 

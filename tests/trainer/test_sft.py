@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from toolscale.generate import GenerateConfig, generate
+from toolscale.pipeline.generate import GenerateConfig, generate
 from trainer.data import sft_rows
 from trainer.model import load
 from trainer.sft import parse, sft_trainer

@@ -1,19 +1,16 @@
-"""The domain kit: what every stateful (tau2-style) domain needs, written once.
+"""The domain kit's stable import path: `toolscale.kit`, re-exported for outside domains."""
 
-A stateful domain draws one world per run seed (`Domain.world`), and its task templates pick
-records from that world, play their gold path with `GoldRunner` (the real tools on a scratch
-copy, so every fact reported is a real tool output), and describe the caller with a `Request`:
-what they want, why, and what they can tell when asked. `sample_task` turns a template's
-`Draft` into a `TaskSpec` with a `UserScenario` (opening worded by `phrasing`) and enforces the
-rules every domain needs: nothing the user must be asked for appears in the opening, a request
-that implies a write has a gold path that changes the state, difficulty follows the gold path.
-Start a new stateful domain by copying `domains/railway/` (README, "Adding a domain").
-"""
-
-from toolscale.domain_kit.draft import Draft, Request
-from toolscale.domain_kit.gold import GoldRunner
-from toolscale.domain_kit.records import find_by, lookup
-from toolscale.domain_kit.sampling import KitError, Template, difficulty, sample_task
+from toolscale.kit import (
+    Draft,
+    GoldRunner,
+    KitError,
+    Request,
+    Template,
+    difficulty,
+    find_by,
+    lookup,
+    sample_task,
+)
 
 __all__ = [
     "Draft",

@@ -23,8 +23,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from toolscale.contract import canonical_json
-from toolscale.errors import ConfigError
+from toolscale.core.contract import canonical_json
+from toolscale.core.errors import ConfigError
 
 FILE_NAME = "requests.sqlite"
 _BUSY_TIMEOUT_S = 30.0

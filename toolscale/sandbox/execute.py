@@ -20,7 +20,7 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
-from toolscale.contract import Domain, ToolError, Toolkit, canonical_json
+from toolscale.core.contract import Domain, ToolError, Toolkit, canonical_json
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from multiprocessing.connection import Connection
 from typing import Any
 
-from toolscale.contract import derived_schemas
+from toolscale.core.contract import derived_schemas
 from toolscale.sandbox.execute import CallOutcome
 from toolscale.sandbox.worker import PRIME, READY, Failure
 

@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any
 
-from toolscale.contract import Toolkit, prime_schemas, state_hash
-from toolscale.registry import get_domain
+from toolscale.core.contract import Toolkit, prime_schemas, state_hash
+from toolscale.core.registry import get_domain
+from toolscale.sample.tasks import GoldError, build_task
 from toolscale.sandbox.execute import CallOutcome, execute, fresh_toolkit
-from toolscale.tasks import GoldError, build_task
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,8 @@ fact), and, where the task allows, the gold attempt without its last successful 
 (`dropped_write`), with one argument of that write changed (`changed_argument`), with the first
 successful write made twice (`repeated_write`), and with a final message that states nothing
 (`missing_fact`, for tasks with facts to communicate). Every attempt's calls run in the sandbox;
-toolscale's verdict comes from `toolscale.verify.verify`, tau2's from its evaluators on the same
+toolscale's verdict comes from `toolscale.judge.verify.verify`, tau2's from its evaluators on the
+same
 conversation (`toolscale.tau2.evaluator`). Runs in the main process (it imports tau2's evaluator).
 """
 
@@ -16,14 +17,14 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from toolscale.contract import Action, ToolKind, canonical_state
-from toolscale.records import Task
+from toolscale.core.contract import Action, ToolKind, canonical_state
+from toolscale.core.records import Task
+from toolscale.judge.verify import verify
+from toolscale.play.transcript import Draft, close_draft, open_draft, record_call
+from toolscale.sample.tasks import build_task
 from toolscale.sandbox.pool import SandboxPool
-from toolscale.tasks import build_task
 from toolscale.tau2.domain import Tau2Domain
 from toolscale.tau2.evaluator import tau2_reward
-from toolscale.teachers.base import Draft, close_draft, open_draft, record_call
-from toolscale.verify import verify
 
 
 @dataclass(frozen=True)

@@ -19,8 +19,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any, ClassVar
 
-from toolscale.contract import Action, Domain, TaskSpec
-from toolscale.errors import ConfigError
+from toolscale.core.contract import Action, Domain, TaskSpec
+from toolscale.core.errors import ConfigError
 from toolscale.tau2 import loader, scenario, spec
 from toolscale.tau2.taskfile import Tau2Task, check_supported, read_tasks, select_split
 from toolscale.tau2.toolkit import toolkit_class

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from toolscale.records import Message
+from toolscale.core.records import Message
 from toolscale.tau2 import source
 from toolscale.tau2.domain import Tau2Domain
 

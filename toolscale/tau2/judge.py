@@ -29,18 +29,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from toolscale.errors import ConfigError
+from toolscale.core.errors import ConfigError
+from toolscale.core.records import Message, Task
+from toolscale.core.registry import get_domain
+from toolscale.judge.verify import Verdict
 from toolscale.llm.cache import RequestCache
 from toolscale.llm.client import Chat, RetryPolicy, TeacherFailure
 from toolscale.llm.ledger import Budget
-from toolscale.records import Message, Task
-from toolscale.registry import get_domain
-from toolscale.teachers.factory import RolePools
-from toolscale.verify import Verdict
+from toolscale.play.factory import RolePools
 
 if TYPE_CHECKING:
-    from toolscale.generate import GenerateConfig
-    from toolscale.teachers.factory import TeacherRun
+    from toolscale.pipeline.generate import GenerateConfig
+    from toolscale.play.factory import TeacherRun
 
 UNMET = "nl_assertion not met: "  # how a failure reason written by the judge starts
 FAILED = "the NL-assertion judge failed"

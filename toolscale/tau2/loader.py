@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from toolscale.errors import ConfigError
+from toolscale.core.errors import ConfigError
 from toolscale.tau2 import source
 from toolscale.tau2.spec import Spec
 

@@ -15,7 +15,7 @@ from typing import Any
 
 def tau2_checks(domains: list[str], judge_model: str | None = None) -> dict[str, Any]:
     """`{"tau2": {domain: checks}}` for the run's tau2 domains, `{}` when it has none."""
-    from toolscale.registry import get_domain
+    from toolscale.core.registry import get_domain
 
     found = {}
     for name in domains:

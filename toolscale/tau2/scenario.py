@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from toolscale.contract import UserScenario
+from toolscale.core.contract import UserScenario
 from toolscale.tau2.taskfile import Tau2Instructions, Tau2Task
 
 _FIRST_PERSON = [

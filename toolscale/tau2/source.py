@@ -19,7 +19,7 @@ import types
 from functools import cache
 from pathlib import Path
 
-from toolscale.errors import ConfigError
+from toolscale.core.errors import ConfigError
 
 ENV = "TOOLSCALE_TAU2_SRC"
 _MARKER = Path("environment", "toolkit.py")  # what makes a folder tau2-bench's package

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import parse_qsl, quote, urlencode
 
-from toolscale.errors import ConfigError
+from toolscale.core.errors import ConfigError
 
 PREFIX = "tau2:"
 OPTIONS = ("split", "tasks")

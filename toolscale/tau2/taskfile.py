@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from toolscale.errors import ConfigError
+from toolscale.core.errors import ConfigError
 
 SUPPORTED_BASIS = ("DB", "COMMUNICATE", "NL_ASSERTION")
 

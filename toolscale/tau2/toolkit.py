@@ -18,8 +18,8 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from toolscale.contract import ToolError, ToolKind, Toolkit, ToolPrice
-from toolscale.errors import ConfigError
+from toolscale.core.contract import ToolError, ToolKind, Toolkit, ToolPrice
+from toolscale.core.errors import ConfigError
 from toolscale.tau2.loader import LoadedDomain, dump
 
 _RESERVED = set(dir(Toolkit)) | {"env", "state", "usage"}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 import operator
 
-from toolscale.contract import ToolError
+from toolscale.core.contract import ToolError
 
 _BINARY = {
     ast.Add: operator.add,

@@ -32,8 +32,8 @@ from typing import TYPE_CHECKING, Any
 import yaml
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from toolscale.contract import ModelUsage
-from toolscale.errors import ConfigError
+from toolscale.core.contract import ModelUsage
+from toolscale.core.errors import ConfigError
 from toolscale.llm.cache import RequestCache, request_key
 
 if TYPE_CHECKING:

@@ -19,8 +19,8 @@ import random
 from dataclasses import dataclass
 from typing import Literal
 
-from toolscale.contract import ModelUsage, ToolError, ToolKind, Toolkit, tool
-from toolscale.prices import text_tokens
+from toolscale.core.contract import ModelUsage, ToolError, ToolKind, Toolkit, tool
+from toolscale.sample.prices import text_tokens
 from toolscale.tools.arith import evaluate
 from toolscale.tools.expert_endpoints import configured, endpoint_reply
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from toolscale.contract import ToolKind, Toolkit, tool
+from toolscale.core.contract import ToolKind, Toolkit, tool
 from toolscale.tools.arith import evaluate
 
 

@@ -8,7 +8,7 @@ second of compute on top of its fee.
 
 from __future__ import annotations
 
-from toolscale.contract import ToolKind, Toolkit, tool
+from toolscale.core.contract import ToolKind, Toolkit, tool
 from toolscale.sandbox.code import run_code
 from toolscale.tools.arith import evaluate
 

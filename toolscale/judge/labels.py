@@ -1,0 +1,102 @@
+"""Label attempts: the teacher's own cost, preference compliance and speed, reward components
+and total — and ToolOrchestra's reward within the group of attempts at one task.
+
+These are the label columns of `traces` and `rejected`. The metrics they start from come from
+`toolscale.judge.metrics`, the verdict from `toolscale.judge.verify`, the formulas from
+`toolscale.judge.rewards`;
+this module only puts them together, the same way at generation and at validation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Protocol
+
+from toolscale.core.records import Task, ToolCall, Trace
+from toolscale.judge.rewards import (
+    GroupFeatures,
+    RewardConfig,
+    efficiency_reward,
+    group_rewards,
+    outcome_reward,
+    preference_reward,
+    total_reward,
+)
+from toolscale.judge.verify import preference_problems
+from toolscale.sample.preferences import stated_confidence, within_budget
+
+
+class Labelled(Protocol):
+    """What the labels read from an attempt beyond its metrics (a Draft or a Trace)."""
+
+    tool_calls: list[ToolCall]
+    final_answer: str
+    teacher_prompt_tokens: int
+    teacher_completion_tokens: int
+
+
+def trace_labels(
+    task: Task,
+    attempt: Labelled,
+    metrics: Mapping[str, Any],
+    verified: bool,
+    config: RewardConfig,
+    teacher_price: tuple[float, float] = (0.0, 0.0),
+) -> dict[str, Any]:
+    """The label columns of one attempt, from its metrics (`toolscale.judge.metrics.trace_metrics`),
+    its verdict, and the teacher's price ($ per 1M prompt and completion tokens; `teacher_cost`
+    is what making the attempt cost and is not part of the reward).
+
+    Example, weights 1/1/1, cost form, profile `none`: a verified gold trace (its total cost and
+    latency are the task's reference) gives r_outcome 1, r_efficiency -0.16, r_preference 0.5
+    (quick), reward_total 1.34; a detour with one more call at 1.5x the cost and 1.25x the
+    latency gives 1 - 0.12 - 0.10 + 0.1 = 0.88.
+    """
+    teacher_cost = round(
+        (
+            attempt.teacher_prompt_tokens * teacher_price[0]
+            + attempt.teacher_completion_tokens * teacher_price[1]
+        )
+        / 1e6,
+        12,
+    )
+    total_cost = metrics["total_cost"]
+    problems = preference_problems(task, attempt)
+    quick = verified and within_budget(
+        task.preference,
+        metrics["num_tool_calls"],
+        metrics["gold_calls"],
+        metrics["total_latency_ms"],
+        total_cost,
+    )
+    r_outcome = outcome_reward(verified)
+    r_efficiency = efficiency_reward(
+        metrics["num_tool_calls"],
+        metrics["num_tokens"],
+        total_cost,
+        metrics["total_latency_ms"],
+        task.reference_cost,
+        task.reference_latency_ms,
+        config,
+    )
+    r_preference = preference_reward(quick, not problems, config)
+    return {
+        "teacher_cost": teacher_cost,
+        "preference_profile": task.preference.profile,
+        "preference_compliant": not problems,
+        "preference_violations": problems,
+        "solved_quickly": quick,
+        "stated_confidence": stated_confidence(attempt.final_answer),
+        "reward_outcome": r_outcome,
+        "reward_efficiency": r_efficiency,
+        "reward_preference": r_preference,
+        "reward_total": total_reward(r_outcome, r_efficiency, r_preference, config.weights()),
+        "reward_weights": config.weights_json(),
+    }
+
+
+def group_labels(task: Task, attempts: list[Trace]) -> list[Trace]:
+    """The attempts with `reward_group` set: ToolOrchestra's reward over every attempt made at
+    `task` in this run (verified or not), with the task's preference vector P."""
+    scores = group_rewards([GroupFeatures.of(a) for a in attempts], task.preference.vector)
+    return [a.model_copy(update={"reward_group": s}) for a, s in zip(attempts, scores, strict=True)]

@@ -1,0 +1,114 @@
+"""The sampling loop of a stateful domain, with the rules every domain's tasks must keep.
+
+`sample_task` draws a template by weight (trying the next one when a template finds nothing
+to work on in the world), then checks its draft: no value the user must be asked for, and no
+required fact, appears in what the user says first; a request that implies a write has a gold
+path that changes the state, and a read-only one leaves it as it is. A broken rule is a bug in
+the template (`KitError`), reported by `generate` and `check-domain` with its traceback.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from toolscale.core.contract import (
+    Difficulty,
+    TaskSpec,
+    Toolkit,
+    UserScenario,
+    fact_stated,
+    normalize_text,
+)
+from toolscale.kit.draft import Draft, Request
+from toolscale.kit.phrasing import PERSONAS, opening, reason_for_call
+from toolscale.sample import worlds
+
+Template = Callable[[random.Random, dict[str, Any]], Draft | None]
+INSTRUCTIONS = (
+    "Give the details you know only when the agent asks for them, exactly as written. Confirm an "
+    "action the agent proposes only if it is what you asked for."
+)
+
+
+class KitError(Exception):
+    """A template broke one of the kit's rules: a bug in the domain."""
+
+
+def difficulty(actions: int) -> Difficulty:
+    return "easy" if actions <= 2 else "medium" if actions <= 4 else "hard"
+
+
+def sample_task(
+    rng: random.Random,
+    world: dict[str, Any],
+    templates: dict[str, tuple[Template, int]],
+    toolkit: type[Toolkit],
+) -> TaskSpec:
+    """One task: a template drawn by weight from `templates` (name -> (template, weight))."""
+    worlds.register(world)  # once per process: the world's copies come from a pickle after this
+    names = list(templates)
+    first = rng.choices(range(len(names)), weights=[w for _, w in templates.values()])[0]
+    for name in names[first:] + names[:first]:
+        draft = templates[name][0](rng, world)
+        if draft is not None:
+            return task_spec(rng, name, draft, world, toolkit)
+    raise KitError("no template applies to this world")
+
+
+def task_spec(
+    rng: random.Random, name: str, draft: Draft, world: dict[str, Any], toolkit: type[Toolkit]
+) -> TaskSpec:
+    state = world if draft.state is None else draft.state
+    check_writes(name, draft, state, toolkit)
+    persona = rng.choice(sorted(PERSONAS))
+    request = draft.request
+    first = opening(rng, request, persona)
+    check_opening(name, request, first, draft.facts)
+    scenario = UserScenario(
+        reason_for_call=reason_for_call(request),
+        opening=first,
+        known=dict(request.known),
+        stated=dict(request.stated),
+        unknown_info=request.unknown,
+        task_instructions=" ".join(filter(None, [INSTRUCTIONS, request.notes])),
+        nl_assertions=list(draft.nl_assertions),
+        persona=PERSONAS[persona],
+        accepts_changes=draft.writes,
+    )
+    return TaskSpec(
+        template=name,
+        difficulty=difficulty(len(draft.actions)),
+        instruction=first,
+        initial_state=state,
+        gold_actions=list(draft.actions),
+        final_message=draft.final_message,
+        required_facts=list(draft.facts),
+        alternatives=list(draft.alternatives),
+        scenario=scenario,
+    )
+
+
+def check_opening(name: str, request: Request, first: str, facts: list[str]) -> None:
+    said = normalize_text(" ".join([first, *request.goals, *request.motives]))
+    for key, value in request.known.items():
+        if normalize_text(value) in said:
+            raise KitError(f"template {name}: the request gives away the {key} ({value!r})")
+    for fact in facts:
+        if fact_stated(fact, first):
+            raise KitError(f"template {name}: the opening states the required fact {fact!r}")
+
+
+def check_writes(name: str, draft: Draft, state: dict[str, Any], toolkit: type[Toolkit]) -> None:
+    kit = toolkit(worlds.copy(state))
+    for action in draft.actions:
+        getattr(kit, action.name)(**action.arguments)
+    changed = kit.state != state  # a deep comparison: cheaper than hashing the world twice
+    if draft.writes and not changed:
+        raise KitError(
+            f"template {name}: the request implies a write, but its gold path "
+            "leaves the state as it is"
+        )
+    if changed and not draft.writes:
+        raise KitError(f"template {name}: a read-only request whose gold path changes the state")

@@ -1,0 +1,270 @@
+"""`toolscale check-domain NAME`: run the domain contract's checks on one installed domain.
+
+Any domain `toolscale domains` lists can be checked (an installed package, or one added through
+TOOLSCALE_DOMAINS). Every problem is one `Finding`; identical ones on several tasks are one line.
+
+- schemas: every tool's schema derives (an `Args:` entry for every parameter), it has a
+  description, and its `Args:` names no parameter the tool lacks;
+- sample / gold / schema: tasks 0..N-1 of the seed sample, and their gold actions execute in a
+  sandbox worker, where a gold action that fails or a READ tool that changes the state is a
+  GoldError (as in `generate`);
+- determinism: sampling the same (seed, index) again gives the same task id;
+- verify: the reference teacher's gold attempt verifies, and no attempt it plays (gold, detours,
+  alternatives) crashes a tool (`crash`);
+- read_purity: the READ calls of alternative routes leave the state as it is (gold routes are
+  checked while sampling);
+- do_nothing: an attempt with no call and no answer fails every task, and one with no call that
+  says the gold final message fails every task whose gold route writes;
+- reachable: every tool appears in some gold or alternative route of the N tasks.
+
+An unreachable tool is a warning, not a problem, unless `strict`: a rare template may simply not
+be drawn among N tasks (every tool of bank and railway is in some gold route; `--strict` passes
+for both at N = 50), and an unexercised tool is not a broken one.
+This module calls no LLM; every tool runs in the sandbox pool.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+
+from toolscale.core.contract import Action, Domain, ToolKind, Toolkit, canonical_state, state_hash
+from toolscale.core.errors import ConfigError
+from toolscale.core.registry import get_domain
+from toolscale.core.schema import SchemaError, function_schema
+from toolscale.judge.verify import verify
+from toolscale.play.reference import ReferenceTeacher
+from toolscale.play.transcript import close_draft, open_draft
+from toolscale.sample.tasks import Economics, SampledTask, prepare
+from toolscale.sandbox.pool import SandboxError, SandboxPool
+from toolscale.stats.run import sample_stage
+
+LISTED_TASKS = 3  # task indexes named in one line before "and N more"
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One problem (or, with `warning`, a weakness) found by check `check`, on task `task` or on
+    the domain as a whole; `traceback` is the worker's, when an exception caused it."""
+
+    check: str
+    message: str
+    task: int | None = None
+    warning: bool = False
+    traceback: str = ""
+
+
+@dataclass(frozen=True)
+class DomainReport:
+    domain: str
+    tasks: int
+    findings: tuple[Finding, ...]
+
+    @property
+    def problems(self) -> list[Finding]:
+        return [f for f in self.findings if not f.warning]
+
+    @property
+    def warnings(self) -> list[Finding]:
+        return [f for f in self.findings if f.warning]
+
+    def lines(self) -> list[str]:
+        """One line per distinct problem or warning, naming the tasks it was found on."""
+        grouped: dict[tuple[bool, str, str], list[int]] = {}
+        for f in self.findings:
+            tasks = grouped.setdefault((f.warning, f.check, f.message), [])
+            if f.task is not None:
+                tasks.append(f.task)
+        lines = []
+        for (warning, check, message), tasks in grouped.items():
+            where = ""
+            if tasks:
+                named = ", ".join(map(str, tasks[:LISTED_TASKS]))
+                more = f" and {len(tasks) - LISTED_TASKS} more" if len(tasks) > LISTED_TASKS else ""
+                where = f"task{'s' if len(tasks) > 1 else ''} {named}{more}: "
+            lines.append(f"{'warning' if warning else 'problem'} [{check}] {where}{message}")
+        return lines
+
+
+def schema_findings(toolkit: type[Toolkit]) -> list[Finding]:
+    """Each tool's schema derives, has a description, and documents only real parameters."""
+    if getattr(toolkit, "tool_schemas", None):  # a tau2 domain: tau2 derived the schemas
+        return [
+            Finding("schemas", f"tool {s['function']['name']} has no description")
+            for s in toolkit.schemas()
+            if not s["function"].get("description", "").strip()
+        ]
+    from toolscale.core.schema import chat_template_utils
+
+    parse_google_format_docstring = chat_template_utils().parse_google_format_docstring
+
+    found = []
+    for name in toolkit.specs():
+        fn = getattr(toolkit, name)
+        try:
+            schema = function_schema(fn, name=name)
+        except SchemaError as exc:
+            found.append(Finding("schemas", f"{exc}; add a line for it under Args:"))
+            continue
+        if not schema["function"]["description"].strip():
+            found.append(Finding("schemas", f"tool {name} has no description (docstring line 1)"))
+        _, documented, _ = parse_google_format_docstring(inspect.getdoc(fn) or "")
+        extra = sorted(set(documented or {}) - set(inspect.signature(fn).parameters))
+        if extra:
+            found.append(
+                Finding(
+                    "schemas", f"tool {name}: Args: documents {', '.join(extra)}, not a parameter"
+                )
+            )
+    return found
+
+
+def _reads(domain: Domain, route: list[Action]) -> list[int]:
+    specs = domain.toolkit.specs()
+    return [
+        k for k, a in enumerate(route) if a.name in specs and specs[a.name].kind is ToolKind.READ
+    ]
+
+
+async def _sample(
+    pool: SandboxPool, domain: Domain, seed: int, index: int
+) -> tuple[SampledTask | None, list[Finding]]:
+    try:
+        return await pool.sample(domain.name, seed, index), []
+    except SandboxError as exc:
+        failure = exc.failure
+        message = failure.message.removeprefix(f"{domain.name} task {index}: ")
+        check = sample_stage(failure.error)
+        finding = Finding(check, f"{failure.error}: {message}", index, traceback=failure.traceback)
+        return None, [finding]
+
+
+async def _read_purity(
+    pool: SandboxPool, domain: Domain, item: SampledTask, index: int
+) -> list[Finding]:
+    """Each READ call of each alternative route, replayed up to and including it, leaves the
+    state hash of the route's prefix before it."""
+    found = []
+    state_json = canonical_state(item.task.initial_state)
+    for n, route in enumerate(item.alternatives, 1):
+        calls = [(a.name, a.arguments) for a in route]
+        for k in _reads(domain, route):
+            (_, before), (_, after) = [
+                await pool.replay(domain.name, state_json, calls[:stop]) for stop in (k, k + 1)
+            ]
+            if before != after:
+                message = f"READ tool {route[k].name} changed the state in alternative route {n}"
+                found.append(Finding("read_purity", message, index))
+    return found
+
+
+async def _do_nothing(
+    pool: SandboxPool, domain: Domain, item: SampledTask, index: int
+) -> list[Finding]:
+    task, found = item.task, []
+    unchanged = state_hash(task.initial_state)
+    silent = close_draft(open_draft(task, "nothing", 0), "", unchanged)
+    if (await verify(task, silent, pool)).verified:
+        message = "an attempt with no call and no answer verifies; the task checks nothing"
+        found.append(Finding("do_nothing", message, index))
+    specs = domain.toolkit.specs()
+    writes = any(specs[a["name"]].kind is ToolKind.WRITE for a in task.gold_actions)
+    said = close_draft(open_draft(task, "nothing", 0), item.final_message, unchanged)
+    if writes and (await verify(task, said, pool)).verified:
+        message = (
+            "its gold route writes, yet an attempt with no call that says the gold final message "
+            "verifies: the gold writes leave the state as it was"
+        )
+        found.append(Finding("do_nothing", message, index))
+    return found
+
+
+async def check_task(
+    pool: SandboxPool, domain: Domain, seed: int, index: int
+) -> tuple[list[Finding], set[str] | None]:
+    """The findings on task `index`, and the tools its routes use (None: it did not sample)."""
+    built, found = await _sample(pool, domain, seed, index)
+    if built is None:
+        return found, None
+    again, _ = await _sample(pool, domain, seed, index)
+    if again is not None and again.task.id != built.task.id:
+        message = (
+            "sampling the same (seed, index) twice gives two different tasks; draw every choice "
+            "from the rng argument"
+        )
+        found.append(Finding("determinism", message, index))
+    used = {a["name"] for a in built.task.gold_actions}
+    used |= {a.name for route in built.alternatives for a in route}
+    item = prepare(built, Economics(), {"none": 1.0})
+    drafts = await ReferenceTeacher(detours=True).attempts(item, pool)
+    for draft in drafts:
+        for crash in draft.crashes:
+            found.append(Finding("crash", crash.message, index, traceback=crash.traceback))
+    if not drafts[0].crashes:
+        verdict = await verify(item.task, drafts[0], pool)
+        if not verdict.verified:
+            reasons = "; ".join(verdict.reasons)
+            message = f"the gold route does not verify ({verdict.failure_stage}: {reasons})"
+            found.append(Finding("verify", message, index))
+    found += await _read_purity(pool, domain, item, index)
+    found += await _do_nothing(pool, domain, item, index)
+    return found, used
+
+
+def reachability(domain: Domain, used: set[str], tasks: int, seed: int) -> list[Finding]:
+    return [
+        Finding(
+            "reachable",
+            f"tool {name} is in no gold or alternative route of {tasks} tasks (seed {seed}); "
+            "add tasks that need it",
+            warning=True,
+        )
+        for name in domain.toolkit.specs()
+        if name not in used
+    ]
+
+
+async def _check_tasks(
+    domain: Domain, tasks: int, seed: int, workers: int, call_timeout_s: float
+) -> tuple[list[Finding], set[str], int]:
+    async with SandboxPool(workers, call_timeout_s) as pool:
+        results = await asyncio.gather(*(check_task(pool, domain, seed, i) for i in range(tasks)))
+    routes = [used for _, used in results if used is not None]
+    return [f for found, _ in results for f in found], set().union(*routes), len(routes)
+
+
+def check_domain(
+    name: str,
+    tasks: int = 50,
+    seed: int = 0,
+    workers: int = 2,
+    strict: bool = False,
+    call_timeout_s: float = 15.0,
+) -> DomainReport:
+    """Run every check on domain `name` over tasks 0..`tasks`-1 of `seed`; `strict` counts
+    warnings as problems. Raises ConfigError for an unknown domain or bad settings."""
+    if tasks < 1:
+        raise ConfigError(f"--tasks must be at least 1 (got {tasks})")
+    if workers < 1:
+        raise ConfigError(f"--workers must be at least 1 (got {workers})")
+    domain = get_domain(name)
+    if name.startswith("tau2:"):  # a task file's tasks, no more (toolscale.tau2)
+        tasks = min(tasks, len(domain.templates))
+    found = schema_findings(domain.toolkit)
+    if found:  # every task needs the schemas: nothing more can be checked
+        return DomainReport(name, 0, tuple(found))
+    task_found, used, sampled = asyncio.run(
+        _check_tasks(domain, tasks, seed, workers, call_timeout_s)
+    )
+    found += task_found
+    if sampled:
+        found += reachability(domain, used, tasks, seed)
+    if strict:
+        found = [replace(f, warning=False) for f in found]
+    return DomainReport(name, tasks, tuple(found))
+
+
+def first_traceback(findings: Iterable[Finding]) -> str:
+    return next((f.traceback for f in findings if f.traceback), "")

@@ -1,0 +1,257 @@
+"""User preference profiles: sampling one per task, its instruction, its vector P and its checks.
+
+A profile is what a user asked for beyond the task itself, in two forms: a natural-language
+sentence appended to the task's instruction ("I'm in a hurry ...") and its machine-readable form,
+the ToolOrchestra preference vector P over [calls per tool..., outcome, cost, latency] plus the
+constraints the verifier checks (forbidden tools, an answer format, a latency or cost budget).
+
+Built-in profiles (instruction appended to the task; P; what is checked):
+
+- `none`: no instruction; outcome 1, cost 0.2, latency 0.2; nothing.
+- `hurry`: "I'm in a hurry ..."; outcome 1, latency 1, cost 0.2; budget: the gold route's latency.
+- `cheap`: "Keep it cheap ..."; outcome 1, cost 1, latency 0.2; budget: the gold route's cost.
+- `avoid_tool`: "Don't use web search." (a tool off the gold route); tool -1 plus the base
+  weights; never called.
+- `json_confidence`: 'Answer as JSON {"answer", "confidence"}'; the base weights; format,
+  confidence a number in [0, 1].
+
+Every user prefers, other things equal, a cheaper and faster route: the base weights (cost 0.2,
+latency 0.2) keep ToolOrchestra's group reward informative among correct attempts whatever the
+profile. The budgets are the task's `reference_cost` / `reference_latency_ms`: its gold route
+priced from its own table, the orchestrator's tokens included. This module judges nothing about
+correctness; `toolscale.judge.verify` does that.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Mapping
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from toolscale.core.contract import ToolKind, canonical_json
+from toolscale.core.errors import ConfigError
+from toolscale.core.registry import get_domain
+
+PROFILES = ("none", "hurry", "cheap", "avoid_tool", "json_confidence")
+DEFAULT_SPREAD: dict[str, float] = {name: 1.0 for name in PROFILES}
+
+JSON_INSTRUCTION = (
+    'Answer as JSON: {"answer": "<your answer>", "confidence": <a number between 0 and 1>}.'
+)
+# How a user would name the tools a profile may forbid; any other tool is named as itself.
+_TOOL_PHRASES = {
+    "search": "Don't use web search.",
+    "ask_expert": "Don't ask the expert models; work it out with the other tools.",
+    "code_executor": "Don't run any code.",
+    "transfer_to_human_agents": "Don't transfer me to a human agent.",
+}
+
+
+class PreferenceVector(BaseModel):
+    """ToolOrchestra's P: weights over calls per tool, outcome, -cost and -latency. A positive tool
+    weight asks for more calls of that tool, a negative one for fewer; `cost` and `latency`
+    weigh the negated cost and latency, so a positive weight prefers cheap and fast."""
+
+    model_config = ConfigDict(frozen=True)
+
+    tools: dict[str, float] = {}
+    outcome: float = 1.0
+    cost: float = 0.0
+    latency: float = 0.0
+
+
+class Preference(BaseModel):
+    """One task's preference profile: instruction, vector P, and the checked constraints."""
+
+    model_config = ConfigDict(frozen=True)
+
+    profile: str
+    instruction: str
+    vector: PreferenceVector
+    forbidden_tools: list[str] = []
+    answer_format: Literal["text", "json_confidence"] = "text"
+    max_latency_ms: float | None = None
+    max_cost: float | None = None
+
+
+BASE = 0.2  # the cost and latency weight of every profile that does not stress one of them
+NO_PREFERENCE = Preference(
+    profile="none", instruction="", vector=PreferenceVector(cost=BASE, latency=BASE)
+)
+
+
+def check_spread(spread: Mapping[str, float]) -> None:
+    """Raises ConfigError unless every name is a profile, every weight >= 0 and one is > 0."""
+    for name, weight in spread.items():
+        if name not in PROFILES:
+            raise ConfigError(f"unknown profile {name!r} in --profiles; available: {PROFILES}")
+        if not weight >= 0:
+            raise ConfigError(f"--profiles weight of {name} must be >= 0 (got {weight})")
+    if not any(spread.values()):
+        raise ConfigError('--profiles needs a positive weight, e.g. "none=1,hurry=1" or "all"')
+
+
+def parse_spread(text: str) -> dict[str, float]:
+    """`"hurry=2,none=1"` -> {"hurry": 2.0, "none": 1.0}; a bare name weighs 1; `"all"` gives
+    every profile weight 1.
+
+    Raises:
+        ConfigError: an unknown profile, a weight that is not a number >= 0, or all weights 0.
+    """
+    if text.strip() == "all":
+        return dict(DEFAULT_SPREAD)
+    spread: dict[str, float] = {}
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        name, _, weight = (s.strip() for s in part.partition("="))
+        try:
+            spread[name] = float(weight) if weight else 1.0
+        except ValueError:
+            raise ConfigError(f"--profiles weight of {name} is not a number: {weight!r}") from None
+    check_spread(spread)
+    return spread
+
+
+def _avoidable_tool(
+    rng: random.Random,
+    domain: str,
+    offered: list[str],
+    gold: list[dict[str, Any]],
+    alternatives: list[list[Any]],
+) -> str | None:
+    """An offered tool the gold route does not use and that changes nothing (READ, GENERIC or
+    MODEL); preferably one an alternative route uses, so that the constraint separates attempts."""
+    specs = get_domain(domain).toolkit.specs()
+    used = {a["name"] for a in gold}
+    allowed = sorted(
+        n for n in offered if n in specs and n not in used and specs[n].kind is not ToolKind.WRITE
+    )
+    on_detours = sorted({a.name for route in alternatives for a in route} & set(allowed))
+    pool = on_detours or allowed
+    return rng.choice(pool) if pool else None
+
+
+def sample_preference(
+    spread: Mapping[str, float],
+    rng: random.Random,
+    domain: str,
+    offered: list[str],
+    gold: list[dict[str, Any]],
+    alternatives: list[list[Any]],
+    budget: tuple[float, float],
+) -> Preference:
+    """Draw one profile with probability proportional to `spread` and fill it in for the task.
+
+    `rng` must be the task's own preference RNG (not the domain's item RNG, so that adding
+    preferences never changes the domain's tasks); `offered` are the task's tools; `budget` is
+    (reference_latency_ms, reference_cost) of its gold route. Example: spread {"hurry": 1} and
+    budget (1200.0, 0.0101) give max_latency_ms 1200.0.
+    """
+    names = [n for n in PROFILES if spread.get(n, 0.0) > 0]
+    profile = rng.choices(names, weights=[spread[n] for n in names])[0]
+    latency, cost = budget
+    if profile == "hurry":
+        return Preference(
+            profile=profile,
+            instruction="I'm in a hurry: please be quick and don't take more steps than needed.",
+            vector=PreferenceVector(outcome=1.0, latency=1.0, cost=BASE),
+            max_latency_ms=latency,
+        )
+    if profile == "cheap":
+        return Preference(
+            profile=profile,
+            instruction="Keep it cheap: use the least expensive tools that do the job.",
+            vector=PreferenceVector(outcome=1.0, cost=1.0, latency=BASE),
+            max_cost=cost,
+        )
+    if profile == "avoid_tool":
+        tool = _avoidable_tool(rng, domain, offered, gold, alternatives)
+        if tool is not None:
+            return Preference(
+                profile=profile,
+                instruction=_TOOL_PHRASES.get(tool, f"Please don't use the {tool} tool."),
+                vector=PreferenceVector(tools={tool: -1.0}, cost=BASE, latency=BASE),
+                forbidden_tools=[tool],
+            )
+    if profile == "json_confidence":
+        return Preference(
+            profile=profile,
+            instruction=JSON_INSTRUCTION,
+            vector=PreferenceVector(cost=BASE, latency=BASE),
+            answer_format="json_confidence",
+        )
+    return NO_PREFERENCE
+
+
+def as_json_answer(text: str, confidence: float) -> str:
+    """`text` answered as `json_confidence` asks: `{"answer": text, "confidence": confidence}`."""
+    return canonical_json({"answer": text, "confidence": confidence})
+
+
+def json_answer(final_answer: str) -> dict[str, Any] | None:
+    """The final answer as a JSON object, or None when it is not one."""
+    try:
+        value = json.loads(final_answer)
+    except json.JSONDecodeError:
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def answer_text(final_answer: str) -> str:
+    """The text the outcome is judged on: the "answer" field of a JSON-object answer (so a stated
+    confidence is never read as the answer), else the whole message."""
+    value = json_answer(final_answer)
+    if value is None or "answer" not in value:
+        return final_answer
+    answer = value["answer"]
+    return answer if isinstance(answer, str) else json.dumps(answer)
+
+
+def stated_confidence(final_answer: str) -> float | None:
+    """The "confidence" of a JSON-object answer when it is a number, else None."""
+    value = json_answer(final_answer)
+    confidence = None if value is None else value.get("confidence")
+    if isinstance(confidence, bool) or not isinstance(confidence, int | float):
+        return None
+    return float(confidence)
+
+
+def violations(
+    preference: Preference, calls_per_tool: Mapping[str, int], final_answer: str
+) -> list[str]:
+    """The hard constraints of the profile that an attempt breaks (empty: compliant).
+
+    Example: a profile forbidding `ask_expert` and calls {"calculator": 2, "ask_expert": 1}
+    give ["called forbidden tool 'ask_expert' (1 time)"]. A call counts even if it failed.
+    """
+    problems = []
+    for tool in preference.forbidden_tools:
+        if (times := calls_per_tool.get(tool, 0)) > 0:
+            problems.append(f"called forbidden tool {tool!r} ({times} time{'s' * (times > 1)})")
+    if preference.answer_format == "json_confidence":
+        value = json_answer(final_answer)
+        if value is None or not isinstance(value.get("answer"), str):
+            problems.append('the final answer is not JSON with a string "answer"')
+        confidence = stated_confidence(final_answer)
+        if confidence is None or not 0.0 <= confidence <= 1.0:
+            problems.append('the final answer has no "confidence" between 0 and 1')
+    return problems
+
+
+def within_budget(
+    preference: Preference,
+    num_tool_calls: int,
+    gold_calls: int,
+    total_latency_ms: float,
+    total_cost: float,
+) -> bool:
+    """Whether an attempt was quick: no more calls than gold, and within the profile's latency
+    and cost budgets (1e-9 slack for float sums)."""
+    if num_tool_calls > gold_calls:
+        return False
+    budget = preference.max_latency_ms
+    if budget is not None and total_latency_ms > budget + 1e-9:
+        return False
+    return preference.max_cost is None or total_cost <= preference.max_cost + 1e-9

@@ -1,0 +1,314 @@
+"""Build a full Task from a domain's sampler: ids, schemas, prices, the gold outcome, and the
+user's preference profile.
+
+The gold actions are executed here (inside a sandbox worker) on a fresh copy of the initial
+state to obtain the expected final state hash; a gold action that fails, or a READ tool that
+changes the state, is a domain bug, raised as GoldError so the run records it (with the failing
+tool's traceback) and goes on. `build_task` gives the task priced with the
+`standard` schedule and no preference; the pipeline, which knows the run's settings, then calls
+`with_economics` (the task's price schedule and tool subset, drawn from its own price RNG, and
+the gold route's cost and latency under them) and `with_preference` (the profile, from its own
+preference RNG), so the domain's tasks never change with either setting.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from toolscale.core.contract import (
+    Action,
+    Domain,
+    ToolKind,
+    Toolkit,
+    ToolPrice,
+    canonical_json,
+    canonical_state,
+    content_id,
+    item_rng,
+    state_hash,
+)
+from toolscale.core.records import FunctionCall, Message, Task
+from toolscale.core.registry import get_domain
+from toolscale.judge.metrics import route_totals
+from toolscale.play import scripted_user
+from toolscale.play.conversation import plan
+from toolscale.sample import worlds
+from toolscale.sample.preferences import NO_PREFERENCE, as_json_answer, sample_preference
+from toolscale.sample.prices import BUILTIN, Schedule, describe, draw, price_table, prices_rng
+from toolscale.sandbox.execute import CallOutcome, execute, fresh_toolkit
+
+
+class GoldError(Exception):
+    """The domain's gold actions do not execute, or a READ tool among them changes the state: a
+    bug in the domain, not in a trace. `traceback` is the crashed tool's, when one crashed."""
+
+    def __init__(self, message: str, traceback: str = "") -> None:
+        super().__init__(message)
+        self.traceback = traceback
+
+
+@dataclass(frozen=True)
+class SampledTask:
+    """A task and what the reference teacher needs beyond the row: the gold final message and
+    the domain's alternative correct routes."""
+
+    task: Task
+    final_message: str
+    alternatives: list[list[Action]]
+    # What the gold actions returned when the task was built, and the task's own price overrides:
+    # with them the pipeline prices the gold route under any schedule without running it again.
+    gold_outcomes: list[CallOutcome] = field(default_factory=list)
+    price_overrides: dict[str, ToolPrice] = field(default_factory=dict)
+    # state_hash(task.initial_state), computed once per task ("" when not known).
+    state_digest: str = ""
+
+
+@dataclass(frozen=True)
+class Economics:
+    """A run's price settings: the schedules tasks draw from, the tool dropout probability, and
+    model prices that replace the schedule's (experts backed by configured endpoints)."""
+
+    schedules: tuple[Schedule, ...] = (BUILTIN["standard"],)
+    tool_dropout: float = 0.0
+    models: dict[str, ToolPrice] = field(default_factory=dict)
+
+
+def gold_messages(task: Task, outcomes: list[CallOutcome], final_message: str) -> list[Message]:
+    """The conversation of the gold route as the reference teacher records it: one assistant
+    turn per call and its result, the agent's questions and confirmations of a conversational
+    task with the scripted user's answers (toolscale.play.conversation), then the final message."""
+    messages = [
+        Message(role="system", content=task.system_prompt),
+        Message(role="user", content=task.instruction),
+    ]
+    specs = get_domain(task.domain).toolkit.specs()
+    actions = [Action(a["name"], a["arguments"]) for a in task.gold_actions]
+    done = iter(zip(actions, outcomes, strict=True))
+    for n, step in enumerate(plan(task.user_scenario, actions, specs)):
+        if step.call is None:
+            messages += said(task, step.say)
+            continue
+        action, outcome = next(done)
+        call = FunctionCall(
+            id=f"call_{n}", name=action.name, arguments=canonical_json(action.arguments)
+        )
+        messages.append(Message(role="assistant", content="", tool_calls=[call]))
+        messages.append(
+            Message(role="tool", content=outcome.output, tool_call_id=call.id, name=call.name)
+        )
+    messages.append(Message(role="assistant", content=final_message))
+    return messages
+
+
+def said(task: Task, text: str) -> list[Message]:
+    """The agent saying `text` to the scripted user, and the user's answer. A gold step the
+    user cannot answer is a domain bug (the scenario lacks what the agent must ask for)."""
+    assert task.user_scenario is not None  # plan() only makes `say` steps for scenarios
+    answer = scripted_user.reply(task.user_scenario, text)
+    if answer is None or answer == scripted_user.DONT_KNOW:
+        raise GoldError(f"the scripted user cannot answer the gold step {text!r}")
+    return [
+        Message(role="assistant", content=text),
+        Message(role="user", content=answer, name="scripted_user"),
+    ]
+
+
+def run_route(
+    kit: Toolkit,
+    actions: list[Action],
+    call_timeout_s: float,
+    allow_errors: bool = False,
+    state_digest: str = "",
+) -> list[CallOutcome]:
+    """Execute a route the domain says is correct (gold actions, an alternative) on `kit`; raise
+    GoldError when a call does not succeed (with `allow_errors`, when one crashes or times out:
+    a tool error is then kept as the call's outcome) or a READ tool changes the state.
+    `state_digest` is the hash of `kit.state` when the caller has it."""
+    specs = type(kit).specs()
+    outcomes = []
+    # The state's fingerprint, while no call since it was taken can have changed the state; the
+    # caller's hash is one when the toolkit's fingerprint is the state hash.
+    exact = type(kit).fingerprint is Toolkit.fingerprint
+    known = state_digest if exact else ""
+    for action in actions:
+        read = action.name in specs and specs[action.name].kind is ToolKind.READ
+        before = (known or kit.fingerprint()) if read else ""
+        outcome = execute(kit, action.name, action.arguments, call_timeout_s)
+        if outcome.status != "ok" and not (allow_errors and outcome.status == "error"):
+            verb = "crashed" if outcome.status == "crash" else "failed"
+            raise GoldError(
+                f"gold action {action.name} {verb}: {outcome.output}", outcome.traceback
+            )
+        known = kit.fingerprint() if read else ""
+        if read and known != before and (exact or _changed(before, kit)):
+            raise GoldError(
+                f"READ tool {action.name} changed the state; a READ tool must leave it as it is "
+                "(declare the tool WRITE, or stop it writing)"
+            )
+        outcomes.append(outcome)
+    return outcomes
+
+
+def _changed(before: str, kit: Toolkit) -> bool:
+    """Whether the state differs from the one whose JSON fingerprint was `before`, by the state
+    hash (two texts of one state may differ in key order only)."""
+    return state_hash(json.loads(before)) != state_hash(kit.state)
+
+
+def build_task(domain: Domain, seed: int, index: int, call_timeout_s: float) -> SampledTask:
+    spec = domain.sample(item_rng(domain.name, seed, index), seed, index)
+    state_json = canonical_state(spec.initial_state)
+    digest = hashlib.sha256(state_json.encode()).hexdigest()  # = state_hash(initial_state)
+    kit = fresh_toolkit(domain, state_json)
+    try:
+        outcomes = run_route(
+            kit, spec.gold_actions, call_timeout_s, domain.gold_errors_allowed, digest
+        )
+    except GoldError as exc:
+        raise GoldError(f"{domain.name} task {index}: {exc}", exc.traceback) from None
+    body = {
+        "domain": domain.name,
+        "domain_version": domain.version,
+        "family": domain.family,
+        "seed": seed,
+        "index": index,
+        "template": spec.template,
+        "difficulty": spec.difficulty,
+        "system_prompt": domain.policy,
+        "instruction": spec.instruction,
+        "tools": domain.toolkit.schemas(),
+        "prices": {},  # set by with_economics
+        "price_schedule": "",
+        "reference_cost": 0.0,
+        "reference_latency_ms": 0.0,
+        "gold_actions": [a.as_dict() for a in spec.gold_actions],
+        "initial_state": spec.initial_state,
+        "expected_answer": spec.answer,
+        "expected_state_hash": state_hash(kit.state),
+        "required_facts": list(spec.required_facts),
+        "preference": NO_PREFERENCE.model_dump(),
+        "user_scenario": spec.scenario.model_dump() if spec.scenario else None,
+        "world": world_key(domain, seed),
+    }
+    item = SampledTask(
+        Task(id="", **body),  # identified once priced, below
+        spec.final_message,
+        [list(a) for a in spec.alternatives],
+        outcomes,
+        dict(spec.prices),
+        digest,
+    )
+    return with_economics(item, Economics())
+
+
+def world_key(domain: Domain, seed: int) -> str:
+    """The id of the domain's world for run seed `seed` (registered), or "" when it has none."""
+    world = domain.world(seed)
+    return "" if world is None else worlds.register(world)
+
+
+def with_economics(
+    item: SampledTask, economics: Economics, *, identify: bool = True
+) -> SampledTask:
+    """The task priced under a schedule drawn from its price RNG, offering a random subset of its
+    tools (never one the gold route needs), with the gold route's modelled cost and latency
+    under that table as `reference_cost` / `reference_latency_ms` (what the reward and the
+    preference budgets measure routes against). `identify=False` leaves the id empty for a
+    caller that changes the task again and identifies the result."""
+    task = item.task
+    domain = get_domain(task.domain)
+    names = list(domain.toolkit.specs())
+    needed = {a["name"] for a in task.gold_actions}
+    rng = prices_rng(task.domain, task.seed, task.index)
+    schedule, kept = draw(rng, economics.schedules, economics.tool_dropout, names, needed)
+    table = price_table(domain, schedule, item.price_overrides, economics.models)
+    dropped = set(names) - set(kept)
+    if not any(domain.toolkit.specs()[n].kind is ToolKind.MODEL for n in kept):
+        dropped |= set(domain.toolkit.models())  # no tool left that reaches a model
+    body = fields_of(task)
+    body["tools"] = [t for t in domain.toolkit.schemas() if t["function"]["name"] in kept]
+    body["prices"] = {k: v.as_dict() for k, v in table.items() if k not in dropped}
+    body["system_prompt"] = f"{domain.policy.rstrip()}\n\n{describe(body['prices'], kept)}\n"
+    body["price_schedule"] = schedule.name
+    body["reference_cost"] = body["reference_latency_ms"] = 0.0
+    priced = Task(id="", **body)
+    messages = gold_messages(priced, item.gold_outcomes, item.final_message)
+    cost, latency = route_totals(priced, messages, item.gold_outcomes)
+    body["reference_cost"], body["reference_latency_ms"] = cost, latency
+    return SampledTask(
+        identified(body, item.state_digest) if identify else Task(id="", **body),
+        item.final_message,
+        [r for r in item.alternatives if all(a.name in kept for a in r)],
+        item.gold_outcomes,
+        item.price_overrides,
+        item.state_digest,
+    )
+
+
+def identified(fields: dict[str, Any], state_digest: str = "") -> Task:
+    """The Task with its content id, hashed over the validated values (so that an int price and
+    the float it becomes hash alike, whichever way the task was built). The initial state enters
+    the id through its hash (`state_digest` when the caller has it: a world-sized state is then
+    serialised once per task, not once per step)."""
+    task = Task(id="", **fields)
+    content = task.model_dump(exclude={"id", "initial_state"})
+    content["initial_state"] = state_digest or state_hash(task.initial_state)
+    return task.model_copy(update={"id": content_id(content)})
+
+
+def fields_of(task: Task) -> dict[str, Any]:
+    """A task's fields to build a changed task from, sharing its (large) initial state."""
+    body = task.model_dump(exclude={"id", "initial_state"})
+    body["initial_state"] = task.initial_state
+    return body
+
+
+def preference_rng(domain: str, seed: int, index: int) -> random.Random:
+    """The task's preference RNG, apart from its item RNG so that domain tasks never change."""
+    return random.Random(f"{domain}:{seed}:{index}:preference")
+
+
+def with_preference(item: SampledTask, spread: Mapping[str, float]) -> SampledTask:
+    """The task of `build_task` with a profile drawn from `spread`: its instruction appended to the
+    task's, its id recomputed over the new content. Under `json_confidence` the reference is
+    repriced with the gold route's JSON answer, as the reference teacher gives it."""
+    task = item.task
+    preference = sample_preference(
+        spread,
+        preference_rng(task.domain, task.seed, task.index),
+        task.domain,
+        task.tool_names(),
+        task.gold_actions,
+        item.alternatives,
+        (task.reference_latency_ms, task.reference_cost),
+    )
+    body = fields_of(task)
+    body["preference"] = preference.model_dump()
+    if preference.instruction:
+        body["instruction"] = f"{task.instruction} {preference.instruction}"
+    if preference.answer_format == "json_confidence":
+        # The reference teacher answers the gold route in JSON here (a longer final message):
+        # the reference is that route, so the gold trace is the reference under every profile.
+        priced = Task(id="", **body)
+        final = as_json_answer(item.final_message, 1.0)
+        messages = gold_messages(priced, item.gold_outcomes, final)
+        cost, latency = route_totals(priced, messages, item.gold_outcomes)
+        body["reference_cost"], body["reference_latency_ms"] = cost, latency
+    return SampledTask(
+        identified(body, item.state_digest),
+        item.final_message,
+        item.alternatives,
+        item.gold_outcomes,
+        item.price_overrides,
+        item.state_digest,
+    )
+
+
+def prepare(item: SampledTask, economics: Economics, spread: Mapping[str, float]) -> SampledTask:
+    """A built task as the run writes it: priced, then given its preference profile."""
+    return with_preference(with_economics(item, economics, identify=False), spread)

@@ -1,0 +1,159 @@
+"""The options of one `toolscale synthesize` run, and their checks (before any request).
+
+The endpoint options are generate's (`TeacherOptions`: URL, model, key variable, retries,
+cache, budget); the solver defaults to the same endpoint. Every check here runs before the
+output folder is touched or a request is sent, and fails with one line saying what to write.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from toolscale.config.teacher import TeacherOptions
+from toolscale.core.errors import ConfigError
+from toolscale.core.registry import get_domain, resolve
+from toolscale.judge.rewards import RewardConfig
+from toolscale.llm.cache import RequestCache
+from toolscale.pipeline.shard import Shard
+from toolscale.play.factory import _key, check_teacher
+from toolscale.sample.prices import BUILTIN, schedule_dump
+
+CACHE_DIR = Path(".toolscale", "cache")
+TEACHERS = ("openai", "local")
+# What validate and generate --tasks-from read back: synthesized tasks are stored priced under
+# the standard schedule, with no preference (a later generate run draws its own).
+STORED_PROFILES = {"none": 1.0}
+
+
+@dataclass(frozen=True)
+class SynthesizeConfig(TeacherOptions):
+    domains: list[str]
+    num_tasks: int
+    out: Path
+    teacher: str = "openai"
+    seed: int = 0
+    resume: bool = False
+    evolve: int = 0  # rounds of "make it harder" over the candidates that execute
+    solver_attempts: int = 8
+    solver_base_url: str | None = None  # default: the proposer's endpoint
+    solver_model: str | None = None
+    solver_api_key_env: str | None = None  # default: api_key_env
+    solver_temperature: float | None = None  # default: 1.0 for several attempts, else 0.0
+    decontaminate: Path | None = None
+    dedup_threshold: float = 0.8
+    intents_per_request: int = 8
+    world_chars: int = 4000
+    workers: int = 2
+    call_timeout_s: float = 15.0
+    # This job's part of the run (None: all of it): the intents whose index is I modulo N, and
+    # everything that descends from them; `toolscale merge` de-duplicates the union.
+    shard: Shard | None = None
+
+    RESUME_KEYS = (
+        "domains",
+        "num_tasks",
+        "teacher",
+        "seed",
+        "evolve",
+        "solver_attempts",
+        "solver_base_url",
+        "solver_model",
+        "solver_temperature",
+        "decontaminate",
+        "dedup_threshold",
+        "intents_per_request",
+        "world_chars",
+        "shard",
+        *TeacherOptions.TEACHER_RESUME_KEYS,
+    )
+
+    def proposer_temperature(self) -> float:
+        return 1.0 if self.temperature is None else self.temperature
+
+    def effective_solver_temperature(self) -> float:
+        if self.solver_temperature is not None:
+            return self.solver_temperature
+        return 1.0 if self.solver_attempts > 1 else 0.0
+
+    def solver_endpoint(self) -> bool:
+        """Whether the solver has its own endpoint (else it uses the proposer's)."""
+        return self.solver_base_url is not None
+
+    def resolved(self) -> dict[str, Any]:
+        values = asdict(self)
+        values.pop("resume")
+        values["shard"] = None if self.shard is None else str(self.shard)
+        for key in ("out", "cache_dir", "experts", "decontaminate"):
+            values[key] = None if values[key] is None else str(values[key])
+        values["temperature"] = self.proposer_temperature()
+        values["solver_temperature"] = self.effective_solver_temperature()
+        values["concurrency"] = self.effective_concurrency(self.teacher == "local")
+        values["endpoint_concurrency"] = self.effective_endpoint_concurrency(
+            self.teacher == "local"
+        )
+        values["request_timeout_s"] = self.effective_timeout_s(self.teacher == "local")
+        # A list, as generate writes it; not a resume key (TeacherOptions.TEACHER_RESUME_KEYS).
+        values["base_url"] = list(self.base_urls()) or None
+        # What `validate` reads to re-derive the stored tasks
+        # (toolscale.publish.validate.run_settings).
+        values["schedules"] = schedule_dump((BUILTIN["standard"],))
+        values["profiles"] = dict(STORED_PROFILES)
+        values["tool_dropout"] = 0.0
+        values["model_prices"] = {}
+        values["reward"] = asdict(RewardConfig())
+        return values
+
+
+def _at_least(flag: str, value: float, minimum: float) -> None:
+    if value < minimum:
+        raise ConfigError(f"{flag} must be at least {minimum:g} (got {value:g})")
+
+
+def check_config(config: SynthesizeConfig) -> SynthesizeConfig:
+    """Raise ConfigError for any option that cannot work; return the config with its domains
+    resolved. Sends nothing and writes nothing."""
+    _at_least("--num-tasks", config.num_tasks, 1)
+    _at_least("--solver-attempts", config.solver_attempts, 1)
+    _at_least("--evolve", config.evolve, 0)
+    _at_least("--intents-per-request", config.intents_per_request, 1)
+    _at_least("--world-chars", config.world_chars, 200)
+    _at_least("--workers", config.workers, 1)
+    if not 0 < config.dedup_threshold <= 1:
+        raise ConfigError(f"--dedup-threshold must be in (0, 1] (got {config.dedup_threshold:g})")
+    if config.solver_temperature is not None:
+        _at_least("--solver-temperature", config.solver_temperature, 0)
+    if config.teacher not in TEACHERS:
+        raise ConfigError(
+            f"--teacher {config.teacher!r} cannot propose tasks; use one of: {', '.join(TEACHERS)}"
+        )
+    check_teacher(config.teacher, config)
+    if config.solver_endpoint():
+        if not config.solver_model:
+            raise ConfigError("--solver-base-url needs --solver-model (the solver's model name)")
+        _key(config.solver_api_key_env or config.api_key_env)
+    elif config.solver_model and config.teacher == "local":
+        raise ConfigError(
+            "--solver-model without --solver-base-url names a model of the local server, which "
+            "serves one model; give --solver-base-url too, or leave --solver-model out"
+        )
+    domains = resolve(",".join(config.domains))
+    for name in domains:
+        if get_domain(name).family != "stateful":
+            raise ConfigError(
+                f"domain {name!r} is an orchestration domain; synthesize makes tasks over a "
+                "database (stateful domains: "
+                f"{', '.join(n for n in resolve('all') if get_domain(n).family == 'stateful')})"
+            )
+    most = -(-config.num_tasks // len(domains))  # intents of the domain asked for the most
+    if config.shard is not None and config.shard.index >= most:
+        raise ConfigError(
+            f"--shard {config.shard} would have no intent to work on: --num-tasks "
+            f"{config.num_tasks} over {len(domains)} domain(s) asks at most {most} intents of a "
+            f"domain; run at most {most} shards or raise --num-tasks"
+        )
+    cache = RequestCache(config.cache_dir or config.out / CACHE_DIR)
+    cache.check()
+    cache.close()
+    return replace(config, domains=domains)

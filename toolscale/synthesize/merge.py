@@ -1,0 +1,148 @@
+"""`toolscale merge` of `synthesize --shard I/N` outputs: one output equal to the unsharded run.
+
+Every shard proposed the same intents and worked on its own (index I modulo N) with their
+evolved tasks, and solved every candidate that reached the near-duplicate step (a shard cannot
+tell which are duplicates). Here that step runs over the union of the shards' candidates in
+candidate order, as the unsharded run runs it (`dedup.first_of_groups`): a duplicate's row
+(accepted or rejected by the solver in its shard) becomes the `duplicate` row the unsharded run
+writes, naming the same earlier candidate, and the yields are each shard's yields before that
+step plus each candidate's as kept or as a duplicate. So `tasks`, `rejected_tasks`, `worlds` and
+run.json's funnel and yields equal the unsharded run's; the requests differ (every shard sent
+the intents requests, and the solver played the duplicates), and so do `endpoints` and `cost`
+(their sums over the shards). `toolscale.pipeline.merge` checks the inputs are one run and writes
+DEST
+atomically; this module checks that every shard is there and finished, and writes the rows.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from toolscale.core.errors import ConfigError
+from toolscale.pipeline.merge import Input, add_numbers
+from toolscale.pipeline.shard import Shard
+from toolscale.publish.card_synthesize import write_card
+from toolscale.stats.synthesize import Yields
+from toolscale.synthesize import dedup
+from toolscale.synthesize.pipeline import CHUNK, DomainResult, duplicate_reason, rejected_row
+from toolscale.synthesize.run import CONFIGS, RunState, report
+from toolscale.synthesize.shards import ShardPart, read_part
+from toolscale.write.output import Output, write_json
+
+REDO = "run that shard again with synthesize --resume and its options, then merge again"
+
+
+def check_shards(inputs: list[Input]) -> list[Input]:
+    """The inputs by shard, 0 ... N-1 (the first given of each); a ConfigError for an unsharded
+    or unfinished output, two shard counts, or a missing shard."""
+    by_index: dict[int, Input] = {}
+    count = 0
+    for item in inputs:
+        text = item.config.get("shard")
+        if not text:
+            raise ConfigError(
+                f"{item.root} is an unsharded synthesize output; merge the outputs of "
+                "synthesize --shard I/N jobs"
+            )
+        if item.run.get("status") != "complete":
+            raise ConfigError(
+                f"{item.root} is not finished (status {item.run.get('status')}); {REDO}"
+            )
+        shard = Shard.parse(text)
+        if count and shard.count != count:
+            raise ConfigError(
+                f"{item.root} is shard {shard} but {inputs[0].root} is of {count} shards; merge "
+                "the shards of one run"
+            )
+        count = shard.count
+        by_index.setdefault(shard.index, item)
+    missing = [f"{i}/{count}" for i in range(count) if i not in by_index]
+    if missing:
+        raise ConfigError(
+            f"the inputs lack shard {', '.join(missing)}: give the output of every shard "
+            "(finish an unfinished one with synthesize --resume and its options)"
+        )
+    return [by_index[i] for i in range(count)]
+
+
+def _rows(item: Input, config: str, domain: str) -> list[dict[str, Any]]:
+    return Output(item.root).read_shard(config, f"{domain}-{CHUNK}", fix=REDO).to_pylist()
+
+
+def merge_domain(
+    domain: str, parts: list[tuple[Input, ShardPart]], config: dict[str, Any]
+) -> tuple[dict[str, list[dict[str, Any]]], Yields]:
+    """The domain's rows and yields: the shards' rows, with the near-duplicate step re-run over
+    all their candidates in candidate order."""
+    rows = {name: [r for item, _ in parts for r in _rows(item, name, domain)] for name in CONFIGS}
+    deferred = sorted(
+        (c for _, part in parts for c in part.domains[domain].candidates), key=lambda c: c.index
+    )
+    twins = dedup.first_of_groups(
+        ((str(c.index), set(c.tokens)) for c in deferred), config["dedup_threshold"]
+    )
+    yields = Yields()
+    for _, part in parts:
+        yields = yields + part.domains[domain].before_dedup
+    duplicates = set()
+    for c in deferred:
+        twin = twins[str(c.index)]
+        yields = yields + c.yields(duplicate=twin is not None)
+        if twin is not None:
+            duplicates.add(c.index)
+            reason = duplicate_reason(twin)
+            seed = config["seed"]
+            row = rejected_row(
+                domain, seed, c.index, "duplicate", [reason], c.intent, c.text, c.provenance
+            )
+            rows["rejected_tasks"].append(row)
+    # A duplicate was solved in its shard: its task or solver row gives way to the duplicate row.
+    rows["tasks"] = [r for r in rows["tasks"] if r["index"] not in duplicates]
+    rows["rejected_tasks"] = [
+        r
+        for r in rows["rejected_tasks"]
+        if not (r["index"] in duplicates and r["stage"] == "solver")
+    ]
+    rows["tasks"].sort(key=lambda row: row["index"])
+    rows["rejected_tasks"].sort(key=lambda row: (row["index"], row["stage"]))
+    rows["worlds"] = list({r["id"]: r for r in rows["worlds"]}.values())  # one per shard
+    return rows, yields
+
+
+def write(inputs: list[Input], config: dict[str, Any], root: Path) -> dict[str, Any]:
+    """DEST's rows, run.json and card, written into `root`; returns run.json's content."""
+    parts = [(item, read_part(item.root)) for item in check_shards(inputs)]
+    output = Output(root)
+    output.prepare(resume=False)
+    state = RunState()
+    for domain in parts[0][1].domains:
+        rows, yields = merge_domain(domain, parts, config)
+        for name in CONFIGS:
+            output.write_shard(name, f"{domain}-{CHUNK}", rows[name])
+        problems = [
+            p for item, _ in parts for p in item.run["synthesis"]["problems"].get(domain, [])
+        ]
+        state.results[domain] = DomainResult(yields=yields, problems=list(dict.fromkeys(problems)))
+    for item, _ in parts:
+        state.endpoints = add_numbers(state.endpoints, item.run.get("endpoints", {}))
+        state.wall_s = round(state.wall_s + item.run["synthesis"]["cost"]["wall_s"], 3)
+    first = parts[0][0].run
+    state.models = first["synthesis"]["models"]
+    synthesis = report(config["solver_attempts"], state)
+    summary = {
+        "status": "complete",
+        "command": "synthesize",
+        "config": config,
+        "versions": first.get("versions", {}),
+        "synthesis": synthesis,
+        "endpoints": state.endpoints,
+        "counts": {"sampled": synthesis["funnel"]["solvable"]},
+        "merged_from": [
+            {"out": str(i.root), "shard": i.config.get("shard"), "status": i.run.get("status")}
+            for i in inputs
+        ],
+    }
+    write_json(root / "run.json", summary)
+    write_card(root, summary)
+    return summary

@@ -1,0 +1,199 @@
+"""`toolscale synthesize`: check the options, run every domain's stages, write OUT.
+
+Layout (generate's): `data/tasks/<domain>-000000.parquet` (accepted tasks),
+`data/rejected_tasks/...` (every rejected candidate, its stage and reasons), `data/worlds/...`
+(the domains' worlds), `run.json` (resolved config without secrets, yields per stage, endpoint
+requests and tokens, wall time), `README.md` (the card with the funnel), `.toolscale/cache`
+(the request cache: `--resume` sends nothing it already holds). Bad options fail before the
+folder is touched or a request is sent; a spent budget stops the run with status
+`budget_exhausted` (continue with `--resume`). A `--shard I/N` job also writes
+`.toolscale/synthesize-shard.json`, what `toolscale merge` needs to de-duplicate the shards'
+union (`toolscale.synthesize.shards`); its own rows are not de-duplicated.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from toolscale.core.errors import ConfigError
+from toolscale.llm.ledger import BudgetExhausted, StopRun
+from toolscale.pipeline.generate import local_endpoint, versions
+from toolscale.sandbox.pool import SandboxPool
+from toolscale.stats.synthesize import Yields
+from toolscale.synthesize import dedup
+from toolscale.synthesize.config import CACHE_DIR, SynthesizeConfig, check_config
+from toolscale.synthesize.endpoints import Clients
+from toolscale.synthesize.pipeline import CHUNK, DomainResult, DomainRun, gather_all
+from toolscale.synthesize.shards import DomainPart, ShardPart, write_part
+from toolscale.write.output import Output, write_json
+
+CONFIGS = ("tasks", "rejected_tasks", "worlds")
+
+
+class BudgetStop(Exception):
+    """The run stopped at `--max-cost-usd`; `summary` is run.json's content."""
+
+    def __init__(self, summary: dict[str, Any]) -> None:
+        super().__init__(summary.get("stop_reason", ""))
+        self.summary = summary
+
+
+@dataclass
+class RunState:
+    results: dict[str, DomainResult] = field(default_factory=dict)
+    status: str = "complete"
+    stop_reason: str = ""
+    endpoints: dict[str, Any] = field(default_factory=dict)
+    models: dict[str, str] = field(default_factory=dict)
+    wall_s: float = 0.0
+
+
+def first_leaf(group: BaseExceptionGroup) -> BaseException:
+    """The first exception of a (nested) group: stages run in nested task groups."""
+    first = group.exceptions[0]
+    return first_leaf(first) if isinstance(first, BaseExceptionGroup) else first
+
+
+def split(config: SynthesizeConfig) -> dict[str, int]:
+    """How many intents each domain asks for: N split evenly, the first domains one more."""
+    per, extra = divmod(config.num_tasks, len(config.domains))
+    return {d: per + (i < extra) for i, d in enumerate(config.domains)}
+
+
+async def _run(
+    config: SynthesizeConfig,
+    output: Output,
+    contamination: dedup.NearDuplicates | None,
+    local: tuple[str, str] | None,
+) -> RunState:
+    state = RunState()
+    started = time.perf_counter()
+    clients = Clients(config, output.root / CACHE_DIR, local)
+    state.models = {"proposer": clients.proposer_name, "solver": clients.solver_name}
+    try:
+        async with SandboxPool(config.workers, config.call_timeout_s) as pool:
+            runs = [
+                DomainRun(config, clients, pool, contamination, name, count)
+                for name, count in split(config).items()
+                if count
+            ]
+            try:
+                done = await gather_all(r.run() for r in runs)
+            except* StopRun as stopped:
+                stop = first_leaf(stopped)
+                state.status = (
+                    "budget_exhausted" if isinstance(stop, BudgetExhausted) else "stopped"
+                )
+                state.stop_reason = str(stop)
+            else:
+                state.results = {r.domain.name: d for r, d in zip(runs, done, strict=True)}
+    finally:
+        await clients.aclose()
+        state.endpoints = clients.summary()
+        state.wall_s = round(time.perf_counter() - started, 3)
+    return state
+
+
+def report(solver_attempts: int, state: RunState) -> dict[str, Any]:
+    """run.json's synthesis section: yields per domain and in total, and what each accepted
+    task cost in requests, tokens and wall time."""
+    per_domain = {d: r.yields for d, r in state.results.items()}
+    total = Yields()
+    for yields in per_domain.values():
+        total = total + yields
+    sent = sum(e["requests"] for e in state.endpoints.values())  # cached answers not included
+    tokens = sum(e["prompt_tokens"] + e["completion_tokens"] for e in state.endpoints.values())
+    accepted = total.solvable
+    return {
+        "models": state.models,
+        "funnel": total.funnel(),
+        "yields": total.report(),
+        "per_domain": {d: y.report() for d, y in per_domain.items()},
+        "problems": {d: r.problems for d, r in state.results.items() if r.problems},
+        "solver_attempts": solver_attempts,
+        "cost": {
+            "requests_sent": sent,
+            "tokens": tokens,
+            "wall_s": state.wall_s,
+            "per_accepted_task": None
+            if not accepted
+            else {
+                "requests": round(sent / accepted, 3),
+                "tokens": round(tokens / accepted, 1),
+                "wall_s": round(state.wall_s / accepted, 3),
+            },
+        },
+    }
+
+
+def run_json(config: SynthesizeConfig, status: str, state: RunState | None) -> dict[str, Any]:
+    summary: dict[str, Any] = {
+        "status": status,
+        "command": "synthesize",
+        "config": config.resolved(),
+        "versions": versions(),
+    }
+    if state is not None:
+        summary["synthesis"] = report(config.solver_attempts, state)
+        summary["endpoints"] = state.endpoints
+        summary["counts"] = {"sampled": summary["synthesis"]["funnel"]["solvable"]}
+        if state.stop_reason:
+            summary["stop_reason"] = state.stop_reason
+    return summary
+
+
+def check_resume(output: Output, config: SynthesizeConfig) -> None:
+    path = output.root / "run.json"
+    if not path.exists():
+        return
+    previous = json.loads(path.read_text())
+    if previous.get("command") != "synthesize":
+        raise ConfigError(f"{output.root} holds a generate output; choose another --out")
+    current = config.resolved()
+    for key in SynthesizeConfig.RESUME_KEYS:
+        if previous["config"].get(key) != current[key]:
+            raise ConfigError(
+                f"{output.root} was synthesized with {key}={previous['config'].get(key)!r}, not "
+                f"{current[key]!r}; resume with the same options or choose another --out"
+            )
+
+
+def synthesize(config: SynthesizeConfig) -> dict[str, Any]:
+    """Run synthesis to completion; returns the summary also written to OUT/run.json. Raises
+    ConfigError before anything is sent for bad options, BudgetStop at --max-cost-usd."""
+    config = check_config(config)
+    contamination = None
+    if config.decontaminate is not None:
+        contamination = dedup.load_tau2(config.decontaminate, config.dedup_threshold)
+    output = Output(config.out)
+    output.prepare(config.resume)
+    check_resume(output, config)
+    write_json(config.out / "run.json", run_json(config, "running", None))
+    with local_endpoint(config) as local:  # type: ignore[arg-type]
+        state = asyncio.run(_run(config, output, contamination, local))
+    summary = run_json(config, state.status, state)
+    if state.status == "complete":
+        for name, result in state.results.items():
+            for config_name, rows in zip(
+                CONFIGS, (result.tasks, result.rejected, result.worlds), strict=True
+            ):
+                output.write_shard(config_name, f"{name}-{CHUNK}", rows)
+        if config.shard is not None:
+            parts = {
+                name: DomainPart(before_dedup=r.before_dedup, candidates=r.deferred)
+                for name, r in state.results.items()
+            }
+            write_part(config.out, ShardPart(domains=parts))
+    write_json(config.out / "run.json", summary)
+    from toolscale.publish.card_synthesize import write_card
+
+    write_card(config.out, summary)
+    if state.status == "budget_exhausted":
+        raise BudgetStop(summary)
+    if state.status == "stopped":
+        raise ConfigError(f"{state.stop_reason}; fix it and run synthesize --resume")
+    return summary

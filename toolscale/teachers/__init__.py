@@ -1,1 +1,0 @@
-"""Teachers: what plays the agent's side of an episode."""
