@@ -17,8 +17,9 @@ import tempfile
 from collections import Counter
 from pathlib import Path
 
+from toolscale.config.generate import GenerateConfig
 from toolscale.core.registry import get_domain
-from toolscale.pipeline.generate import GenerateConfig, generate
+from toolscale.pipeline.generate import generate
 from toolscale.publish.export import export
 from toolscale.write.output import Output
 

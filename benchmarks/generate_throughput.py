@@ -16,7 +16,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from toolscale.pipeline.generate import GenerateConfig, generate
+from toolscale.config.generate import GenerateConfig
+from toolscale.pipeline.generate import generate
 
 
 def main() -> None:

@@ -24,7 +24,8 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 
-from toolscale.pipeline.generate import GenerateConfig, generate
+from toolscale.config.generate import GenerateConfig
+from toolscale.pipeline.generate import generate
 
 
 def fingerprint(out: Path) -> str:

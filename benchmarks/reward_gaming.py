@@ -21,7 +21,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from toolscale.pipeline.generate import GenerateConfig, generate
+from toolscale.config.generate import GenerateConfig
+from toolscale.pipeline.generate import generate
 from toolscale.publish.card_economics import group_spread
 from toolscale.publish.reward_check import check_rewards
 

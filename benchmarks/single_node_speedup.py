@@ -26,7 +26,8 @@ from pathlib import Path
 _ONE = """
 import json, resource, sys, time
 from pathlib import Path
-from toolscale.pipeline.generate import GenerateConfig, generate
+from toolscale.config.generate import GenerateConfig
+from toolscale.pipeline.generate import generate
 out, n, workers = Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
 config = GenerateConfig(domains=sys.argv[4].split(","), num_tasks=n, out=out, detours=True,
                         workers=workers)

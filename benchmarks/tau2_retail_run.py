@@ -18,7 +18,8 @@ from pathlib import Path
 CODE = """
 import json, resource, sys, time
 from pathlib import Path
-from toolscale.pipeline.generate import GenerateConfig, generate
+from toolscale.config.generate import GenerateConfig
+from toolscale.pipeline.generate import generate
 domain, tasks, out = sys.argv[1], int(sys.argv[2]), Path(sys.argv[3])
 start = time.perf_counter()
 summary = generate(GenerateConfig(domains=[domain], num_tasks=tasks, out=out))

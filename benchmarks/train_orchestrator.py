@@ -34,7 +34,8 @@ from typing import Any
 
 import datasets
 
-from toolscale.pipeline.generate import GenerateConfig, generate
+from toolscale.config.generate import GenerateConfig
+from toolscale.pipeline.generate import generate
 from trainer.evaluate import dumps, evaluate
 from trainer.grpo import grpo
 from trainer.model import LOCAL, load

@@ -29,11 +29,11 @@ def main() -> None:
     parser.add_argument("out", type=Path)
     args = parser.parse_args()
     output = Output(args.out)
-    worlds.load(args.out)
+    store = worlds.WorldStore.of_output(args.out)
     rows = [row for _, row in output.read_rows("tasks")]
     copies = []
     for row in rows:
-        task = Task.from_row(row)
+        task = Task.from_row(row, store)
         copies.append({**row, "world": "", "initial_state": canonical_json(task.initial_state)})
     with tempfile.TemporaryDirectory() as tmp:
         copy = Output(Path(tmp))

@@ -9,8 +9,10 @@ from typing import Any
 
 import pytest
 
+from toolscale.core import patch as patches
 from toolscale.core.contract import Action, ToolError, ToolKind, Toolkit, UserScenario, tool
 from toolscale.core.errors import ConfigError
+from toolscale.core.records import Task
 from toolscale.kit import Draft, GoldRunner, KitError, Request, find_by, lookup, sample_task
 from toolscale.play.conversation import plan
 from toolscale.sample import worlds
@@ -127,19 +129,19 @@ def test_the_plan_asks_before_first_use_and_confirms_each_write() -> None:
 
 def test_a_task_row_stores_its_changes_against_the_world_and_reads_back() -> None:
     world = {"accounts": {f"A{i}": {"balance": i} for i in range(300)}}
-    key = worlds.register(world)
     state = json.loads(json.dumps(world))
     state["accounts"]["A7"]["balance"] = 70
-    patch = worlds.diff(key, state)
+    patch = patches.diff(world, state)
     assert patch == [{"op": "replace", "path": "/accounts/A7/balance", "value": 70}]
-    assert worlds.apply(key, patch) == state and world["accounts"]["A7"]["balance"] == 7
-    assert worlds.apply(key, []) == world
+    assert patches.apply(world, patch) == state and world["accounts"]["A7"]["balance"] == 7
+    assert patches.apply(world, []) == world
 
 
 def test_a_missing_or_altered_world_is_a_clear_error() -> None:
+    task = Task.model_construct(world="0000")
     with pytest.raises(ConfigError, match="world 0000 is not loaded"):
-        worlds.get("0000")
+        Task.to_row(task, worlds.WorldStore())
     row = worlds.row("d", "1", 0, {"x": 1})
     row["state"] = json.dumps({"x": 2})
     with pytest.raises(ConfigError, match="does not match its content"):
-        worlds.register_rows([row], "OUT")
+        worlds.WorldStore().add_rows([row], "OUT")

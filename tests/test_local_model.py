@@ -26,8 +26,9 @@ from transformers import AutoTokenizer
 
 from tests.signals import default_sigint
 from toolscale.core.errors import ConfigError
-from toolscale.llm.local import build_checkpoint, serve_local_model
 from toolscale.llm.local.chat_template import RESPONSE_TEMPLATE
+from toolscale.llm.local.checkpoint import build_checkpoint
+from toolscale.llm.local.server import serve_local_model
 
 pytestmark = pytest.mark.slow
 
@@ -147,7 +148,7 @@ def test_server_returns_real_usage_and_parsed_tool_calls_and_leaves_nothing(chec
 SIGINT_CHILD = textwrap.dedent(
     """
     import json, openai
-    from toolscale.llm.local import serve_local_model
+    from toolscale.llm.local.server import serve_local_model
 
     with serve_local_model() as server:
         print(json.dumps({"pid": server.pid, "base_url": server.base_url}), flush=True)
@@ -187,7 +188,7 @@ def test_sigint_mid_request_stops_the_server_group(checkpoint):
 HOLDING_CHILD = textwrap.dedent(
     """
     import json, time
-    from toolscale.llm.local import serve_local_model
+    from toolscale.llm.local.server import serve_local_model
 
     with serve_local_model() as server:
         print(json.dumps({"pid": server.pid, "base_url": server.base_url}), flush=True)
@@ -226,7 +227,7 @@ def test_a_folder_without_config_is_rejected_before_starting(tmp_path):
 
 BUILD_CHILD = (
     "import sys, pathlib\n"
-    "from toolscale.llm.local import build_checkpoint\n"
+    "from toolscale.llm.local.checkpoint import build_checkpoint\n"
     "print(build_checkpoint(pathlib.Path(sys.argv[1])))"
 )
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from toolscale.pipeline.generate import split
+from toolscale.pipeline.plan import split
 
 
 def test_without_caps_it_is_the_even_split_earlier_domains_taking_the_remainder() -> None:

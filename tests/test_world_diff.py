@@ -1,4 +1,4 @@
-"""`worlds.diff`: the patch rebuilds the state exactly (random edits of a real world and of
+"""`patch.diff`: the patch rebuilds the state exactly (random edits of a real world and of
 small nested values), touches only what changed, and tells 1, 1.0 and true apart."""
 
 from __future__ import annotations
@@ -9,15 +9,15 @@ import random
 import jsonpatch
 import pytest
 
+from toolscale.core import patch as patches
 from toolscale.core.contract import canonical_json
 from toolscale.core.registry import get_domain
 from toolscale.sample import worlds
 
 
 def roundtrip(world: dict, state: dict) -> list[dict]:
-    key = worlds.register(world)
-    patch = worlds.diff(key, state)
-    rebuilt = worlds.apply(key, patch)
+    patch = patches.diff(world, state)
+    rebuilt = patches.apply(world, patch)
     assert canonical_json(rebuilt) == canonical_json(state)
     return patch
 
@@ -101,23 +101,21 @@ def test_worlds_drawn_anew_for_every_task_are_not_all_kept_alive() -> None:
     import gc
     import weakref
 
-    from toolscale.sample import worlds
-
     class World(dict):  # a dict that can be weakly referenced
         pass
 
     def draw() -> World:  # a domain that builds its world anew for every task
         return World(stations={"B": {"name": "Beta"}})
 
-    key = worlds.register(draw())
+    memo = worlds.WorldMemo(kept=4)
+    key = memo.remember(draw())
     watched = []
-    for _ in range(worlds._BY_OBJECT_KEPT + 10):
+    for _ in range(14):
         world = draw()
-        assert worlds.register(world) == key
-        assert worlds.copy(world) == {"stations": {"B": {"name": "Beta"}}}
+        assert memo.remember(world) == key
+        assert memo.copy(world) == {"stations": {"B": {"name": "Beta"}}}
         watched.append(weakref.ref(world))
     del world
     gc.collect()
     alive = sum(ref() is not None for ref in watched)
-    assert alive <= worlds._BY_OBJECT_KEPT  # not one per task
-    assert worlds.get(key) == {"stations": {"B": {"name": "Beta"}}}
+    assert alive <= 4  # not one per task

@@ -13,7 +13,7 @@ from typing import Any
 
 from toolscale.core.errors import ConfigError
 from toolscale.core.registry import names
-from toolscale.sample import worlds
+from toolscale.sample.worlds import WorldStore
 from toolscale.write.features import TASK_FEATURES
 from trainer.environment import ASK_USER, environment_key, tool_schemas
 
@@ -66,6 +66,15 @@ def _key(task: dict[str, Any]) -> str:
     return environment_key(task["domain"], task["tools"])
 
 
+def dataset_worlds(dataset: str, rows: Any) -> WorldStore:
+    """The worlds the `tasks` rows derive from (an empty store when none does): a stateful
+    task row is its state's difference from one, which the environments rebuild."""
+    store = WorldStore()
+    if any(rows["world"]):
+        store.add_rows(load_config(dataset, "worlds"), dataset)
+    return store
+
+
 def grpo_rows(options: Any) -> Any:
     """The `tasks` rows to train on (filtered), each with its chat prompt and environment."""
     dataset, config, domains, max_tasks = (
@@ -77,8 +86,6 @@ def grpo_rows(options: Any) -> Any:
     rows = load_config(dataset, config or "tasks")
     needed = [c for c in TASK_FEATURES if c != "expected_answer"]  # null for stateful tasks
     rows = check_rows(rows, needed, config or "tasks", domains)
-    if any(rows["world"]):  # tasks on a run's world: the environments rebuild their states
-        worlds.register_rows(load_config(dataset, "worlds"), dataset)
     wanted, levels = _templates(options.templates), _templates(options.difficulties)
     if wanted:
         rows = rows.filter(lambda t: t in wanted, input_columns="template")

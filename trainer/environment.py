@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 import inspect
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from toolscale.core.records import Message, Task
@@ -36,9 +36,10 @@ class ToolscaleEnvironment:
     tool, so everything here but `reset` is private or a property."""
 
     sandbox: SandboxThread  # set on the generated subclass
+    worlds: Mapping[str, dict[str, Any]]  # the dataset's worlds, id -> state (same)
 
     def reset(self, **row: Any) -> None:
-        self._task = Task.from_row({k: row[k] for k in TASK_FIELDS})
+        self._task = Task.from_row({k: row[k] for k in TASK_FIELDS}, self.worlds)
         self._episode: Episode = self.sandbox.pool.episode(
             self._task.domain, state_json(self._task)
         )
@@ -119,13 +120,15 @@ def split_key(key: str) -> tuple[str, str]:
     return key[: len(key) - len(rest)] + domain, subset
 
 
-def environment_class(key: str, sandbox: SandboxThread) -> type[ToolscaleEnvironment]:
+def environment_class(
+    key: str, sandbox: SandboxThread, worlds: Mapping[str, dict[str, Any]] | None = None
+) -> type[ToolscaleEnvironment]:
     """A ToolscaleEnvironment subclass whose public methods are the tools `key` names (see
-    `environment_key`)."""
+    `environment_key`); `worlds` holds the worlds its stateful tasks derive from."""
     domain, subset = split_key(key)
     toolkit = get_domain(domain).toolkit
     names = subset.split("+") if subset else list(toolkit.specs())
-    members: dict[str, Any] = {"sandbox": sandbox}
+    members: dict[str, Any] = {"sandbox": sandbox, "worlds": worlds or {}}
     for name in names:
         members[name] = _tool_method(name, getattr(toolkit, name))
     if get_domain(domain).family == "stateful":  # its tasks may be conversations
@@ -134,10 +137,10 @@ def environment_class(key: str, sandbox: SandboxThread) -> type[ToolscaleEnviron
 
 
 def environment_factories(
-    keys: list[str], sandbox: SandboxThread
+    keys: list[str], sandbox: SandboxThread, worlds: Mapping[str, dict[str, Any]] | None = None
 ) -> dict[str, type[ToolscaleEnvironment]]:
     """`{key: class}` for TRL's multi-environment mode (the rows' `environment` column)."""
-    return {key: environment_class(key, sandbox) for key in keys}
+    return {key: environment_class(key, sandbox, worlds) for key in keys}
 
 
 def tool_methods(environment: ToolscaleEnvironment) -> list[Callable[..., str]]:

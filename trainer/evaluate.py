@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -160,15 +161,17 @@ def evaluate(
     batch_size: int = 16,
     temperature: float = 0.0,
     seed: int = 0,
+    worlds: Mapping[str, dict[str, Any]] | None = None,
 ) -> Evaluation:
     """Success rate (verified rollouts), mean reward_total under `reward`, mean tool calls, mean
-    completion tokens, mean cost per solved task and preference compliance over `rows`."""
+    completion tokens, mean cost per solved task and preference compliance over `rows` (whose
+    stateful tasks derive from `worlds`, `trainer.data.dataset_worlds`)."""
     model.eval()
     sandbox = SandboxThread(workers)
     try:
         listed = list(rows)
         keys = [environment_key(row["domain"], row["tools"]) for row in listed]
-        classes = environment_factories(sorted(set(keys)), sandbox)
+        classes = environment_factories(sorted(set(keys)), sandbox, worlds)
         environments = [classes[key]() for key in keys]
         completions, tokens = rollouts(
             model,

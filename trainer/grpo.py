@@ -13,7 +13,7 @@ from trainer.args import ToolscaleArguments, resume_target
 from trainer.args import parse as parse_options
 from trainer.cached_generation import CachedGenerationMixin, check_cached_generation
 from trainer.callbacks import MetricsRecorder
-from trainer.data import conversations, grpo_rows, sft_rows
+from trainer.data import conversations, dataset_worlds, grpo_rows, sft_rows
 from trainer.environment import environment_factories
 from trainer.model import load, train_top_layers
 from trainer.reward_config import resolve_reward, save_reward
@@ -77,7 +77,9 @@ def grpo(argv: Sequence[str]) -> str:
             args=config,
             train_dataset=rows,
             reward_funcs=functions,
-            environment_factory=environment_factories(sorted(set(rows["environment"])), sandbox),
+            environment_factory=environment_factories(
+                sorted(set(rows["environment"])), sandbox, dataset_worlds(options.dataset, rows)
+            ),
             callbacks=[MetricsRecorder(config.output_dir), dump],
             group_threshold=options.group_std_threshold,
             whole_groups=options.reward_variant == "toolorchestra",

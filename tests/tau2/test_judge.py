@@ -174,7 +174,8 @@ def rows(out: Path, config: str) -> dict[str, dict[str, Any]]:
 def test_a_configured_judge_decides_the_judged_tasks(
     tmp_path: Path, mock_tasks: str, monkeypatch: pytest.MonkeyPatch
 ):
-    from toolscale.pipeline.generate import GenerateConfig, generate
+    from toolscale.config.generate import GenerateConfig
+    from toolscale.pipeline.generate import generate
     from toolscale.publish.validate import validate_output
 
     monkeypatch.setenv(KEY_ENV, "k")
@@ -230,7 +231,8 @@ def test_a_configured_judge_decides_the_judged_tasks(
 @needs_tau2
 @pytest.mark.slow
 def test_without_a_judge_the_judged_tasks_are_listed_as_not_judged(tmp_path: Path, mock_tasks: str):
-    from toolscale.pipeline.generate import GenerateConfig, generate
+    from toolscale.config.generate import GenerateConfig
+    from toolscale.pipeline.generate import generate
 
     out = tmp_path / "out"
     summary = generate(GenerateConfig(domains=[mock_tasks], num_tasks=5, out=out, workers=1))

@@ -16,10 +16,11 @@ from typing import Any
 import pyarrow.parquet as pq
 
 from tests.teachers.fake_openai import FakeOpenAI, Plans, gold_turns
+from toolscale.config.generate import GenerateConfig
 from toolscale.llm.client import ChatClient, Endpoint, RetryPolicy, TeacherFailure
 from toolscale.llm.endpoints import EndpointPool
 from toolscale.llm.ledger import Budget, Ledger
-from toolscale.pipeline.generate import GenerateConfig, generate
+from toolscale.pipeline.generate import generate
 
 FAST = RetryPolicy(timeout_s=0.5, max_retries=1, base_delay_s=0.01, max_delay_s=0.02)
 KEY_ENV = "TOOLSCALE_TEST_KEY"

@@ -7,8 +7,9 @@ import pyarrow.parquet as pq
 import pytest
 
 from tests.teachers.fake_openai import FakeOpenAI, Plans
+from toolscale.config.generate import GenerateConfig
 from toolscale.core.errors import ConfigError
-from toolscale.pipeline.generate import GenerateConfig, generate
+from toolscale.pipeline.generate import generate
 from toolscale.tools.expert_endpoints import load_endpoints
 
 pytestmark = pytest.mark.slow

@@ -12,7 +12,8 @@ import pyarrow.parquet as pq
 import pytest
 
 from tests.teachers.fake_openai import FakeOpenAI, Plans, gold_turns
-from toolscale.pipeline.generate import GenerateConfig, generate
+from toolscale.config.generate import GenerateConfig
+from toolscale.pipeline.generate import generate
 
 pytestmark = pytest.mark.slow
 KEY_ENV = "TOOLSCALE_TEST_KEY"

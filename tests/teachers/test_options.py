@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from toolscale.pipeline.generate import GenerateConfig
+from toolscale.config.generate import GenerateConfig
 
 
 def resolved(**options) -> dict:

@@ -7,8 +7,9 @@ from typing import Any
 
 from tests.teachers.fake_openai import FakeOpenAI, Plans, gold_turns
 from toolscale.cli.main import StageProgress
+from toolscale.config.generate import GenerateConfig
 from toolscale.pipeline import generate as generate_module
-from toolscale.pipeline.generate import GenerateConfig, generate
+from toolscale.pipeline.generate import generate
 from toolscale.stats.run import RunStats
 
 KEY_ENV = "TOOLSCALE_TEST_KEY"

@@ -9,8 +9,9 @@ from types import SimpleNamespace
 import pytest
 import torch
 
+from toolscale.config.generate import GenerateConfig
 from toolscale.core.errors import ConfigError
-from toolscale.pipeline.generate import GenerateConfig, generate
+from toolscale.pipeline.generate import generate
 from trainer.cached_generation import CachedGenerationMixin, check_cached_generation
 from trainer.data import grpo_rows, sft_rows
 from trainer.model import load, train_top_layers

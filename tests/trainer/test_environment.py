@@ -7,9 +7,10 @@ import json
 
 import datasets
 
+from toolscale.config.generate import GenerateConfig
 from toolscale.core.records import Task
 from toolscale.core.registry import get_domain
-from toolscale.pipeline.generate import GenerateConfig, generate
+from toolscale.pipeline.generate import generate
 from toolscale.play.transcript import open_draft
 from trainer.args import ToolscaleArguments
 from trainer.data import grpo_rows

@@ -15,7 +15,8 @@ import pytest
 import torch
 
 import trainer.grpo as grpo_module
-from toolscale.pipeline.generate import GenerateConfig, generate
+from toolscale.config.generate import GenerateConfig
+from toolscale.pipeline.generate import generate
 from toolscale.tools.arith import evaluate
 from trainer.environment import ToolscaleEnvironment
 from trainer.model import load

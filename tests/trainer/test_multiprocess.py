@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from toolscale.pipeline.generate import GenerateConfig, generate
+from toolscale.config.generate import GenerateConfig
+from toolscale.pipeline.generate import generate
 
 pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parents[2]

@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 
 import trainer.grpo as grpo_module
+from toolscale.config.generate import GenerateConfig
 from toolscale.core.errors import ConfigError
-from toolscale.pipeline.generate import GenerateConfig, generate
+from toolscale.pipeline.generate import generate
 from trainer.group_filter import FilteredGRPOTrainer
 
 pytestmark = pytest.mark.slow

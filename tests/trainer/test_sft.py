@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from toolscale.pipeline.generate import GenerateConfig, generate
+from toolscale.config.generate import GenerateConfig
+from toolscale.pipeline.generate import generate
 from trainer.data import sft_rows
 from trainer.model import load
 from trainer.sft import parse, sft_trainer

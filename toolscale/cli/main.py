@@ -229,10 +229,12 @@ def generate(
     config: ConfigOption = None,
 ) -> None:
     """Sample tasks, let the teacher attempt them in the sandbox, verify, write the dataset."""
+    from toolscale.config.generate import GenerateConfig
+    from toolscale.config.shard import Shard
     from toolscale.judge.rewards import parse_reward_config
-    from toolscale.pipeline.generate import GenerateConfig, RunFailed, planned_tasks
+    from toolscale.pipeline.generate import RunFailed
     from toolscale.pipeline.generate import generate as run
-    from toolscale.pipeline.shard import Shard
+    from toolscale.pipeline.plan import planned_tasks
     from toolscale.sample.preferences import parse_spread
     from toolscale.sample.prices import check_dropout, parse_schedules
     from toolscale.tau2.spec import apply_options
@@ -409,7 +411,7 @@ def synthesize(
 
     if out is None:
         fail("--out is required (on the command line or in --config)")
-    from toolscale.pipeline.shard import Shard
+    from toolscale.config.shard import Shard
 
     try:
         part = None if shard is None else Shard.parse(shard)

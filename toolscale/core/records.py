@@ -9,12 +9,14 @@ these records, so a field added here is a column there.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from toolscale.core import patch
 from toolscale.core.contract import UserScenario, canonical_json, content_id
-from toolscale.sample import worlds
+from toolscale.core.errors import ConfigError
 from toolscale.sample.preferences import Preference
 
 # "judge": the NL-assertion judge gave no usable verdict (toolscale.tau2.judge); the attempt
@@ -72,11 +74,13 @@ class Task(BaseModel):
     # model, intent, filter results); {} for a task of a domain's sampler.
     provenance: dict[str, Any] = {}
 
-    def to_row(self) -> dict[str, Any]:
-        """The dataset row. A task on a world stores its state as a JSON Patch against it."""
+    def to_row(self, worlds: Mapping[str, dict[str, Any]] | None = None) -> dict[str, Any]:
+        """The dataset row. A task on a world stores its state as a JSON Patch against it, so
+        `worlds` (id -> state, e.g. a `toolscale.sample.worlds.WorldStore`) must hold that world."""
         if self.world:  # the state is not dumped (copied) only to be replaced by its patch
+            world = _world(worlds, self.world)
             row = self.model_dump(exclude={"initial_state"})
-            row["initial_state"] = worlds.diff(self.world, self.initial_state)
+            row["initial_state"] = patch.diff(world, self.initial_state)
         else:
             row = self.model_dump()
         for key in TASK_JSON:
@@ -85,14 +89,18 @@ class Task(BaseModel):
         return row
 
     @classmethod
-    def from_row(cls, row: dict[str, Any]) -> Task:
-        """The task of a row; a task on a world needs that world loaded (`worlds.load`)."""
+    def from_row(
+        cls, row: dict[str, Any], worlds: Mapping[str, dict[str, Any]] | None = None
+    ) -> Task:
+        """The task of a row; a task on a world needs that world in `worlds` (id -> state: the
+        output's `worlds` config, `toolscale.sample.worlds.WorldStore.of_output`)."""
         data = dict(row)
         data.pop("preference_profile", None)
         for key in TASK_JSON:
             data[key] = json.loads(data[key])
         if data.get("world"):
-            data["initial_state"] = worlds.apply(data["world"], data["initial_state"])
+            world = _world(worlds, data["world"])
+            data["initial_state"] = patch.apply(world, data["initial_state"])
         return cls(**data)
 
     def tool_names(self) -> list[str]:
@@ -213,3 +221,12 @@ def trace_id(
 ) -> str:
     """Deterministic: the same task, teacher, variant, attempt and conversation give the same id."""
     return content_id([task_id, teacher, variant, attempt, [m.model_dump() for m in messages]])
+
+
+def _world(worlds: Mapping[str, dict[str, Any]] | None, key: str) -> dict[str, Any]:
+    if worlds is None or key not in worlds:
+        raise ConfigError(
+            f"world {key} is not loaded; read the output's `worlds` config first "
+            "(toolscale.sample.worlds.WorldStore.of_output(OUT)) or regenerate the output"
+        )
+    return worlds[key]

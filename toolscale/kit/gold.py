@@ -17,7 +17,7 @@ from toolscale.sample import worlds
 
 class GoldRunner:
     def __init__(self, toolkit: type[Toolkit], state: dict[str, Any]) -> None:
-        self.kit = toolkit(worlds.copy(state))
+        self.kit = toolkit(worlds.MEMO.copy(state))
         self.actions: list[Action] = []
 
     def __call__(self, name: str, **arguments: Any) -> Any:

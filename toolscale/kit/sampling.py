@@ -47,7 +47,7 @@ def sample_task(
     toolkit: type[Toolkit],
 ) -> TaskSpec:
     """One task: a template drawn by weight from `templates` (name -> (template, weight))."""
-    worlds.register(world)  # once per process: the world's copies come from a pickle after this
+    worlds.MEMO.remember(world)  # the world's copies come from a pickle after this
     names = list(templates)
     first = rng.choices(range(len(names)), weights=[w for _, w in templates.values()])[0]
     for name in names[first:] + names[:first]:
@@ -101,7 +101,7 @@ def check_opening(name: str, request: Request, first: str, facts: list[str]) -> 
 
 
 def check_writes(name: str, draft: Draft, state: dict[str, Any], toolkit: type[Toolkit]) -> None:
-    kit = toolkit(worlds.copy(state))
+    kit = toolkit(worlds.MEMO.copy(state))
     for action in draft.actions:
         getattr(kit, action.name)(**action.arguments)
     changed = kit.state != state  # a deep comparison: cheaper than hashing the world twice

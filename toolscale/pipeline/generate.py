@@ -11,22 +11,20 @@ tool, never negative data: the attempt is held back from `rejected`) raise RunFa
 first errors and their tracebacks in run.json. `--resume` redoes the chunks whose marker records
 such an error, so a fixed domain fills them in.
 
-`--shard I/N` produces only shard I's chunks of the plan (`toolscale.pipeline.shard`); `toolscale
-merge`
-puts the N outputs together. `--resume` first reads back the shards of every chunk it will skip,
-so a half-copied file or a full disk is one error line naming the file before anything runs.
+`--shard I/N` produces only shard I's chunks of the plan (`toolscale.config.shard`);
+`toolscale merge` puts the N outputs together. `--resume` first reads back the shards of every
+chunk it will skip, so a half-copied file or a full disk is one error line naming the file before
+anything runs.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import platform
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass, field, replace
-from functools import cached_property
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -34,42 +32,32 @@ import datasets
 import pyarrow
 
 import toolscale
+from toolscale.config.generate import CACHE_DIR, GenerateConfig
 from toolscale.config.provenance import source_commit
-from toolscale.config.teacher import TeacherOptions
-from toolscale.core.contract import ToolKind, ToolPrice
+from toolscale.core.contract import ToolKind
 from toolscale.core.errors import ConfigError
-from toolscale.core.records import Trace, trace_id
 from toolscale.core.registry import get_domain, resolve
 from toolscale.core.schema import SchemaError
-from toolscale.judge.labels import group_labels, trace_labels
-from toolscale.judge.metrics import trace_metrics
-from toolscale.judge.rewards import RewardConfig
-from toolscale.judge.verify import Verdict, verify
 from toolscale.llm.cache import RequestCache
 from toolscale.llm.ledger import BudgetExhausted, StopRun
+from toolscale.pipeline.chunk import check_finished, check_resume, finished, run_chunk, write_chunk
+from toolscale.pipeline.plan import check_shard, plan
 from toolscale.pipeline.ray import check_ray, connect, leave, run_on_ray
-from toolscale.pipeline.shard import Shard
 from toolscale.play.factory import check_teacher, open_teacher
 from toolscale.play.report import attempt_report
-from toolscale.play.transcript import Draft, Teacher
-from toolscale.sample import worlds
-from toolscale.sample.preferences import DEFAULT_SPREAD, check_spread
-from toolscale.sample.prices import DEFAULT_SCHEDULES, check_dropout, parse_schedules, schedule_dump
-from toolscale.sample.stored_source import source_item, source_tasks, with_source
-from toolscale.sample.tasks import Economics, SampledTask, prepare
+from toolscale.sample.preferences import check_spread
+from toolscale.sample.prices import check_dropout, parse_schedules
+from toolscale.sample.stored_source import with_source
 from toolscale.sandbox.isolation import isolation_level
-from toolscale.sandbox.pool import SandboxError, SandboxPool
+from toolscale.sandbox.pool import SandboxPool
 from toolscale.stats.rewards import reward_report
-from toolscale.stats.run import DomainError, Funnel, PassCount, RunStats, sample_stage
-from toolscale.tau2.judge import AssertionJudge, check_judge, open_judge
+from toolscale.stats.run import RunStats
+from toolscale.tau2.judge import check_judge, open_judge
 from toolscale.tau2.report import tau2_checks
-from toolscale.tau2.spec import file_safe
 from toolscale.tools.expert_endpoints import expert_environment, load_endpoints
 from toolscale.tools.experts import EXPERTS
-from toolscale.write.features import CONFIGS
 from toolscale.write.output import Output, write_json
 
-CACHE_DIR = Path(".toolscale", "cache")  # under OUT, unless --cache-dir
 PROGRESS_EVERY_S = 0.2  # finished tasks report at most this often; finished chunks always
 
 
@@ -78,98 +66,6 @@ class Progress(Protocol):
     and, when known, its endpoints' counts (`TeacherRun.summary()`)."""
 
     def __call__(self, stats: RunStats, endpoints: dict[str, Any] | None = None) -> None: ...
-
-
-@dataclass(frozen=True)
-class GenerateConfig(TeacherOptions):
-    domains: list[str]
-    num_tasks: int
-    out: Path
-    teacher: str = "reference"
-    detours: bool = False
-    seed: int = 0
-    resume: bool = False
-    workers: int = 2
-    chunk_size: int = 50
-    call_timeout_s: float = 15.0
-    # Preference profiles drawn per task, with relative weights (toolscale.sample.preferences).
-    profiles: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_SPREAD))
-    reward: RewardConfig = field(default_factory=RewardConfig)
-    # Price schedules (names or YAML paths) each task draws one of, and the tool dropout.
-    price_schedules: list[str] = field(default_factory=lambda: list(DEFAULT_SCHEDULES))
-    tool_dropout: float = 0.0
-    # The share of samples that may fail (a domain bug each) before the run fails.
-    max_sample_failure_share: float = 0.1
-    # This job's part of the run (None: all of it); see toolscale.pipeline.shard.
-    shard: Shard | None = None
-    # Play the accepted tasks of a `toolscale synthesize` output instead of sampling.
-    tasks_from: Path | None = None
-    # Where the chunks run: "local" (this process) or "ray" (toolscale.pipeline.ray). Neither
-    # changes a row, so neither is a resume key.
-    executor: str = "local"
-    ray_address: str | None = None
-    # The LLM judge of tau2's nl_assertions (toolscale.tau2.judge); unset: not judged. The URL
-    # defaults to the teacher's endpoints, the key variable to api_key_env.
-    judge_base_url: str | None = None
-    judge_model: str | None = None
-    judge_api_key_env: str | None = None
-    # Options that must not change between a run and its --resume.
-    RESUME_KEYS = (
-        "domains",
-        "num_tasks",
-        "teacher",
-        "detours",
-        "seed",
-        "chunk_size",
-        "profiles",
-        "reward",
-        "schedules",
-        "tool_dropout",
-        "shard",
-        "tasks_from",
-        "judge_model",
-        *TeacherOptions.TEACHER_RESUME_KEYS,
-    )
-
-    def resolved(self) -> dict[str, Any]:
-        values = asdict(self)
-        values["out"] = str(self.out)
-        values["shard"] = None if self.shard is None else str(self.shard)
-        for key in ("cache_dir", "experts", "tasks_from"):
-            values[key] = None if values[key] is None else str(values[key])
-        values["temperature"] = self.effective_temperature()
-        values["concurrency"] = self.effective_concurrency(self.teacher == "local")
-        values["request_timeout_s"] = self.effective_timeout_s(self.teacher == "local")
-        local = self.teacher == "local"
-        values["max_tokens"] = self.effective_max_tokens(local)
-        values["endpoint_concurrency"] = self.effective_endpoint_concurrency(local)
-        values["base_url"] = list(self.base_urls()) or None
-        # The schedules in full, so that `validate` rebuilds every price table from run.json.
-        values["schedules"] = schedule_dump(self.economics.schedules)
-        values["model_prices"] = {a: p.as_dict() for a, p in self.economics.models.items()}
-        values.pop("resume")
-        return values
-
-    @cached_property
-    def economics(self) -> Economics:
-        """The run's price settings, read once (schedule files and the experts file)."""
-        models: dict[str, ToolPrice] = {}
-        for alias, endpoint in (load_endpoints(self.experts) if self.experts else {}).items():
-            models[alias] = ToolPrice(
-                input_per_m=endpoint.input_per_m, output_per_m=endpoint.output_per_m
-            )
-        return Economics(
-            tuple(parse_schedules(",".join(self.price_schedules))), self.tool_dropout, models
-        )
-
-
-@dataclass
-class ChunkResult:
-    tasks: list[dict[str, Any]] = field(default_factory=list)
-    traces: list[dict[str, Any]] = field(default_factory=list)
-    rejected: list[dict[str, Any]] = field(default_factory=list)
-    worlds: list[dict[str, Any]] = field(default_factory=list)
-    stats: RunStats = field(default_factory=RunStats)
 
 
 def check_config(config: GenerateConfig) -> None:
@@ -197,75 +93,6 @@ def check_config(config: GenerateConfig) -> None:
         cache.close()
 
 
-def plan(config: GenerateConfig) -> list[tuple[str, str, range]]:
-    """(chunk name, domain, task indexes): the N tasks split evenly over the domains, a domain
-    with fewer tasks than its share (`domain_caps`) leaving the rest to the others; with a shard,
-    only that shard's chunks."""
-    chunks = []
-    counts = split(config.num_tasks, domain_caps(config))
-    for domain, count in zip(config.domains, counts, strict=True):
-        for start in range(0, count, config.chunk_size):
-            stop = min(count, start + config.chunk_size)
-            chunks.append((f"{file_safe(domain)}-{start:06d}", domain, range(start, stop)))
-    return chunks if config.shard is None else config.shard.pick(chunks)
-
-
-def domain_caps(config: GenerateConfig) -> list[int | None]:
-    """The most tasks each domain can give (None: any number): a tau2 domain the tasks of its
-    task file (toolscale.tau2), a domain read from `--tasks-from` the tasks stored there."""
-    caps: list[int | None] = []
-    for domain in config.domains:
-        cap = len(get_domain(domain).templates) if domain.startswith("tau2:") else None
-        if config.tasks_from is not None:
-            stored = len(source_tasks(config.tasks_from, domain))
-            cap = stored if cap is None else min(cap, stored)
-        caps.append(cap)
-    return caps
-
-
-def split(total: int, caps: list[int | None]) -> list[int]:
-    """`total` over the domains as evenly as their caps allow, earlier domains taking the
-    remainder; what a capped domain cannot take goes to the others in turn. With no cap reached
-    it is the plain even split. Example: 164 over caps [114, 50] is [114, 50]."""
-    counts = [0] * len(caps)
-    open_ = list(range(len(caps)))
-    remaining = total
-    while remaining and open_:
-        per, extra = divmod(remaining, len(open_))
-        still_open = []
-        for position, i in enumerate(open_):
-            cap = caps[i]
-            take = per + (position < extra)
-            if cap is not None:
-                take = min(take, cap - counts[i])
-            counts[i] += take
-            remaining -= take
-            if cap is None or counts[i] < cap:
-                still_open.append(i)
-        if still_open == open_:  # every domain took its whole share
-            break
-        open_ = still_open
-    return counts
-
-
-def check_shard(config: GenerateConfig) -> None:
-    """A shard gets at least one chunk (more jobs than chunks is a mistake in the job count)."""
-    if config.shard is None:
-        return
-    chunks = len(plan(replace(config, shard=None)))
-    if config.shard.index >= chunks:
-        raise ConfigError(
-            f"--shard {config.shard} gets no task: the run has only {chunks} chunks of "
-            f"--chunk-size {config.chunk_size}; run at most {chunks} shards or lower --chunk-size"
-        )
-
-
-def planned_tasks(config: GenerateConfig) -> int:
-    """How many tasks this job samples (all N, or its shard's part)."""
-    resolved = replace(config, domains=resolve(",".join(config.domains)))
-    return sum(len(indexes) for _, _, indexes in plan(resolved))
-
-
 def check_schemas(domains: list[str]) -> None:
     """Every tool schema of the run's domains derives (a parameter without an `Args:` entry in its
     tool's docstring does not): checked before anything is written."""
@@ -277,155 +104,6 @@ def check_schemas(domains: list[str]) -> None:
                 f"domain {name!r}: {exc}; give every parameter a line under Args: in its tool's "
                 f"docstring (toolscale check-domain {name} lists every problem)"
             ) from None
-
-
-async def judge(
-    item: SampledTask,
-    draft: Draft,
-    teacher: str,
-    pool: SandboxPool,
-    config: GenerateConfig,
-    assertion_judge: AssertionJudge | None = None,
-) -> Trace:
-    """The attempt as a trace with its verdict: `verify`'s, then, for an attempt it verifies, the
-    NL-assertion judge's when the run has one (tau2 tasks whose reward basis needs it)."""
-    task = item.task
-    if draft.failure is not None:
-        verdict = Verdict(False, draft.failure[0], [draft.failure[1]])
-    else:
-        verdict = await verify(task, draft, pool)
-        if verdict.verified and assertion_judge is not None:
-            verdict = await assertion_judge.verdict(task, draft.messages)
-    metrics = trace_metrics(task, draft)
-    return Trace(
-        id=trace_id(task.id, teacher, draft.variant, draft.attempt, draft.messages),
-        task_id=task.id,
-        domain=task.domain,
-        teacher=teacher,
-        variant=draft.variant,
-        attempt=draft.attempt,
-        messages=draft.messages,
-        tool_calls=draft.tool_calls,
-        final_answer=draft.final_answer,
-        final_state_hash=draft.final_state_hash,
-        verified=verdict.verified,
-        failure_stage=verdict.failure_stage,  # type: ignore[arg-type]
-        failure_reasons=verdict.reasons,
-        teacher_prompt_tokens=draft.teacher_prompt_tokens,
-        teacher_completion_tokens=draft.teacher_completion_tokens,
-        teacher_latency_ms=draft.teacher_latency_ms,
-        **metrics,
-        **trace_labels(
-            task,
-            draft,
-            metrics,
-            verdict.verified,
-            config.reward,
-            (config.teacher_price_in, config.teacher_price_out),
-        ),
-    )
-
-
-async def run_task(
-    config: GenerateConfig,
-    domain: str,
-    index: int,
-    teacher: Teacher,
-    pool: SandboxPool,
-    economics: Economics,
-    assertion_judge: AssertionJudge | None = None,
-) -> ChunkResult:
-    result = ChunkResult()
-    try:
-        sampled = (
-            await source_item(config.tasks_from, domain, index, pool)
-            if config.tasks_from is not None
-            else await pool.sample(domain, config.seed, index)
-        )
-        item = prepare(sampled, economics, config.profiles)
-    except SandboxError as exc:
-        failure = exc.failure
-        message = failure.message.removeprefix(f"{domain} task {index}: ")
-        error = DomainError(
-            domain=domain,
-            index=index,
-            stage=sample_stage(failure.error),
-            message=f"{failure.error}: {message}",
-            traceback=failure.traceback,
-        )
-        result.stats = RunStats.sample_failure(error)
-        return result
-    result.tasks.append(item.task.to_row())
-    drafts = await teacher.attempts(item, pool)
-    # An attempt with a crashed call shows a tool's bug, not the model's: it is no data.
-    crashes = [c for d in drafts for c in d.crashes]
-    drafts = [d for d in drafts if not d.crashes]
-    judged = await asyncio.gather(  # concurrently: the judge may wait seconds per attempt
-        *(judge(item, d, teacher.name, pool, config, assertion_judge) for d in drafts)
-    )
-    funnel = Funnel(sampled=1, tool_crashes=len(crashes))
-    rejected: dict[str, int] = {}
-    for trace in group_labels(item.task, judged):
-        funnel = funnel + Funnel.of_attempt(trace.verified, trace.failure_stage)
-        if trace.verified:
-            result.traces.append(trace.to_row())
-        else:
-            stage = str(trace.failure_stage)
-            rejected[stage] = rejected.get(stage, 0) + 1
-            result.rejected.append(trace.to_row())
-    model_errors: dict[str, int] = {}
-    for draft in drafts:
-        for kind, count in draft.model_errors.items():
-            model_errors[kind] = model_errors.get(kind, 0) + count
-    passes = (PassCount(verified=funnel.verified, attempts=len(judged), tasks=1),)
-    result.stats = RunStats(
-        domains={domain: funnel},
-        rejected_by_stage=rejected,
-        passes=passes if judged else (),
-        model_errors=model_errors,
-        errors=tuple(crashes),
-    )
-    return result
-
-
-def first_chunk(config: GenerateConfig, domain: str) -> int:
-    """The first task index of `domain` in this job's plan: its chunk writes the domain's world
-    (once per job; `merge` keeps one row per world id)."""
-    return min(indexes.start for _, d, indexes in plan(config) if d == domain)
-
-
-async def run_chunk(
-    config: GenerateConfig,
-    domain: str,
-    indexes: range,
-    teacher: Teacher,
-    pool: SandboxPool,
-    on_task: Callable[[RunStats], None] | None = None,
-    assertion_judge: AssertionJudge | None = None,
-) -> ChunkResult:
-    """Play a chunk's tasks concurrently; `on_task` gets each task's statistics as it ends."""
-    economics = config.economics
-
-    async def played(index: int) -> ChunkResult:
-        part = await run_task(config, domain, index, teacher, pool, economics, assertion_judge)
-        if on_task is not None:
-            on_task(part.stats)
-        return part
-
-    world = get_domain(domain).world(config.seed)
-    if world is not None:
-        worlds.register(world)  # to_row diffs tasks against it
-    parts = await asyncio.gather(*(played(i) for i in indexes))
-    merged = ChunkResult()
-    if world is not None and first_chunk(config, domain) == indexes.start:
-        version = get_domain(domain).version
-        merged.worlds.append(worlds.row(domain, version, config.seed, world))
-    for part in parts:
-        merged.tasks += part.tasks
-        merged.traces += part.traces
-        merged.rejected += part.rejected
-    merged.stats = RunStats.total(p.stats for p in parts)
-    return merged
 
 
 def versions() -> dict[str, str]:
@@ -459,43 +137,6 @@ def expert_backends(domains: list[str], experts: Path | None = None) -> dict[str
     for alias, endpoint in (load_endpoints(experts) if experts else {}).items():
         backends[alias] = {"backend": "endpoint", **endpoint.model_dump()}
     return backends
-
-
-def check_resume(output: Output, config: GenerateConfig) -> None:
-    path = output.root / "run.json"
-    if not path.exists():
-        return
-    previous = json.loads(path.read_text())["config"]
-    current = config.resolved()
-    for key in GenerateConfig.RESUME_KEYS:
-        if previous.get(key) != current[key]:
-            raise ConfigError(
-                f"{output.root} was generated with {key}={previous.get(key)!r}, not "
-                f"{current[key]!r}; resume with the same options or choose another --out"
-            )
-
-
-def finished(output: Output, chunk: str) -> RunStats | None:
-    """A chunk's statistics when it is done; None when it must be (re)produced: no marker, one
-    this version cannot read, or one recording a domain error (a fixed domain fills it in)."""
-    done = RunStats.from_marker(output.chunk_done(chunk))
-    return None if done is None or done.errors else done
-
-
-def check_finished(output: Output, config: GenerateConfig) -> None:
-    """Every shard of every chunk that --resume will skip reads back (ConfigError naming the
-    file otherwise), so a bad file stops the run before it plays anything."""
-    for chunk, _, _ in plan(config):
-        if finished(output, chunk) is not None:
-            for name in CONFIGS:
-                output.read_shard(name, chunk)
-
-
-def write_chunk(output: Output, chunk: str, result: ChunkResult) -> None:
-    """A chunk's shards, then its marker: only then is the chunk done."""
-    for name in CONFIGS:
-        output.write_shard(name, chunk, getattr(result, name))
-    output.mark_done(chunk, result.stats.marker())
 
 
 @dataclass

@@ -19,16 +19,17 @@ chunk that no input finished is an error naming the shard to finish.
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import uuid
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from toolscale.config.generate import GenerateConfig
 from toolscale.core.errors import ConfigError
-from toolscale.pipeline.generate import GenerateConfig, failures, plan
+from toolscale.pipeline.generate import failures
+from toolscale.pipeline.inputs import Input, add_numbers, read_input
+from toolscale.pipeline.plan import plan
 from toolscale.play.report import attempt_report
 from toolscale.stats.rewards import reward_report
 from toolscale.stats.run import RunStats
@@ -54,38 +55,6 @@ PER_JOB = (
     "endpoint_max_failures",
 )
 SHOWN = 3  # missing chunks named in an error
-
-
-@dataclass(frozen=True)
-class Input:
-    """One output to merge: its folder and its run.json."""
-
-    root: Path
-    run: dict[str, Any]
-
-    @property
-    def config(self) -> dict[str, Any]:
-        return self.run["config"]
-
-    def chunk(self, name: str) -> RunStats | None:
-        return RunStats.from_marker(Output(self.root).chunk_done(name))
-
-
-def read_input(root: Path) -> Input:
-    if not Output(root).is_toolscale_output():
-        raise ConfigError(
-            f"{root} is not a toolscale output; give the --out folders of generate or synthesize"
-        )
-    try:
-        run = json.loads((root / "run.json").read_text())
-        if not isinstance(run.get("config"), dict):
-            raise ValueError("no config")
-    except (OSError, ValueError) as exc:
-        raise ConfigError(
-            f"{root}/run.json is missing or unreadable ({exc.__class__.__name__}); finish that "
-            "output with generate --resume and its options"
-        ) from None
-    return Input(root, run)
 
 
 def _short(value: Any) -> str:
@@ -164,18 +133,6 @@ def pick(inputs: list[Input], config: GenerateConfig) -> list[tuple[str, Input, 
             "with generate --resume and its options"
         )
     return chosen
-
-
-def add_numbers(a: Any, b: Any) -> Any:
-    """Endpoint ledgers (numbers and lists, nested by role, kind and URL) of two jobs added up;
-    an entry one of them lacks counts as empty."""
-    if isinstance(a, dict) or isinstance(b, dict):
-        a, b = a or {}, b or {}
-        return {k: add_numbers(a.get(k), b.get(k)) for k in sorted({*a, *b})}
-    if isinstance(a, list) or isinstance(b, list):
-        return [*(a or []), *(b or [])]
-    a, b = a or 0, b or 0
-    return round(a + b, 9) if isinstance(a, float) or isinstance(b, float) else a + b
 
 
 def copy_chunk(source: Input, chunk: str, dest: Output, seen: dict[str, set[str]]) -> None:

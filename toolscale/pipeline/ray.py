@@ -239,7 +239,8 @@ def _node_key(config: Any) -> tuple[Any, ...]:
 def play_chunk(config: Any, chunk: str, domain: str, indexes: range, token: str) -> ChunkOutcome:
     """The Ray task: play one chunk in this worker process, write it into OUT, return its
     statistics. Runs on a worker node; `config.out` is an absolute path every node sees."""
-    from toolscale.pipeline.generate import CACHE_DIR, run_chunk, write_chunk
+    from toolscale.config.generate import CACHE_DIR
+    from toolscale.pipeline.chunk import run_chunk, write_chunk
     from toolscale.play.factory import open_teacher
     from toolscale.tau2.judge import open_judge
 

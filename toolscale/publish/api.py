@@ -32,7 +32,6 @@ from toolscale.publish.validate import (
     run_settings,
     validate_rows,
 )
-from toolscale.sample import worlds
 from toolscale.sandbox.pool import SandboxPool
 from toolscale.write.features import CONFIGS
 from toolscale.write.output import Output
@@ -96,9 +95,7 @@ def _settings(run: Path | None) -> RunSettings:
 async def _check_pair(
     trace_row: dict[str, Any], task_row: dict[str, Any], run: Path | None
 ) -> list[str]:
-    settings = _settings(run)
-    if run is not None:
-        worlds.load(run)  # a stateful task row is its difference from the run's world
+    settings = _settings(run)  # with the run's worlds: a stateful task row is a patch of one
     config = "traces" if trace_row.get("verified") else "rejected"
     async with SandboxPool(1) as pool:
         task, problems = await check_task(task_row, pool, settings)

@@ -129,8 +129,8 @@ def sft_record(task: Task, trace: Trace) -> dict[str, Any]:
 
 
 def _tasks(output: Output) -> dict[str, Task]:
-    worlds.load(output.root)
-    return {row["id"]: Task.from_row(row) for _, row in output.read_rows("tasks")}
+    store = worlds.WorldStore.of_output(output.root)
+    return {row["id"]: Task.from_row(row, store) for _, row in output.read_rows("tasks")}
 
 
 def export_tau2(output: Output, dest: Path) -> list[Path]:

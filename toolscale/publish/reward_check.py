@@ -18,9 +18,10 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+from toolscale.config.generate import GenerateConfig
 from toolscale.core.errors import ConfigError
 from toolscale.judge.rewards import RewardConfig
-from toolscale.pipeline.generate import GenerateConfig, run_task
+from toolscale.pipeline.task import domain_worlds, run_task
 from toolscale.publish.gaming import GamingTeacher
 from toolscale.publish.validate import run_settings
 from toolscale.sample.prices import BUILTIN, DEFAULT_SCHEDULES
@@ -107,9 +108,10 @@ async def play(config: GenerateConfig, economics: Economics, per_domain: int) ->
     """Every attempt (gold, detours, gaming) at the first `per_domain` tasks of each domain."""
     teacher = GamingTeacher()
     async with SandboxPool(config.workers, config.call_timeout_s) as pool:
+        stores = {d: domain_worlds(d, config.seed)[0] for d in config.domains}
         results = await asyncio.gather(
             *(
-                run_task(config, domain, index, teacher, pool, economics)
+                run_task(config, domain, index, teacher, pool, economics, stores[domain])
                 for domain in config.domains
                 for index in range(per_domain)
             )

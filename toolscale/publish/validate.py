@@ -35,11 +35,11 @@ from toolscale.judge.labels import trace_labels
 from toolscale.judge.metrics import trace_metrics
 from toolscale.judge.rewards import GroupFeatures, RewardConfig, group_rewards, row_total
 from toolscale.judge.verify import verify
-from toolscale.sample import worlds
 from toolscale.sample.preferences import DEFAULT_SPREAD
 from toolscale.sample.prices import BUILTIN, DEFAULT_SCHEDULES, Schedule
 from toolscale.sample.stored import check_stored, is_synthesized
 from toolscale.sample.tasks import Economics, prepare
+from toolscale.sample.worlds import WorldStore
 from toolscale.sandbox.pool import SandboxError, SandboxPool
 from toolscale.tau2.judge import judge_verdict
 from toolscale.write.output import Output
@@ -64,6 +64,7 @@ class RunSettings:
     reward: RewardConfig
     teacher_price: tuple[float, float]
     economics: Economics
+    worlds: WorldStore  # the output's worlds: a stateful task row is its difference from one
 
 
 def run_settings(output: Output) -> RunSettings:
@@ -84,6 +85,7 @@ def run_settings(output: Output) -> RunSettings:
         reward=RewardConfig(**config.get("reward", {})),
         teacher_price=(config.get("teacher_price_in", 0.0), config.get("teacher_price_out", 0.0)),
         economics=economics,
+        worlds=WorldStore.of_output(output.root),
     )
 
 
@@ -91,7 +93,7 @@ async def check_task(
     row: dict[str, Any], pool: SandboxPool, settings: RunSettings
 ) -> tuple[Task | None, list[str]]:
     try:
-        task = Task.from_row(row)
+        task = Task.from_row(row, settings.worlds)
     except (ValidationError, ValueError, TypeError) as exc:
         return None, [f"unreadable task row ({exc.__class__.__name__})"]
     except ConfigError as exc:  # its world is not loaded
@@ -209,7 +211,6 @@ def validate_output(root: Path, workers: int = 2) -> Report:
         raise ConfigError(f"{root} does not exist; give the --out folder of a generate run")
     if not output.is_toolscale_output():
         raise ConfigError(f"{root} is not a toolscale output (no .toolscale folder)")
-    worlds.load(root)
     return asyncio.run(_validate(output, workers))
 
 
@@ -218,5 +219,4 @@ def validate_rows(root: Path, workers: int = 2) -> Report:
     dataset downloaded from the Hub, which has no .toolscale folder)."""
     if not (root / "data" / "tasks").is_dir():
         raise ConfigError(f"{root} holds no data/tasks folder; give a toolscale dataset")
-    worlds.load(root)
     return asyncio.run(_validate(Output(root), workers))

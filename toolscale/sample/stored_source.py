@@ -22,7 +22,7 @@ from toolscale.sandbox.worker import Failure
 from toolscale.write.output import Output
 
 if TYPE_CHECKING:
-    from toolscale.pipeline.generate import GenerateConfig
+    from toolscale.config.generate import GenerateConfig
 
 
 @cache
@@ -34,10 +34,10 @@ def _load(root: Path) -> tuple[int, dict[str, tuple[Task, ...]]]:
             f"--tasks-from {root} is not the output of toolscale synthesize (no run.json of a "
             "synthesize run, or no data/tasks)"
         )
-    worlds.load(root)
+    store = worlds.WorldStore.of_output(root)
     tasks: dict[str, list[Task]] = {}
     for _, row in Output(root).read_rows("tasks"):
-        task = Task.from_row(row)
+        task = Task.from_row(row, store)
         tasks.setdefault(task.domain, []).append(task)
     ordered = {d: tuple(sorted(ts, key=lambda t: t.index)) for d, ts in tasks.items()}
     return int(summary["config"]["seed"]), ordered

@@ -209,7 +209,7 @@ def build_task(domain: Domain, seed: int, index: int, call_timeout_s: float) -> 
 def world_key(domain: Domain, seed: int) -> str:
     """The id of the domain's world for run seed `seed` (registered), or "" when it has none."""
     world = domain.world(seed)
-    return "" if world is None else worlds.register(world)
+    return "" if world is None else worlds.MEMO.remember(world)
 
 
 def with_economics(

@@ -11,12 +11,12 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from toolscale.config.shard import Shard
 from toolscale.config.teacher import TeacherOptions
 from toolscale.core.errors import ConfigError
 from toolscale.core.registry import get_domain, resolve
 from toolscale.judge.rewards import RewardConfig
 from toolscale.llm.cache import RequestCache
-from toolscale.pipeline.shard import Shard
 from toolscale.play.factory import _key, check_teacher
 from toolscale.sample.prices import BUILTIN, schedule_dump
 

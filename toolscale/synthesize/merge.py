@@ -19,9 +19,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from toolscale.config.shard import Shard
 from toolscale.core.errors import ConfigError
-from toolscale.pipeline.merge import Input, add_numbers
-from toolscale.pipeline.shard import Shard
+from toolscale.pipeline.inputs import Input, add_numbers
 from toolscale.publish.card_synthesize import write_card
 from toolscale.stats.synthesize import Yields
 from toolscale.synthesize import dedup

@@ -144,7 +144,8 @@ class DomainRun:
         self.domain = get_domain(name)
         self.count = count
         self.world = self.domain.world(config.seed)
-        self.world_id = "" if self.world is None else worlds.register(self.world)
+        self.worlds = worlds.WorldStore()  # to_row diffs the domain's tasks against its world
+        self.world_id = "" if self.world is None else self.worlds.add(self.world)
         self.params = sampling(
             config.proposer_temperature(), config.effective_max_tokens(config.teacher == "local")
         )
@@ -339,7 +340,7 @@ class DomainRun:
                 },
             }
             task = playable({**p.body, "provenance": provenance}, p.outcomes).task
-            result.tasks.append(task.to_row())
+            result.tasks.append(task.to_row(self.worlds))
             result.yields = result.yields + Yields.of_candidate(None, passes, band)
         # In candidate order, whatever order the concurrent stages finished in.
         result.tasks.sort(key=lambda row: row["index"])

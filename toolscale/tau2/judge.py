@@ -39,7 +39,7 @@ from toolscale.llm.ledger import Budget
 from toolscale.play.factory import RolePools
 
 if TYPE_CHECKING:
-    from toolscale.pipeline.generate import GenerateConfig
+    from toolscale.config.generate import GenerateConfig
     from toolscale.play.factory import TeacherRun
 
 UNMET = "nl_assertion not met: "  # how a failure reason written by the judge starts

@@ -1,0 +1,152 @@
+"""Play one task: sample (or read) it, let the teacher attempt it, judge every attempt, label the
+group, and return its rows and statistics. Writes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Any
+
+from toolscale.config.generate import GenerateConfig
+from toolscale.core.records import Trace, trace_id
+from toolscale.core.registry import get_domain
+from toolscale.judge.labels import group_labels, trace_labels
+from toolscale.judge.metrics import trace_metrics
+from toolscale.judge.verify import Verdict, verify
+from toolscale.play.transcript import Draft, Teacher
+from toolscale.sample import worlds
+from toolscale.sample.stored_source import source_item
+from toolscale.sample.tasks import Economics, SampledTask, prepare
+from toolscale.sandbox.pool import SandboxError, SandboxPool
+from toolscale.stats.run import DomainError, Funnel, PassCount, RunStats, sample_stage
+from toolscale.tau2.judge import AssertionJudge
+
+
+@dataclass
+class ChunkResult:
+    tasks: list[dict[str, Any]] = field(default_factory=list)
+    traces: list[dict[str, Any]] = field(default_factory=list)
+    rejected: list[dict[str, Any]] = field(default_factory=list)
+    worlds: list[dict[str, Any]] = field(default_factory=list)
+    stats: RunStats = field(default_factory=RunStats)
+
+
+async def judge(
+    item: SampledTask,
+    draft: Draft,
+    teacher: str,
+    pool: SandboxPool,
+    config: GenerateConfig,
+    assertion_judge: AssertionJudge | None = None,
+) -> Trace:
+    """The attempt as a trace with its verdict: `verify`'s, then, for an attempt it verifies, the
+    NL-assertion judge's when the run has one (tau2 tasks whose reward basis needs it)."""
+    task = item.task
+    if draft.failure is not None:
+        verdict = Verdict(False, draft.failure[0], [draft.failure[1]])
+    else:
+        verdict = await verify(task, draft, pool)
+        if verdict.verified and assertion_judge is not None:
+            verdict = await assertion_judge.verdict(task, draft.messages)
+    metrics = trace_metrics(task, draft)
+    return Trace(
+        id=trace_id(task.id, teacher, draft.variant, draft.attempt, draft.messages),
+        task_id=task.id,
+        domain=task.domain,
+        teacher=teacher,
+        variant=draft.variant,
+        attempt=draft.attempt,
+        messages=draft.messages,
+        tool_calls=draft.tool_calls,
+        final_answer=draft.final_answer,
+        final_state_hash=draft.final_state_hash,
+        verified=verdict.verified,
+        failure_stage=verdict.failure_stage,  # type: ignore[arg-type]
+        failure_reasons=verdict.reasons,
+        teacher_prompt_tokens=draft.teacher_prompt_tokens,
+        teacher_completion_tokens=draft.teacher_completion_tokens,
+        teacher_latency_ms=draft.teacher_latency_ms,
+        **metrics,
+        **trace_labels(
+            task,
+            draft,
+            metrics,
+            verdict.verified,
+            config.reward,
+            (config.teacher_price_in, config.teacher_price_out),
+        ),
+    )
+
+
+async def run_task(
+    config: GenerateConfig,
+    domain: str,
+    index: int,
+    teacher: Teacher,
+    pool: SandboxPool,
+    economics: Economics,
+    store: worlds.WorldStore,
+    assertion_judge: AssertionJudge | None = None,
+) -> ChunkResult:
+    result = ChunkResult()
+    try:
+        sampled = (
+            await source_item(config.tasks_from, domain, index, pool)
+            if config.tasks_from is not None
+            else await pool.sample(domain, config.seed, index)
+        )
+        item = prepare(sampled, economics, config.profiles)
+    except SandboxError as exc:
+        failure = exc.failure
+        message = failure.message.removeprefix(f"{domain} task {index}: ")
+        error = DomainError(
+            domain=domain,
+            index=index,
+            stage=sample_stage(failure.error),
+            message=f"{failure.error}: {message}",
+            traceback=failure.traceback,
+        )
+        result.stats = RunStats.sample_failure(error)
+        return result
+    result.tasks.append(item.task.to_row(store))
+    drafts = await teacher.attempts(item, pool)
+    # An attempt with a crashed call shows a tool's bug, not the model's: it is no data.
+    crashes = [c for d in drafts for c in d.crashes]
+    drafts = [d for d in drafts if not d.crashes]
+    judged = await asyncio.gather(  # concurrently: the judge may wait seconds per attempt
+        *(judge(item, d, teacher.name, pool, config, assertion_judge) for d in drafts)
+    )
+    funnel = Funnel(sampled=1, tool_crashes=len(crashes))
+    rejected: dict[str, int] = {}
+    for trace in group_labels(item.task, judged):
+        funnel = funnel + Funnel.of_attempt(trace.verified, trace.failure_stage)
+        if trace.verified:
+            result.traces.append(trace.to_row())
+        else:
+            stage = str(trace.failure_stage)
+            rejected[stage] = rejected.get(stage, 0) + 1
+            result.rejected.append(trace.to_row())
+    model_errors: dict[str, int] = {}
+    for draft in drafts:
+        for kind, count in draft.model_errors.items():
+            model_errors[kind] = model_errors.get(kind, 0) + count
+    passes = (PassCount(verified=funnel.verified, attempts=len(judged), tasks=1),)
+    result.stats = RunStats(
+        domains={domain: funnel},
+        rejected_by_stage=rejected,
+        passes=passes if judged else (),
+        model_errors=model_errors,
+        errors=tuple(crashes),
+    )
+    return result
+
+
+def domain_worlds(domain: str, seed: int) -> tuple[worlds.WorldStore, dict[str, Any] | None]:
+    """A store holding the domain's world of the run (to_row diffs its tasks against it), and
+    that world (None for a domain without one)."""
+    store = worlds.WorldStore()
+    world = get_domain(domain).world(seed)
+    if world is not None:
+        store.add(world)
+    return store, world
