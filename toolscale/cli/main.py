@@ -12,8 +12,12 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from toolscale.cli.options import flag, flags_of
 from toolscale.config.files import with_run_config
+from toolscale.config.generate import GenerateConfig
+from toolscale.config.option import from_flags
 from toolscale.core.errors import ConfigError
+from toolscale.synthesize.config import SynthesizeConfig
 
 if TYPE_CHECKING:
     from toolscale.stats.run import RunStats
@@ -61,43 +65,6 @@ class StageProgress:
             self.bar.stop()
 
 
-# Endpoint options `generate` and `synthesize` share, declared once.
-BaseUrlOption = Annotated[
-    list[str] | None,
-    typer.Option(help="OpenAI-compatible endpoint URL; repeat for endpoints of one model."),
-]
-EndpointConcurrencyOption = Annotated[
-    int | None, typer.Option(help="Requests in flight per --base-url [--concurrency].")
-]
-EndpointMaxFailuresOption = Annotated[
-    int, typer.Option(help="Failed requests in a row that take an endpoint out of rotation.")
-]
-ModelOption = Annotated[
-    str | None, typer.Option(help="Endpoint model name; for --teacher local a model folder.")
-]
-KeyEnvOption = Annotated[str, typer.Option(help="Environment variable holding the endpoint's key.")]
-TopPOption = Annotated[float | None, typer.Option(help="Nucleus sampling top-p.")]
-TimeoutOption = Annotated[
-    float | None, typer.Option(help="Seconds per request try [60; local: 600].")
-]
-RetriesOption = Annotated[int, typer.Option(help="Retries per request (429/5xx/...).")]
-RetryBaseOption = Annotated[float, typer.Option(help="First backoff delay in seconds.")]
-PriceInOption = Annotated[float, typer.Option(help="$ per 1M prompt tokens.")]
-PriceOutOption = Annotated[float, typer.Option(help="$ per 1M completion tokens.")]
-MaxCostOption = Annotated[
-    float | None, typer.Option(help="Stop (resumably) once the endpoints cost this much.")
-]
-CacheDirOption = Annotated[
-    Path | None, typer.Option(help="Request cache folder [OUT/.toolscale/cache].")
-]
-UserKeyEnvOption = Annotated[
-    str | None, typer.Option(help="User-simulator key variable [--api-key-env].")
-]
-ConfigOption = Annotated[
-    Path | None, typer.Option(help="YAML run config holding any of these options.")
-]
-
-
 def fail(message: str, code: int = 2) -> NoReturn:
     console.print(f"[red]error:[/red] {message}", highlight=False, soft_wrap=True)
     raise typer.Exit(code)
@@ -119,187 +86,52 @@ def show_errors(summary: dict[str, Any]) -> None:
     console.print(errors[0]["traceback"].rstrip(), highlight=False, soft_wrap=True, markup=False)
 
 
-@app.command()
-@with_run_config
-def generate(
-    ctx: typer.Context,
-    out: Annotated[
-        Path | None, typer.Option(help="Output folder (new or empty, or with --resume).")
-    ] = None,
-    domains: Annotated[str, typer.Option(help='Comma-separated domain names, or "all".')] = "all",
-    split: Annotated[
-        str | None, typer.Option(help="tau2 domains: only the tasks of this split (docs/tau2.md).")
-    ] = None,
-    tau2_tasks: Annotated[
+GENERATE_EXTRA = (
+    flag("split", str | None, None, "tau2 domains: only the tasks of this split (docs/tau2.md)."),
+    flag(
+        "tau2_tasks",
         Path | None,
-        typer.Option(help="tau2 domains: tasks from this tau2 task file or ToolScale rows file."),
-    ] = None,
-    num_tasks: Annotated[int, typer.Option(help="Tasks in total, split over the domains.")] = 200,
-    teacher: Annotated[
-        str, typer.Option(help="Who plays the agent: reference, openai or local.")
-    ] = "reference",
-    detours: Annotated[bool, typer.Option(help="Also play correct but costlier routes.")] = False,
-    seed: Annotated[int, typer.Option(help="Run seed; every task derives from it.")] = 0,
-    resume: Annotated[bool, typer.Option(help="Continue an interrupted run in --out.")] = False,
-    workers: Annotated[int, typer.Option(help="Sandbox worker processes.")] = 2,
-    chunk_size: Annotated[int, typer.Option(help="Tasks per shard (the unit of --resume).")] = 50,
-    shard: Annotated[
-        str | None,
-        typer.Option(help="Produce only job I's part of N, e.g. 0/4; join with toolscale merge."),
-    ] = None,
-    executor: Annotated[
-        str, typer.Option(help="Where chunks run: local (this process) or ray (docs/scale.md).")
-    ] = "local",
-    ray_address: Annotated[
-        str | None,
-        typer.Option(help="Ray cluster HOST:PORT or auto [--executor ray: a local Ray instance]."),
-    ] = None,
-    profiles: Annotated[
-        str, typer.Option(help='Preference profiles and weights, e.g. "none=1,hurry=2", or "all".')
-    ] = "all",
-    reward_weights: Annotated[
-        str, typer.Option(help='Reward weights, e.g. "w_o=1,w_e=1,w_p=1" (the default).')
-    ] = "",
-    reward_options: Annotated[
-        str, typer.Option(help='Other reward settings, e.g. "efficiency=cost" (docs/rewards.md).')
-    ] = "",
-    price_schedules: Annotated[
+        None,
+        "tau2 domains: tasks from this tau2 task file or ToolScale rows file.",
+    ),
+    flag("reward_weights", str, "", 'Reward weights, e.g. "w_o=1,w_e=1,w_p=1" (the default).'),
+    flag(
+        "reward_options",
         str,
-        typer.Option(
-            help="Price schedules each task draws one of: standard, open_weights, premium, seed, "
-            "or a schedule YAML file (docs/rewards.md)."
-        ),
-    ] = "standard,open_weights,premium",
-    tool_dropout: Annotated[
-        float, typer.Option(help="Chance that a task drops each tool its gold route does not use.")
-    ] = 0.0,
-    max_sample_failure_share: Annotated[
-        float,
-        typer.Option(help="Share of samples that may fail (domain bugs) before the run fails."),
-    ] = 0.1,
-    # LLM teachers (docs/teachers.md)
-    base_url: BaseUrlOption = None,
-    model: ModelOption = None,
-    api_key_env: KeyEnvOption = "OPENAI_API_KEY",
-    attempts: Annotated[int, typer.Option(help="Sampled attempts per task (LLM teachers).")] = 1,
-    temperature: Annotated[
-        float | None, typer.Option(help="Sampling temperature [0 for 1 attempt, else 1].")
-    ] = None,
-    top_p: TopPOption = None,
-    max_tokens: Annotated[
-        int | None, typer.Option(help="Most tokens per teacher answer [1024; local: 256].")
-    ] = None,
-    max_turns: Annotated[int, typer.Option(help="Most teacher answers per attempt.")] = 12,
-    concurrency: Annotated[
-        int | None, typer.Option(help="Attempts in flight at once [64; local: 2].")
-    ] = None,
-    endpoint_concurrency: EndpointConcurrencyOption = None,
-    endpoint_max_failures: EndpointMaxFailuresOption = 3,
-    request_timeout: TimeoutOption = None,
-    max_retries: RetriesOption = 4,
-    retry_base: RetryBaseOption = 0.5,
-    teacher_price_in: PriceInOption = 0.0,
-    teacher_price_out: PriceOutOption = 0.0,
-    max_cost_usd: MaxCostOption = None,
-    cache_dir: CacheDirOption = None,
-    user_model: Annotated[
-        str | None, typer.Option(help="User-simulator model (tasks with a user scenario).")
-    ] = None,
-    user_base_url: Annotated[
-        str | None, typer.Option(help="User-simulator endpoint [the teacher's].")
-    ] = None,
-    user_api_key_env: UserKeyEnvOption = None,
-    experts: Annotated[
-        Path | None, typer.Option(help="YAML: expert alias -> endpoint (docs/teachers.md).")
-    ] = None,
-    judge_model: Annotated[
-        str | None,
-        typer.Option(help="tau2 domains: LLM judge model for nl_assertions (docs/tau2.md)."),
-    ] = None,
-    judge_base_url: Annotated[
-        str | None, typer.Option(help="Judge endpoint [the teacher's --base-url].")
-    ] = None,
-    judge_api_key_env: Annotated[
-        str | None, typer.Option(help="Judge key variable [--api-key-env].")
-    ] = None,
-    tasks_from: Annotated[
-        Path | None,
-        typer.Option(help="Play the accepted tasks of a toolscale synthesize output instead."),
-    ] = None,
-    config: ConfigOption = None,
-) -> None:
+        "",
+        'Other reward settings, e.g. "efficiency=cost" (docs/rewards.md).',
+    ),
+)
+
+
+@app.command()
+@flags_of(GenerateConfig, extra=GENERATE_EXTRA)
+@with_run_config
+def generate(ctx: typer.Context, **flags: Any) -> None:
     """Sample tasks, let the teacher attempt them in the sandbox, verify, write the dataset."""
-    from toolscale.config.generate import GenerateConfig
-    from toolscale.config.shard import Shard
     from toolscale.judge.rewards import parse_reward_config
     from toolscale.pipeline.generate import RunFailed
     from toolscale.pipeline.generate import generate as run
     from toolscale.pipeline.plan import planned_tasks
-    from toolscale.sample.preferences import parse_spread
-    from toolscale.sample.prices import check_dropout, parse_schedules
     from toolscale.tau2.spec import apply_options
 
+    out, tau2_tasks = flags["out"], flags["tau2_tasks"]
     if out is None:
         fail("--out is required (on the command line or in --config)")
     try:
-        part = None if shard is None else Shard.parse(shard)
-        names = apply_options(domains, split, None if tau2_tasks is None else str(tau2_tasks))
-        spread = parse_spread(profiles)
-        reward = parse_reward_config(reward_weights, reward_options)
-        schedules = [s.strip() for s in price_schedules.split(",") if s.strip()]
-        parse_schedules(price_schedules)
-        check_dropout(tool_dropout)
+        config = from_flags(
+            GenerateConfig,
+            flags,
+            domains=apply_options(
+                flags["domains"], flags["split"], None if tau2_tasks is None else str(tau2_tasks)
+            ),
+            reward=parse_reward_config(flags["reward_weights"], flags["reward_options"]),
+        )
     except ConfigError as exc:
         fail(str(exc))
-
-    config = GenerateConfig(
-        domains=names,
-        num_tasks=num_tasks,
-        out=out,
-        teacher=teacher,
-        detours=detours,
-        seed=seed,
-        resume=resume,
-        workers=workers,
-        chunk_size=chunk_size,
-        shard=part,
-        executor=executor,
-        ray_address=ray_address,
-        profiles=spread,
-        reward=reward,
-        price_schedules=schedules,
-        tool_dropout=tool_dropout,
-        max_sample_failure_share=max_sample_failure_share,
-        base_url=tuple(base_url) if base_url else None,
-        model=model,
-        api_key_env=api_key_env,
-        attempts=attempts,
-        temperature=temperature,
-        top_p=top_p,
-        max_tokens=max_tokens,
-        max_turns=max_turns,
-        concurrency=concurrency,
-        endpoint_concurrency=endpoint_concurrency,
-        endpoint_max_failures=endpoint_max_failures,
-        request_timeout_s=request_timeout,
-        max_retries=max_retries,
-        retry_base_s=retry_base,
-        teacher_price_in=teacher_price_in,
-        teacher_price_out=teacher_price_out,
-        max_cost_usd=max_cost_usd,
-        cache_dir=cache_dir,
-        user_model=user_model,
-        user_base_url=user_base_url,
-        user_api_key_env=user_api_key_env,
-        experts=experts,
-        tasks_from=tasks_from,
-        judge_base_url=judge_base_url,
-        judge_model=judge_model,
-        judge_api_key_env=judge_api_key_env,
-    )
-    bar = StageProgress(total=num_tasks)
+    bar = StageProgress(total=config.num_tasks)
     try:
-        if part is not None:
+        if config.shard is not None:
             bar.total = planned_tasks(config)
         summary = run(config, on_progress=bar.update)
     except ConfigError as exc:
@@ -329,134 +161,21 @@ def generate(
 
 
 @app.command()
+@flags_of(SynthesizeConfig, skip=("attempts", "experts"))
 @with_run_config
-def synthesize(
-    ctx: typer.Context,
-    out: Annotated[
-        Path | None, typer.Option(help="Output folder (new or empty, or with --resume).")
-    ] = None,
-    domains: Annotated[str, typer.Option(help='Stateful domains, comma-separated, or "all".')] = (
-        "railway"
-    ),
-    teacher: Annotated[str, typer.Option(help="Who proposes: openai or local.")] = "openai",
-    num_tasks: Annotated[
-        int, typer.Option(help="Intents (candidate tasks) asked for, split over the domains.")
-    ] = 20,
-    evolve: Annotated[int, typer.Option(help="Rounds of making executing tasks harder.")] = 0,
-    solver_attempts: Annotated[
-        int, typer.Option(help="K: solver attempts per task; kept if solved at least once.")
-    ] = 8,
-    seed: Annotated[int, typer.Option(help="Run seed (worlds, samples shown to the model).")] = 0,
-    resume: Annotated[bool, typer.Option(help="Continue or replay a run in --out.")] = False,
-    decontaminate: Annotated[
-        Path | None, typer.Option(help="Folder of tau2-format task files to keep away from.")
-    ] = None,
-    dedup_threshold: Annotated[
-        float, typer.Option(help="MinHash Jaccard at which two tasks are near-duplicates.")
-    ] = 0.8,
-    intents_per_request: Annotated[int, typer.Option(help="Intents asked per request.")] = 8,
-    world_chars: Annotated[
-        int, typer.Option(help="Characters of the world sample shown per prompt.")
-    ] = 4000,
-    shard: Annotated[
-        str | None,
-        typer.Option(help="Produce only job I's part of N, e.g. 0/4; join with toolscale merge."),
-    ] = None,
-    workers: Annotated[int, typer.Option(help="Sandbox worker processes.")] = 2,
-    base_url: BaseUrlOption = None,
-    model: ModelOption = None,
-    api_key_env: KeyEnvOption = "OPENAI_API_KEY",
-    solver_base_url: Annotated[
-        str | None, typer.Option(help="Solver endpoint [the proposer's].")
-    ] = None,
-    solver_model: Annotated[str | None, typer.Option(help="Solver model [the proposer's].")] = None,
-    solver_api_key_env: Annotated[
-        str | None, typer.Option(help="Solver key variable [--api-key-env].")
-    ] = None,
-    solver_temperature: Annotated[
-        float | None, typer.Option(help="Solver temperature [1 for K > 1, else 0].")
-    ] = None,
-    temperature: Annotated[
-        float | None, typer.Option(help="Proposer sampling temperature [1].")
-    ] = None,
-    top_p: TopPOption = None,
-    max_tokens: Annotated[int, typer.Option(help="Most tokens per answer.")] = 1024,
-    max_turns: Annotated[int, typer.Option(help="Most solver answers per attempt.")] = 12,
-    concurrency: Annotated[
-        int | None, typer.Option(help="Requests / attempts in flight [64; local: 2].")
-    ] = None,
-    endpoint_concurrency: EndpointConcurrencyOption = None,
-    endpoint_max_failures: EndpointMaxFailuresOption = 3,
-    request_timeout: TimeoutOption = None,
-    max_retries: RetriesOption = 4,
-    retry_base: RetryBaseOption = 0.5,
-    teacher_price_in: PriceInOption = 0.0,
-    teacher_price_out: PriceOutOption = 0.0,
-    max_cost_usd: MaxCostOption = None,
-    cache_dir: CacheDirOption = None,
-    user_model: Annotated[
-        str | None, typer.Option(help="User-simulator model for the solver [scripted user].")
-    ] = None,
-    user_base_url: Annotated[
-        str | None, typer.Option(help="User-simulator endpoint [the proposer's].")
-    ] = None,
-    user_api_key_env: UserKeyEnvOption = None,
-    config: ConfigOption = None,
-) -> None:
+def synthesize(ctx: typer.Context, **flags: Any) -> None:
     """An LLM proposes tasks over a domain's tools and world; execution, a do-nothing check,
     de-duplication and K solver attempts filter them (docs/synthesize.md)."""
-    from toolscale.synthesize.config import SynthesizeConfig
     from toolscale.synthesize.run import BudgetStop
     from toolscale.synthesize.run import synthesize as run
 
+    out = flags["out"]
     if out is None:
         fail("--out is required (on the command line or in --config)")
-    from toolscale.config.shard import Shard
-
     try:
-        part = None if shard is None else Shard.parse(shard)
+        settings = from_flags(SynthesizeConfig, flags)
     except ConfigError as exc:
         fail(str(exc))
-    settings = SynthesizeConfig(
-        domains=domains.split(","),
-        num_tasks=num_tasks,
-        out=out,
-        teacher=teacher,
-        seed=seed,
-        resume=resume,
-        evolve=evolve,
-        solver_attempts=solver_attempts,
-        solver_base_url=solver_base_url,
-        solver_model=solver_model,
-        solver_api_key_env=solver_api_key_env,
-        solver_temperature=solver_temperature,
-        decontaminate=decontaminate,
-        dedup_threshold=dedup_threshold,
-        intents_per_request=intents_per_request,
-        world_chars=world_chars,
-        workers=workers,
-        base_url=tuple(base_url) if base_url else None,
-        model=model,
-        api_key_env=api_key_env,
-        temperature=temperature,
-        top_p=top_p,
-        max_tokens=max_tokens,
-        max_turns=max_turns,
-        concurrency=concurrency,
-        endpoint_concurrency=endpoint_concurrency,
-        endpoint_max_failures=endpoint_max_failures,
-        request_timeout_s=request_timeout,
-        max_retries=max_retries,
-        retry_base_s=retry_base,
-        teacher_price_in=teacher_price_in,
-        teacher_price_out=teacher_price_out,
-        max_cost_usd=max_cost_usd,
-        cache_dir=cache_dir,
-        user_model=user_model,
-        user_base_url=user_base_url,
-        user_api_key_env=user_api_key_env,
-        shard=part,
-    )
     try:
         summary = run(settings)
     except ConfigError as exc:

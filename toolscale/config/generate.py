@@ -7,51 +7,112 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from toolscale.config.option import option
 from toolscale.config.shard import Shard
 from toolscale.config.teacher import TeacherOptions
 from toolscale.core.contract import ToolPrice
 from toolscale.judge.rewards import RewardConfig
-from toolscale.sample.preferences import DEFAULT_SPREAD
-from toolscale.sample.prices import DEFAULT_SCHEDULES, parse_schedules, schedule_dump
+from toolscale.sample.preferences import DEFAULT_SPREAD, parse_spread
+from toolscale.sample.prices import (
+    DEFAULT_SCHEDULES,
+    check_dropout,
+    parse_schedules,
+    schedule_dump,
+)
 from toolscale.sample.tasks import Economics
 from toolscale.tools.expert_endpoints import load_endpoints
 
 CACHE_DIR = Path(".toolscale", "cache")  # under OUT, unless --cache-dir
 
 
+def _names(text: str) -> list[str]:
+    return [s.strip() for s in text.split(",") if s.strip()]
+
+
+def _schedules(text: str) -> list[str]:
+    parse_schedules(text)  # an unknown name or a bad file is one error line here
+    return _names(text)
+
+
+def _dropout(value: float) -> float:
+    check_dropout(value)
+    return value
+
+
+def _shard(text: str | None) -> Shard | None:
+    return None if text is None else Shard.parse(text)
+
+
 @dataclass(frozen=True)
 class GenerateConfig(TeacherOptions):
-    domains: list[str]
-    num_tasks: int
-    out: Path
-    teacher: str = "reference"
-    detours: bool = False
-    seed: int = 0
-    resume: bool = False
-    workers: int = 2
-    chunk_size: int = 50
+    # Domain names (the command line's comma-separated text, tau2 split and task file applied).
+    domains: list[str] = option(
+        help='Comma-separated domain names, or "all".', cli_type=str, cli_default="all"
+    )
+    num_tasks: int = option(help="Tasks in total, split over the domains.", cli_default=200)
+    out: Path = option(
+        help="Output folder (new or empty, or with --resume).",
+        cli_type=Path | None,
+        cli_default=None,
+    )
+    teacher: str = option("reference", help="Who plays the agent: reference, openai or local.")
+    detours: bool = option(False, help="Also play correct but costlier routes.")
+    seed: int = option(0, help="Run seed; every task derives from it.")
+    resume: bool = option(False, help="Continue an interrupted run in --out.")
+    workers: int = option(2, help="Sandbox worker processes.")
+    chunk_size: int = option(50, help="Tasks per shard (the unit of --resume).")
     call_timeout_s: float = 15.0
     # Preference profiles drawn per task, with relative weights (toolscale.sample.preferences).
-    profiles: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_SPREAD))
-    reward: RewardConfig = field(default_factory=RewardConfig)
+    profiles: dict[str, float] = option(
+        help='Preference profiles and weights, e.g. "none=1,hurry=2", or "all".',
+        factory=lambda: dict(DEFAULT_SPREAD),
+        cli_type=str,
+        cli_default="all",
+        parse=parse_spread,
+    )
+    reward: RewardConfig = field(default_factory=RewardConfig, kw_only=True)
     # Price schedules (names or YAML paths) each task draws one of, and the tool dropout.
-    price_schedules: list[str] = field(default_factory=lambda: list(DEFAULT_SCHEDULES))
-    tool_dropout: float = 0.0
+    price_schedules: list[str] = option(
+        help="Price schedules each task draws one of: standard, open_weights, premium, seed, "
+        "or a schedule YAML file (docs/rewards.md).",
+        factory=lambda: list(DEFAULT_SCHEDULES),
+        cli_type=str,
+        cli_default=",".join(DEFAULT_SCHEDULES),
+        parse=_schedules,
+    )
+    tool_dropout: float = option(
+        0.0, help="Chance that a task drops each tool its gold route does not use.", parse=_dropout
+    )
     # The share of samples that may fail (a domain bug each) before the run fails.
-    max_sample_failure_share: float = 0.1
+    max_sample_failure_share: float = option(
+        0.1, help="Share of samples that may fail (domain bugs) before the run fails."
+    )
     # This job's part of the run (None: all of it); see toolscale.config.shard.
-    shard: Shard | None = None
+    shard: Shard | None = option(
+        None,
+        help="Produce only job I's part of N, e.g. 0/4; join with toolscale merge.",
+        cli_type=str | None,
+        parse=_shard,
+    )
     # Play the accepted tasks of a `toolscale synthesize` output instead of sampling.
-    tasks_from: Path | None = None
+    tasks_from: Path | None = option(
+        None, help="Play the accepted tasks of a toolscale synthesize output instead."
+    )
     # Where the chunks run: "local" (this process) or "ray" (toolscale.pipeline.ray). Neither
     # changes a row, so neither is a resume key.
-    executor: str = "local"
-    ray_address: str | None = None
+    executor: str = option(
+        "local", help="Where chunks run: local (this process) or ray (docs/scale.md)."
+    )
+    ray_address: str | None = option(
+        None, help="Ray cluster HOST:PORT or auto [--executor ray: a local Ray instance]."
+    )
     # The LLM judge of tau2's nl_assertions (toolscale.tau2.judge); unset: not judged. The URL
     # defaults to the teacher's endpoints, the key variable to api_key_env.
-    judge_base_url: str | None = None
-    judge_model: str | None = None
-    judge_api_key_env: str | None = None
+    judge_base_url: str | None = option(None, help="Judge endpoint [the teacher's --base-url].")
+    judge_model: str | None = option(
+        None, help="tau2 domains: LLM judge model for nl_assertions (docs/tau2.md)."
+    )
+    judge_api_key_env: str | None = option(None, help="Judge key variable [--api-key-env].")
     # Options that must not change between a run and its --resume.
     RESUME_KEYS = (
         "domains",

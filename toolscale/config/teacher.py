@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
+from toolscale.config.option import option
+
 # The local teacher's defaults, measured on 2 cores (benchmarks/RESULTS.md, docs/teachers.md):
 # SmolLM2-135M rarely needs more than 256 tokens for an answer or a call, and at 1,024 it mostly
 # repeats itself for a minute per request.
@@ -19,31 +21,52 @@ LOCAL_MAX_TOKENS = 256
 LOCAL_CONCURRENCY = 2
 
 
+def _urls(value: list[str] | None) -> tuple[str, ...] | None:
+    return tuple(value) if value else None
+
+
 @dataclass(frozen=True, kw_only=True)
 class TeacherOptions:
     # One endpoint URL, or several serving the same model (toolscale.llm.endpoints).
-    base_url: str | tuple[str, ...] | None = None
-    model: str | None = None  # the endpoint's model name, or a local model folder
-    api_key_env: str = "OPENAI_API_KEY"
-    attempts: int = 1
-    temperature: float | None = None  # None: 0.0 for one attempt, 1.0 for several
-    top_p: float | None = None
-    max_tokens: int | None = None  # None: 1024, or 256 for the local teacher
-    max_turns: int = 12
-    concurrency: int | None = None  # None: 64, or 2 for the local server (LOCAL_CONCURRENCY)
-    endpoint_concurrency: int | None = None  # requests in flight per endpoint; None: concurrency
-    endpoint_max_failures: int = 3  # failed requests in a row that take an endpoint out
-    request_timeout_s: float | None = None  # None: 60 s, or 600 s for the local server
-    max_retries: int = 4
-    retry_base_s: float = 0.5
-    teacher_price_in: float = 0.0  # $ per 1M prompt tokens
-    teacher_price_out: float = 0.0  # $ per 1M completion tokens
-    max_cost_usd: float | None = None
-    cache_dir: Path | None = None  # default OUT/.toolscale/cache
-    user_base_url: str | None = None  # the user simulator's endpoint (default: the teacher's)
-    user_model: str | None = None  # the user simulator's model; unset: no simulator
-    user_api_key_env: str | None = None  # default: api_key_env
-    experts: Path | None = None  # YAML: expert alias -> endpoint (toolscale.tools.experts)
+    base_url: str | tuple[str, ...] | None = option(
+        None,
+        help="OpenAI-compatible endpoint URL; repeat for endpoints of one model.",
+        cli_type=list[str] | None,
+        parse=_urls,
+    )
+    model: str | None = option(
+        None, help="Endpoint model name; for --teacher local a model folder."
+    )
+    api_key_env: str = option(
+        "OPENAI_API_KEY", help="Environment variable holding the endpoint's key."
+    )
+    attempts: int = option(1, help="Sampled attempts per task (LLM teachers).")
+    temperature: float | None = option(None, help="Sampling temperature [0 for 1 attempt, else 1].")
+    top_p: float | None = option(None, help="Nucleus sampling top-p.")
+    max_tokens: int | None = option(None, help="Most tokens per teacher answer [1024; local: 256].")
+    max_turns: int = option(12, help="Most teacher answers per attempt.")
+    concurrency: int | None = option(None, help="Attempts in flight at once [64; local: 2].")
+    endpoint_concurrency: int | None = option(
+        None, help="Requests in flight per --base-url [--concurrency]."
+    )
+    endpoint_max_failures: int = option(
+        3, help="Failed requests in a row that take an endpoint out of rotation."
+    )
+    request_timeout_s: float | None = option(
+        None, help="Seconds per request try [60; local: 600].", flag="request_timeout"
+    )
+    max_retries: int = option(4, help="Retries per request (429/5xx/...).")
+    retry_base_s: float = option(0.5, help="First backoff delay in seconds.", flag="retry_base")
+    teacher_price_in: float = option(0.0, help="$ per 1M prompt tokens.")
+    teacher_price_out: float = option(0.0, help="$ per 1M completion tokens.")
+    max_cost_usd: float | None = option(
+        None, help="Stop (resumably) once the endpoints cost this much."
+    )
+    cache_dir: Path | None = option(None, help="Request cache folder [OUT/.toolscale/cache].")
+    user_base_url: str | None = option(None, help="User-simulator endpoint [the teacher's].")
+    user_model: str | None = option(None, help="User-simulator model (tasks with a user scenario).")
+    user_api_key_env: str | None = option(None, help="User-simulator key variable [--api-key-env].")
+    experts: Path | None = option(None, help="YAML: expert alias -> endpoint (docs/teachers.md).")
 
     # Options that change the rows, so a --resume must keep them.
     # Not the URLs: the request cache and the rows do not depend on which endpoint answered.

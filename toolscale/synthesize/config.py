@@ -11,6 +11,7 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from toolscale.config.option import option
 from toolscale.config.shard import Shard
 from toolscale.config.teacher import TeacherOptions
 from toolscale.core.errors import ConfigError
@@ -27,29 +28,71 @@ TEACHERS = ("openai", "local")
 STORED_PROFILES = {"none": 1.0}
 
 
+def _names(text: str) -> list[str]:
+    return text.split(",")
+
+
+def _shard(text: str | None) -> Shard | None:
+    return None if text is None else Shard.parse(text)
+
+
 @dataclass(frozen=True)
 class SynthesizeConfig(TeacherOptions):
-    domains: list[str]
-    num_tasks: int
-    out: Path
-    teacher: str = "openai"
-    seed: int = 0
-    resume: bool = False
-    evolve: int = 0  # rounds of "make it harder" over the candidates that execute
-    solver_attempts: int = 8
-    solver_base_url: str | None = None  # default: the proposer's endpoint
-    solver_model: str | None = None
-    solver_api_key_env: str | None = None  # default: api_key_env
-    solver_temperature: float | None = None  # default: 1.0 for several attempts, else 0.0
-    decontaminate: Path | None = None
-    dedup_threshold: float = 0.8
-    intents_per_request: int = 8
-    world_chars: int = 4000
-    workers: int = 2
+    domains: list[str] = option(
+        help='Stateful domains, comma-separated, or "all".',
+        cli_type=str,
+        cli_default="railway",
+        parse=_names,
+    )
+    num_tasks: int = option(
+        help="Intents (candidate tasks) asked for, split over the domains.", cli_default=20
+    )
+    out: Path = option(
+        help="Output folder (new or empty, or with --resume).",
+        cli_type=Path | None,
+        cli_default=None,
+    )
+    teacher: str = option("openai", help="Who proposes: openai or local.")
+    seed: int = option(0, help="Run seed (worlds, samples shown to the model).")
+    resume: bool = option(False, help="Continue or replay a run in --out.")
+    # Rounds of "make it harder" over the candidates that execute.
+    evolve: int = option(0, help="Rounds of making executing tasks harder.")
+    solver_attempts: int = option(
+        8, help="K: solver attempts per task; kept if solved at least once."
+    )
+    solver_base_url: str | None = option(None, help="Solver endpoint [the proposer's].")
+    solver_model: str | None = option(None, help="Solver model [the proposer's].")
+    solver_api_key_env: str | None = option(None, help="Solver key variable [--api-key-env].")
+    solver_temperature: float | None = option(
+        None, help="Solver temperature [1 for K > 1, else 0]."
+    )
+    decontaminate: Path | None = option(
+        None, help="Folder of tau2-format task files to keep away from."
+    )
+    dedup_threshold: float = option(
+        0.8, help="MinHash Jaccard at which two tasks are near-duplicates."
+    )
+    intents_per_request: int = option(8, help="Intents asked per request.")
+    world_chars: int = option(4000, help="Characters of the world sample shown per prompt.")
+    workers: int = option(2, help="Sandbox worker processes.")
     call_timeout_s: float = 15.0
     # This job's part of the run (None: all of it): the intents whose index is I modulo N, and
     # everything that descends from them; `toolscale merge` de-duplicates the union.
-    shard: Shard | None = None
+    shard: Shard | None = option(
+        None,
+        help="Produce only job I's part of N, e.g. 0/4; join with toolscale merge.",
+        cli_type=str | None,
+        parse=_shard,
+    )
+    # The teacher options whose meaning differs for a proposer and its solver.
+    temperature: float | None = option(None, help="Proposer sampling temperature [1].")
+    max_tokens: int | None = option(None, help="Most tokens per answer.", cli_default=1024)
+    max_turns: int = option(12, help="Most solver answers per attempt.")
+    concurrency: int | None = option(None, help="Requests / attempts in flight [64; local: 2].")
+    user_base_url: str | None = option(None, help="User-simulator endpoint [the proposer's].")
+    user_model: str | None = option(
+        None, help="User-simulator model for the solver [scripted user]."
+    )
 
     RESUME_KEYS = (
         "domains",

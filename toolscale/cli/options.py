@@ -1,0 +1,52 @@
+"""Command-line flags derived from the options a run config declares (`toolscale.config.option`).
+
+`flags_of(Config, ...)` gives a command the typer parameters of every option `Config` declares
+(its own options first, then those it inherits), so an option is written once, in the config; a
+command adds only what is not a config field (`--config`, or flags it turns into other fields).
+Typer reads the command's `__signature__`.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import typer
+
+from toolscale.config.option import declared
+
+F = TypeVar("F", bound=Callable[..., Any])
+CONFIG_HELP = "YAML run config holding any of these options."
+
+
+def flag(name: str, kind: Any, default: Any, help: str) -> inspect.Parameter:
+    """One command-line option, `--name` (underscores become dashes)."""
+    return inspect.Parameter(
+        name,
+        inspect.Parameter.KEYWORD_ONLY,
+        default=default,
+        annotation=Annotated[kind, typer.Option(help=help)],
+    )
+
+
+def flags_of(
+    config: type, *, extra: Sequence[inspect.Parameter] = (), skip: Sequence[str] = ()
+) -> Callable[[F], F]:
+    """Give `command(ctx, **flags)` a `--flag` per option `config` declares (except `skip`),
+    then `extra`, then `--config`."""
+    own = set(vars(config).get("__annotations__", {}))
+
+    def decorate(command: F) -> F:
+        context = inspect.Parameter(
+            "ctx", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=typer.Context
+        )
+        options = [d for d in declared(config) if d.flag not in skip]
+        options.sort(key=lambda d: d.field not in own)  # stable: field order within each part
+        params = [context, *(flag(d.flag, d.type, d.default, d.help) for d in options)]
+        params += [*extra, flag("config", Path | None, None, CONFIG_HELP)]
+        command.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
+        return command
+
+    return decorate
