@@ -14,7 +14,7 @@ from toolscale.core.contract import Action, ToolError, ToolKind, Toolkit, UserSc
 from toolscale.core.errors import ConfigError
 from toolscale.core.records import Task
 from toolscale.kit import Draft, GoldRunner, KitError, Request, find_by, lookup, sample_task
-from toolscale.play.conversation import plan
+from toolscale.play.conversation import plan_conversation
 from toolscale.sample import worlds
 
 WORLD = {"accounts": {"A1": {"id": "A1", "owner": "Ann Lee", "balance": 10}}}
@@ -116,7 +116,7 @@ def test_the_plan_asks_before_first_use_and_confirms_each_write() -> None:
         Action("deposit", {"account_id": "A1", "amount": 5}),
         Action("get_balance", {"account_id": "A1"}),
     ]
-    steps = plan(scenario, actions, Bank.specs())
+    steps = plan_conversation(scenario, actions, Bank.specs())
     says = [s.say for s in steps if s.call is None]
     assert says == [
         "Could you please tell me your account id?",
@@ -124,7 +124,9 @@ def test_the_plan_asks_before_first_use_and_confirms_each_write() -> None:
     ]
     assert [s.call for s in steps if s.call is not None] == actions
     assert [s.call is None for s in steps] == [True, False, True, False, False]
-    assert plan(None, actions, Bank.specs()) == [type(steps[0])(call=a) for a in actions]
+    assert plan_conversation(None, actions, Bank.specs()) == [
+        type(steps[0])(call=a) for a in actions
+    ]
 
 
 def test_a_task_row_stores_its_changes_against_the_world_and_reads_back() -> None:

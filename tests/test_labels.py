@@ -14,7 +14,7 @@ from toolscale.judge.labels import group_labels, trace_labels
 from toolscale.judge.metrics import trace_metrics
 from toolscale.judge.rewards import RewardConfig
 from toolscale.judge.verify import outcome_problems
-from toolscale.play.transcript import Draft, close_draft, open_draft, record_call
+from toolscale.play.transcript import Transcript, close_draft, open_draft, record_call
 from toolscale.sample.tasks import SampledTask, build_task, with_preference
 from toolscale.sandbox.execute import execute, fresh_toolkit
 
@@ -25,7 +25,7 @@ def sampled(domain: str, index: int, profile: str) -> SampledTask:
     return with_preference(build_task(get_domain(domain), 0, index, 5), {profile: 1})
 
 
-def play(item: SampledTask, actions: list[dict[str, Any]], final: str) -> tuple[Draft, bool]:
+def play(item: SampledTask, actions: list[dict[str, Any]], final: str) -> tuple[Transcript, bool]:
     """Run `actions` on a fresh state in this process; return the draft and whether it is
     correct (the outcome stage; the other stages hold by construction)."""
     task = item.task
@@ -38,7 +38,7 @@ def play(item: SampledTask, actions: list[dict[str, Any]], final: str) -> tuple[
     return draft, not outcome_problems(task, draft)
 
 
-def labels(item: SampledTask, draft: Draft, verified: bool, config: RewardConfig = DEFAULT):
+def labels(item: SampledTask, draft: Transcript, verified: bool, config: RewardConfig = DEFAULT):
     metrics = trace_metrics(item.task, draft)
     return metrics, trace_labels(item.task, draft, metrics, verified, config)
 

@@ -3,7 +3,7 @@
 `reset(**row)` rebuilds the row's task (a `tasks` config row) and opens a fresh episode on a copy
 of its initial state in the sandbox worker pool. The domain's tools become public methods with the
 toolkit's own signatures and docstrings, so TRL derives the same schemas the dataset carries. Every
-call is executed in the sandbox and recorded in a Draft, which the reward functions hand to the
+call is executed in the sandbox and recorded in a Transcript, which the reward functions hand to the
 same verifier and labelers as generation. A stateful domain's environment also has `ask_user`:
 TRL's tool loop has no user turn, so the policy talks to the task's scripted user through it.
 """
@@ -19,9 +19,11 @@ from typing import Any
 from toolscale.core.records import Message, Task
 from toolscale.core.registry import get_domain
 from toolscale.core.task_state import state_json
-from toolscale.judge.verify import Verdict, verify
+from toolscale.judge.rewards import RewardConfig
+from toolscale.judge.rubric import Rubric
+from toolscale.judge.verify import Verdict
 from toolscale.play import scripted_user
-from toolscale.play.transcript import Draft, close_draft, open_draft, record_call
+from toolscale.play.transcript import Transcript, close_draft, open_draft, record_call
 from toolscale.sandbox.bridge import SandboxThread
 from toolscale.sandbox.pool import Episode
 
@@ -58,7 +60,7 @@ class ToolscaleEnvironment:
         return self._task
 
     @property
-    def draft(self) -> Draft:
+    def draft(self) -> Transcript:
         return self._draft
 
     def _judge(self, final_answer: str) -> Verdict:
@@ -66,7 +68,9 @@ class ToolscaleEnvironment:
         if self._verdict is None:
             final_hash = self.sandbox.run(self._episode.finish())
             close_draft(self._draft, final_answer, final_hash)
-            self._verdict = self.sandbox.run(verify(self._task, self._draft, self.sandbox.pool))
+            # The verdict does not depend on the reward's weights: the default rubric judges it.
+            judged = Rubric(RewardConfig()).verdict(self._task, self._draft, self.sandbox.pool)
+            self._verdict = self.sandbox.run(judged)
         return self._verdict
 
 

@@ -1,7 +1,5 @@
-"""TRL reward functions, one per reward component, computed by the verifier and labelers of
-generation (`toolscale.judge.verify`, `toolscale.judge.metrics`, `toolscale.judge.labels`) on what
-the policy
-really did in the sandbox.
+"""TRL reward functions, one per reward component, computed by generation's rubric
+(`toolscale.judge.rubric`: verifier, metrics, labels) on what the policy really did in the sandbox.
 
 Each function has TRL's signature (`completions`, `environments`, `completion_ids`, dataset
 columns, ...) and returns one float per completion. A rollout is closed, verified and labelled
@@ -21,9 +19,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from toolscale.judge.labels import trace_labels
-from toolscale.judge.metrics import trace_metrics
 from toolscale.judge.rewards import GroupFeatures, RewardConfig, group_rewards
+from toolscale.judge.rubric import Rubric
 from trainer.environment import ToolscaleEnvironment
 
 RewardFunction = Callable[..., list[float]]
@@ -51,9 +48,8 @@ def rollout_labels(
     verdict = environment._judge(final_answer(completion))
     draft = environment.draft
     draft.teacher_completion_tokens = tokens
-    metrics = trace_metrics(environment.task, draft)
-    labels = trace_labels(environment.task, draft, metrics, verdict.verified, config)
-    environment._labels = {**metrics, **labels, "verified": verdict.verified}
+    scored = Rubric(config).score(environment.task, draft, verdict.verified)
+    environment._labels = {**scored, "verified": verdict.verified}
     return environment._labels
 
 

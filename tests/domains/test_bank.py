@@ -26,7 +26,7 @@ from toolscale.core.contract import (
     state_hash,
 )
 from toolscale.kit import sample_task
-from toolscale.play.conversation import plan
+from toolscale.play.conversation import plan_conversation
 from toolscale.play.scripted_user import YES, reply
 from toolscale.sample.worlds import world_id
 
@@ -424,7 +424,7 @@ def test_gold_conversations_ask_then_confirm_each_write(tasks: list[TaskSpec]) -
     specs = BankTools.specs()
     for spec in tasks:
         assert spec.scenario is not None
-        steps = plan(spec.scenario, spec.gold_actions, specs)
+        steps = plan_conversation(spec.scenario, spec.gold_actions, specs)
         replies = [reply(spec.scenario, s.say) for s in steps if s.call is None]
         writes = [a for a in spec.gold_actions if specs[a.name].kind is ToolKind.WRITE]
         given = " ".join(r for r in replies if r)

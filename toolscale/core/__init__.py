@@ -1,0 +1,1 @@
+"""What every stage shares: the domain contract, records, canonical state, patches, ids, errors."""

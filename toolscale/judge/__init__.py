@@ -1,0 +1,1 @@
+"""Judge one attempt: verify, measure, label, reward (the Rubric composes them)."""

@@ -27,7 +27,7 @@ from toolscale.sample.preferences import stated_confidence, within_budget
 
 
 class Labelled(Protocol):
-    """What the labels read from an attempt beyond its metrics (a Draft or a Trace)."""
+    """What the labels read from an attempt beyond its metrics (a Transcript or a Trace)."""
 
     tool_calls: list[ToolCall]
     final_answer: str

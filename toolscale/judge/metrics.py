@@ -101,7 +101,7 @@ def route_totals(
 
 
 class Usage(Protocol):
-    """What the metrics read from an attempt (a teacher's Draft or a stored Trace)."""
+    """What the metrics read from an attempt (a teacher's Transcript or a stored Trace)."""
 
     tool_calls: list[ToolCall]
     messages: list[Message]

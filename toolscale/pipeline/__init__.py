@@ -1,0 +1,1 @@
+"""Run generate: plan, play one task, one chunk, the driver, the Ray executor, merge."""

@@ -14,7 +14,7 @@ from toolscale.config.generate import GenerateConfig
 from toolscale.core.errors import ConfigError
 from toolscale.core.registry import get_domain
 from toolscale.pipeline.plan import first_chunk, plan
-from toolscale.pipeline.task import ChunkResult, domain_worlds, run_task
+from toolscale.pipeline.task import ChunkResult, domain_worlds, rubric_of, run_task
 from toolscale.play.transcript import Teacher
 from toolscale.sample import worlds
 from toolscale.sandbox.pool import SandboxPool
@@ -37,14 +37,13 @@ async def run_chunk(
     economics = config.economics
 
     async def played(index: int) -> ChunkResult:
-        part = await run_task(
-            config, domain, index, teacher, pool, economics, store, assertion_judge
-        )
+        part = await run_task(config, domain, index, teacher, pool, economics, store, rubric)
         if on_task is not None:
             on_task(part.stats)
         return part
 
     store, world = domain_worlds(domain, config.seed)
+    rubric = rubric_of(config, assertion_judge)
     parts = await asyncio.gather(*(played(i) for i in indexes))
     merged = ChunkResult()
     if world is not None and first_chunk(config, domain) == indexes.start:

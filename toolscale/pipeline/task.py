@@ -9,15 +9,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toolscale.config.generate import GenerateConfig
-from toolscale.core.records import Trace, trace_id
 from toolscale.core.registry import get_domain
-from toolscale.judge.labels import group_labels, trace_labels
-from toolscale.judge.metrics import trace_metrics
-from toolscale.judge.verify import Verdict, verify
-from toolscale.play.transcript import Draft, Teacher
+from toolscale.judge.rubric import Rubric
+from toolscale.play.transcript import Teacher
 from toolscale.sample import worlds
 from toolscale.sample.stored_source import source_item
-from toolscale.sample.tasks import Economics, SampledTask, prepare
+from toolscale.sample.tasks import Economics, prepare
 from toolscale.sandbox.pool import SandboxError, SandboxPool
 from toolscale.stats.run import DomainError, Funnel, PassCount, RunStats, sample_stage
 from toolscale.tau2.judge import AssertionJudge
@@ -32,51 +29,9 @@ class ChunkResult:
     stats: RunStats = field(default_factory=RunStats)
 
 
-async def judge(
-    item: SampledTask,
-    draft: Draft,
-    teacher: str,
-    pool: SandboxPool,
-    config: GenerateConfig,
-    assertion_judge: AssertionJudge | None = None,
-) -> Trace:
-    """The attempt as a trace with its verdict: `verify`'s, then, for an attempt it verifies, the
-    NL-assertion judge's when the run has one (tau2 tasks whose reward basis needs it)."""
-    task = item.task
-    if draft.failure is not None:
-        verdict = Verdict(False, draft.failure[0], [draft.failure[1]])
-    else:
-        verdict = await verify(task, draft, pool)
-        if verdict.verified and assertion_judge is not None:
-            verdict = await assertion_judge.verdict(task, draft.messages)
-    metrics = trace_metrics(task, draft)
-    return Trace(
-        id=trace_id(task.id, teacher, draft.variant, draft.attempt, draft.messages),
-        task_id=task.id,
-        domain=task.domain,
-        teacher=teacher,
-        variant=draft.variant,
-        attempt=draft.attempt,
-        messages=draft.messages,
-        tool_calls=draft.tool_calls,
-        final_answer=draft.final_answer,
-        final_state_hash=draft.final_state_hash,
-        verified=verdict.verified,
-        failure_stage=verdict.failure_stage,  # type: ignore[arg-type]
-        failure_reasons=verdict.reasons,
-        teacher_prompt_tokens=draft.teacher_prompt_tokens,
-        teacher_completion_tokens=draft.teacher_completion_tokens,
-        teacher_latency_ms=draft.teacher_latency_ms,
-        **metrics,
-        **trace_labels(
-            task,
-            draft,
-            metrics,
-            verdict.verified,
-            config.reward,
-            (config.teacher_price_in, config.teacher_price_out),
-        ),
-    )
+def rubric_of(config: GenerateConfig, assertions: AssertionJudge | None = None) -> Rubric:
+    """How the run judges its attempts (`toolscale.judge.rubric`)."""
+    return Rubric(config.reward, (config.teacher_price_in, config.teacher_price_out), assertions)
 
 
 async def run_task(
@@ -87,7 +42,7 @@ async def run_task(
     pool: SandboxPool,
     economics: Economics,
     store: worlds.WorldStore,
-    assertion_judge: AssertionJudge | None = None,
+    rubric: Rubric,
 ) -> ChunkResult:
     result = ChunkResult()
     try:
@@ -115,11 +70,11 @@ async def run_task(
     crashes = [c for d in drafts for c in d.crashes]
     drafts = [d for d in drafts if not d.crashes]
     judged = await asyncio.gather(  # concurrently: the judge may wait seconds per attempt
-        *(judge(item, d, teacher.name, pool, config, assertion_judge) for d in drafts)
+        *(rubric.trace(item.task, d, teacher.name, pool) for d in drafts)
     )
     funnel = Funnel(sampled=1, tool_crashes=len(crashes))
     rejected: dict[str, int] = {}
-    for trace in group_labels(item.task, judged):
+    for trace in rubric.group(item.task, judged):
         funnel = funnel + Funnel.of_attempt(trace.verified, trace.failure_stage)
         if trace.verified:
             result.traces.append(trace.to_row())

@@ -1,0 +1,1 @@
+"""Play the agent's side of an episode: teachers, users, the gold conversation, transcripts."""

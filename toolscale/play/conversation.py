@@ -52,7 +52,7 @@ def confirm(action: Action) -> str:
     return f"Before I go ahead: I am about to {describe(action)}. Shall I proceed?"
 
 
-def plan(
+def plan_conversation(
     scenario: UserScenario | None, actions: list[Action], specs: dict[str, ToolSpec]
 ) -> list[Step]:
     """The agent's steps for the gold `actions` of a task with `scenario` (just the calls when

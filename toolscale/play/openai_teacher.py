@@ -22,7 +22,7 @@ from toolscale.core.records import Message, Task
 from toolscale.llm.client import Chat, TeacherFailure
 from toolscale.llm.toolcalls import ParsedCall, parse_message
 from toolscale.play import scripted_user
-from toolscale.play.transcript import Draft, open_draft, record_turn
+from toolscale.play.transcript import Transcript, open_draft, record_turn
 from toolscale.play.usersim import UserSimulator, scenario_for
 from toolscale.sample.tasks import SampledTask
 from toolscale.sandbox.execute import CallOutcome
@@ -73,14 +73,14 @@ class OpenAITeacher:
         self.slots = asyncio.Semaphore(concurrency)
         self.user = user
 
-    async def attempts(self, item: SampledTask, pool: SandboxPool) -> list[Draft]:
+    async def attempts(self, item: SampledTask, pool: SandboxPool) -> list[Transcript]:
         return list(await asyncio.gather(*(self._bounded(item, pool, k) for k in range(self.k))))
 
-    async def _bounded(self, item: SampledTask, pool: SandboxPool, attempt: int) -> Draft:
+    async def _bounded(self, item: SampledTask, pool: SandboxPool, attempt: int) -> Transcript:
         async with self.slots:
             return await self.play(item.task, pool, attempt)
 
-    async def play(self, task: Task, pool: SandboxPool, attempt: int) -> Draft:
+    async def play(self, task: Task, pool: SandboxPool, attempt: int) -> Transcript:
         """One attempt, start to end; the draft holds everything said and executed."""
         draft = open_draft(task, "sampled", attempt)
         episode = pool.episode(task.domain, task_state.state_json(task))
@@ -91,7 +91,9 @@ class OpenAITeacher:
         draft.final_state_hash = await episode.finish()
         return draft
 
-    async def _converse(self, task: Task, draft: Draft, episode: Episode, attempt: int) -> None:
+    async def _converse(
+        self, task: Task, draft: Transcript, episode: Episode, attempt: int
+    ) -> None:
         api = [api_message(m) for m in draft.messages]
         sampling = {**self.sampling, "_attempt": attempt}
         scenario = scenario_for(task)
@@ -123,7 +125,7 @@ class OpenAITeacher:
         draft.failure = ("teacher", f"no final answer within {self.max_turns} turns")
 
     async def _run(
-        self, task: Task, draft: Draft, episode: Episode, call: ParsedCall
+        self, task: Task, draft: Transcript, episode: Episode, call: ParsedCall
     ) -> CallOutcome:
         """Execute one call in the episode; arguments that do not parse never reach it."""
         if call.name not in task.tool_names():

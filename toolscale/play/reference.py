@@ -21,8 +21,8 @@ from toolscale.core.contract import Action, ToolKind
 from toolscale.core.records import Task
 from toolscale.core.registry import get_domain
 from toolscale.core.task_state import state_json
-from toolscale.play.conversation import plan
-from toolscale.play.transcript import Draft, close_draft, open_draft, record_call
+from toolscale.play.conversation import plan_conversation
+from toolscale.play.transcript import Transcript, close_draft, open_draft, record_call
 from toolscale.sample.preferences import as_json_answer
 from toolscale.sample.tasks import SampledTask, said
 from toolscale.sandbox.pool import SandboxPool
@@ -62,7 +62,7 @@ class ReferenceTeacher:
     def __init__(self, detours: bool = False) -> None:
         self.detours = detours
 
-    async def attempts(self, item: SampledTask, pool: SandboxPool) -> list[Draft]:
+    async def attempts(self, item: SampledTask, pool: SandboxPool) -> list[Transcript]:
         task = item.task
         specs = get_domain(task.domain).toolkit.specs()
         # The gold route ran when the task was built (on a fresh copy of the same state, in a
@@ -78,7 +78,7 @@ class ReferenceTeacher:
                 calls = [(a.name, a.arguments) for a in actions]
                 outcomes, final_hash = await pool.replay(task.domain, state_json(task), calls)
             done = iter(zip(actions, outcomes, strict=True))
-            for step in plan(task.user_scenario, actions, specs):
+            for step in plan_conversation(task.user_scenario, actions, specs):
                 if step.call is None:  # a question or confirmation, answered by the user
                     draft.messages += said(task, step.say)
                     continue

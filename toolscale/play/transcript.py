@@ -22,7 +22,7 @@ from toolscale.stats.run import DomainError
 
 
 @dataclass
-class Draft:
+class Transcript:
     """One unverified attempt. `failure` is set when the teacher itself failed (stage, reason)."""
 
     variant: str
@@ -46,14 +46,14 @@ class Draft:
 class Teacher(Protocol):
     name: str
 
-    async def attempts(self, item: SampledTask, pool: SandboxPool) -> list[Draft]:
+    async def attempts(self, item: SampledTask, pool: SandboxPool) -> list[Transcript]:
         """Play the task, executing every tool call in `pool`; return every attempt made."""
         ...
 
 
-def open_draft(task: Task, variant: str, attempt: int) -> Draft:
+def open_draft(task: Task, variant: str, attempt: int) -> Transcript:
     """A draft holding the task's system prompt and user instruction."""
-    return Draft(
+    return Transcript(
         variant=variant,
         attempt=attempt,
         messages=[
@@ -63,7 +63,9 @@ def open_draft(task: Task, variant: str, attempt: int) -> Draft:
     )
 
 
-def record_call(draft: Draft, task: Task, name: str, arguments: Any, outcome: CallOutcome) -> None:
+def record_call(
+    draft: Transcript, task: Task, name: str, arguments: Any, outcome: CallOutcome
+) -> None:
     """Append one assistant tool call and its tool result to the draft. `arguments` is a value,
     or the exact JSON text the model wrote (kept as is, even when it does not parse)."""
     text = arguments if isinstance(arguments, str) else canonical_json(arguments)
@@ -71,7 +73,7 @@ def record_call(draft: Draft, task: Task, name: str, arguments: Any, outcome: Ca
 
 
 def record_turn(
-    draft: Draft, task: Task, content: str, calls: Sequence[tuple[str, str, CallOutcome]]
+    draft: Transcript, task: Task, content: str, calls: Sequence[tuple[str, str, CallOutcome]]
 ) -> None:
     """Append one assistant message holding `calls` (name, argument text, outcome) and the tool
     result of each. Call ids are `call_<n>`, numbered over the whole draft."""
@@ -105,7 +107,7 @@ def record_turn(
             )
 
 
-def close_draft(draft: Draft, final_answer: str, final_state_hash: str) -> Draft:
+def close_draft(draft: Transcript, final_answer: str, final_state_hash: str) -> Transcript:
     draft.messages.append(Message(role="assistant", content=final_answer))
     draft.final_answer = final_answer
     draft.final_state_hash = final_state_hash

@@ -1,10 +1,10 @@
 """`toolscale card`: render OUT/README.md, the Hub dataset card, from run.json and the data.
 
 The card is `data_cards/template.md` (Jinja2, rendered by `huggingface_hub.DatasetCard`) filled
-with the numbers of `toolscale.stats.card` and the plots of `toolscale.publish.card_plots`. Its YAML
-lists a `configs:` entry for every config with rows, so `datasets.load_dataset(OUT, config)` and
-the Hub viewer work; a config without rows is left out because `datasets` cannot load an empty
-split.
+with the numbers of `toolscale.stats.card_numbers` and the plots of
+`toolscale.publish.card_plots`. Its YAML lists a `configs:` entry for every config with rows, so
+`datasets.load_dataset(OUT, config)` and the Hub viewer work; a config without rows is left out
+because `datasets` cannot load an empty split.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from huggingface_hub import DatasetCard, DatasetCardData
 from toolscale.core.errors import ConfigError
 from toolscale.core.registry import get_domain, names
 from toolscale.publish.card_plots import draw
-from toolscale.stats.card import EFFICIENCY_COLUMNS, CardStats, Summary, collect
+from toolscale.stats.card_numbers import EFFICIENCY_COLUMNS, CardStats, Summary, collect
 from toolscale.tau2.report import card_lines
 from toolscale.write.features import CONFIGS
 from toolscale.write.output import atomic_write

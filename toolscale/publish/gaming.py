@@ -26,7 +26,7 @@ from typing import Any
 from toolscale.core.contract import Action, canonical_state
 from toolscale.core.records import Task
 from toolscale.play.reference import ReferenceTeacher, final_message
-from toolscale.play.transcript import Draft, close_draft, open_draft, record_call
+from toolscale.play.transcript import Transcript, close_draft, open_draft, record_call
 from toolscale.sample.prices import price_call
 from toolscale.sample.tasks import SampledTask
 from toolscale.sandbox.execute import CallOutcome
@@ -111,7 +111,7 @@ class GamingTeacher:
     def __init__(self) -> None:
         self.reference = ReferenceTeacher(detours=True)
 
-    async def attempts(self, item: SampledTask, pool: SandboxPool) -> list[Draft]:
+    async def attempts(self, item: SampledTask, pool: SandboxPool) -> list[Transcript]:
         task = item.task
         drafts = await self.reference.attempts(item, pool)
         state_json = canonical_state(task.initial_state)

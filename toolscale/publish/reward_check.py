@@ -21,7 +21,7 @@ from typing import Any
 from toolscale.config.generate import GenerateConfig
 from toolscale.core.errors import ConfigError
 from toolscale.judge.rewards import RewardConfig
-from toolscale.pipeline.task import domain_worlds, run_task
+from toolscale.pipeline.task import domain_worlds, rubric_of, run_task
 from toolscale.publish.gaming import GamingTeacher
 from toolscale.publish.validate import run_settings
 from toolscale.sample.prices import BUILTIN, DEFAULT_SCHEDULES
@@ -109,9 +109,10 @@ async def play(config: GenerateConfig, economics: Economics, per_domain: int) ->
     teacher = GamingTeacher()
     async with SandboxPool(config.workers, config.call_timeout_s) as pool:
         stores = {d: domain_worlds(d, config.seed)[0] for d in config.domains}
+        rubric = rubric_of(config)
         results = await asyncio.gather(
             *(
-                run_task(config, domain, index, teacher, pool, economics, stores[domain])
+                run_task(config, domain, index, teacher, pool, economics, stores[domain], rubric)
                 for domain in config.domains
                 for index in range(per_domain)
             )

@@ -31,10 +31,8 @@ from toolscale.core.contract import ToolPrice
 from toolscale.core.errors import ConfigError
 from toolscale.core.records import Task, Trace, trace_id
 from toolscale.core.registry import names
-from toolscale.judge.labels import trace_labels
-from toolscale.judge.metrics import trace_metrics
 from toolscale.judge.rewards import GroupFeatures, RewardConfig, group_rewards, row_total
-from toolscale.judge.verify import verify
+from toolscale.judge.rubric import Rubric
 from toolscale.sample.preferences import DEFAULT_SPREAD
 from toolscale.sample.prices import BUILTIN, DEFAULT_SCHEDULES, Schedule
 from toolscale.sample.stored import check_stored, is_synthesized
@@ -133,12 +131,10 @@ async def check_trace(
         problems.append("id does not match the content")
     if trace.verified != (config == "traces"):
         problems.append(f"a {'failed' if config == 'traces' else 'verified'} attempt in {config}")
-    metrics = trace_metrics(task, trace)
+    rubric = Rubric(settings.reward, settings.teacher_price)
+    metrics, labels = rubric.measure(task, trace, trace.verified)
     if {k: getattr(trace, k) for k in metrics} != metrics:
         problems.append("stored metrics differ from the recomputed ones")
-    labels = trace_labels(
-        task, trace, metrics, trace.verified, settings.reward, settings.teacher_price
-    )
     differ = sorted(k for k, v in labels.items() if getattr(trace, k) != v)
     if differ:
         problems.append(f"stored labels differ from the recomputed ones: {', '.join(differ)}")
@@ -146,7 +142,7 @@ async def check_trace(
         problems.append("reward_total is not the weighted sum of the stored components")
     if trace.failure_stage == "teacher":
         return problems
-    verdict = await verify(task, trace, pool)
+    verdict = await rubric.verdict(task, trace, pool)  # before any assertion judge
     again = (verdict.verified, verdict.failure_stage, verdict.reasons)
     stored = (trace.verified, trace.failure_stage, trace.failure_reasons)
     if judge_verdict(trace.failure_stage, trace.failure_reasons):

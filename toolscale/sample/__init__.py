@@ -1,0 +1,1 @@
+"""Build full tasks: prices, preferences, the run's worlds and the task sources."""

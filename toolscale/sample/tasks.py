@@ -36,7 +36,7 @@ from toolscale.core.records import FunctionCall, Message, Task
 from toolscale.core.registry import get_domain
 from toolscale.judge.metrics import route_totals
 from toolscale.play import scripted_user
-from toolscale.play.conversation import plan
+from toolscale.play.conversation import plan_conversation
 from toolscale.sample import worlds
 from toolscale.sample.preferences import NO_PREFERENCE, as_json_answer, sample_preference
 from toolscale.sample.prices import BUILTIN, Schedule, describe, draw, price_table, prices_rng
@@ -89,7 +89,7 @@ def gold_messages(task: Task, outcomes: list[CallOutcome], final_message: str) -
     specs = get_domain(task.domain).toolkit.specs()
     actions = [Action(a["name"], a["arguments"]) for a in task.gold_actions]
     done = iter(zip(actions, outcomes, strict=True))
-    for n, step in enumerate(plan(task.user_scenario, actions, specs)):
+    for n, step in enumerate(plan_conversation(task.user_scenario, actions, specs)):
         if step.call is None:
             messages += said(task, step.say)
             continue
@@ -108,7 +108,9 @@ def gold_messages(task: Task, outcomes: list[CallOutcome], final_message: str) -
 def said(task: Task, text: str) -> list[Message]:
     """The agent saying `text` to the scripted user, and the user's answer. A gold step the
     user cannot answer is a domain bug (the scenario lacks what the agent must ask for)."""
-    assert task.user_scenario is not None  # plan() only makes `say` steps for scenarios
+    assert (
+        task.user_scenario is not None
+    )  # plan_conversation() only makes `say` steps for scenarios
     answer = scripted_user.reply(task.user_scenario, text)
     if answer is None or answer == scripted_user.DONT_KNOW:
         raise GoldError(f"the scripted user cannot answer the gold step {text!r}")

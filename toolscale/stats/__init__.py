@@ -1,0 +1,1 @@
+"""Typed, summable statistics of a run and every number its card shows."""

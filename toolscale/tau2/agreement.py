@@ -20,7 +20,7 @@ from typing import Any
 from toolscale.core.contract import Action, ToolKind, canonical_state
 from toolscale.core.records import Task
 from toolscale.judge.verify import verify
-from toolscale.play.transcript import Draft, close_draft, open_draft, record_call
+from toolscale.play.transcript import Transcript, close_draft, open_draft, record_call
 from toolscale.sample.tasks import build_task
 from toolscale.sandbox.pool import SandboxPool
 from toolscale.tau2.domain import Tau2Domain
@@ -71,7 +71,7 @@ def variants(task: Task, domain: Tau2Domain, ok: list[bool]) -> dict[str, list[A
 
 async def _attempt(
     pool: SandboxPool, task: Task, name: str, route: list[Action], final: str
-) -> Draft:
+) -> Transcript:
     calls = [(a.name, a.arguments) for a in route]
     state_json = canonical_state(task.initial_state)
     outcomes, final_hash = await pool.replay(task.domain, state_json, calls)

@@ -1,0 +1,1 @@
+"""The dataset on disk: fixed features, the output folder, the rows' JSON Schemas."""
