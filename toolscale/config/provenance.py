@@ -11,7 +11,7 @@ from pathlib import Path
 def source_commit() -> str:
     """The commit of the checkout toolscale runs from, with "+dirty" when it has uncommitted
     changes; "not a git checkout" for an installed wheel (then the version identifies it)."""
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]  # toolscale/config/provenance.py -> the checkout
     if not (root / ".git").exists():
         return "not a git checkout"
     try:

@@ -21,7 +21,8 @@ from huggingface_hub import DatasetCard, DatasetCardData
 from toolscale.core.errors import ConfigError
 from toolscale.core.registry import get_domain, names
 from toolscale.publish.card_plots import draw
-from toolscale.stats.card_numbers import EFFICIENCY_COLUMNS, CardStats, Summary, collect
+from toolscale.stats.card_numbers import EFFICIENCY_COLUMNS, CardStats, collect
+from toolscale.stats.numbers import Summary
 from toolscale.tau2.report import card_lines
 from toolscale.write.features import CONFIGS
 from toolscale.write.output import atomic_write

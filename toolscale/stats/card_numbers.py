@@ -20,6 +20,7 @@ from datasets import Features
 
 from toolscale.core.errors import ConfigError
 from toolscale.publish import card_economics
+from toolscale.stats.numbers import Summary, summarize
 from toolscale.write.features import CONFIGS, FEATURES
 
 # Trace columns whose distribution over verified traces the card shows.
@@ -33,18 +34,6 @@ EFFICIENCY_COLUMNS = (
 )
 # Failure stages that end an attempt before its calls count as executed.
 _NOT_EXECUTED = ("teacher", "format", "execution")
-
-
-@dataclass(frozen=True)
-class Summary:
-    """Count, mean and quantiles of one numeric column."""
-
-    count: int
-    mean: float
-    minimum: float
-    p50: float
-    p90: float
-    maximum: float
 
 
 @dataclass(frozen=True)
@@ -68,18 +57,8 @@ def percent(part: int, whole: int) -> str:
     return f"{100 * part / whole:.1f}%" if whole else "n/a"
 
 
-def summarize(values: pd.Series) -> Summary:
-    values = values.dropna().astype(float)
-    if values.empty:
-        return Summary(0, 0.0, 0.0, 0.0, 0.0, 0.0)
-    return Summary(
-        count=int(values.size),
-        mean=float(values.mean()),
-        minimum=float(values.min()),
-        p50=float(values.quantile(0.5)),
-        p90=float(values.quantile(0.9)),
-        maximum=float(values.max()),
-    )
+def summarize_column(values: pd.Series) -> Summary:
+    return summarize(values.dropna().astype(float))
 
 
 def read_config(root: Path, config: str) -> tuple[pd.DataFrame, Features, int]:
@@ -240,9 +219,9 @@ def collect(root: Path) -> CardStats:
             else {}
         ),
         domains=domain_rows(tasks, attempts),
-        efficiency={c: summarize(traces[c]) for c in EFFICIENCY_COLUMNS if c in traces},
+        efficiency={c: summarize_column(traces[c]) for c in EFFICIENCY_COLUMNS if c in traces},
         rewards={
-            c: summarize(traces[c])
+            c: summarize_column(traces[c])
             for c in numeric_columns(traces, ("reward_", "preference_"))
             if len(traces)
         },

@@ -12,6 +12,7 @@ from typing import Any
 
 import pyarrow.parquet as pq
 
+from toolscale.stats.numbers import summarize
 from toolscale.write.output import Output
 
 COMPONENTS = (
@@ -25,19 +26,14 @@ _FLAGS = ("preference_compliant", "solved_quickly")
 
 
 def describe(values: list[float]) -> dict[str, float]:
-    """n, mean, population std, min, median and max, rounded to 6 decimals.
+    """n, mean, population std, min, median and max, rounded to 6 decimals (run.json's form of
+    `toolscale.stats.numbers.summarize`).
 
     Example: [0.0, 1.0, 1.0, 1.0] -> n 4, mean 0.75, std 0.433013, min 0, p50 1, max 1.
     """
-    stats = {
-        "n": len(values),
-        "mean": statistics.fmean(values),
-        "std": statistics.pstdev(values),
-        "min": min(values),
-        "p50": statistics.median(values),
-        "max": max(values),
-    }
-    return {k: round(v, 6) if k != "n" else v for k, v in stats.items()}
+    s = summarize(values)
+    stats = {"mean": s.mean, "std": s.std, "min": s.minimum, "p50": s.p50, "max": s.maximum}
+    return {"n": s.count, **{k: round(v, 6) for k, v in stats.items()}}
 
 
 def reward_report(output: Output) -> dict[str, Any]:

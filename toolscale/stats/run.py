@@ -20,6 +20,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from toolscale.stats.numbers import add_counts
+
 STAGES = ("sampled", "attempts", "executed", "grounded", "verified")
 ERRORS_KEPT = 5  # per domain and stage
 MARKER_KEY = "stats"
@@ -91,10 +93,6 @@ class PassCount(_Record):
     tasks: int
 
 
-def _add(a: Mapping[str, int], b: Mapping[str, int]) -> dict[str, int]:
-    return {k: a.get(k, 0) + b.get(k, 0) for k in sorted({*a, *b})}
-
-
 class RunStats(_Record):
     """What a chunk, a run or several runs produced. `a + b` is the statistics of both."""
 
@@ -119,11 +117,11 @@ class RunStats(_Record):
         errors.sort(key=lambda e: (e.domain, e.index, e.stage, e.message))
         return RunStats(
             domains={d: self.funnel(d) + other.funnel(d) for d in names},
-            rejected_by_stage=_add(self.rejected_by_stage, other.rejected_by_stage),
+            rejected_by_stage=add_counts(self.rejected_by_stage, other.rejected_by_stage),
             passes=tuple(
                 PassCount(verified=c, attempts=n, tasks=t) for (c, n), t in sorted(tally.items())
             ),
-            model_errors=_add(self.model_errors, other.model_errors),
+            model_errors=add_counts(self.model_errors, other.model_errors),
             worker_restarts=self.worker_restarts + other.worker_restarts,
             errors=tuple(errors),
         )

@@ -11,10 +11,11 @@ solver played.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
+
+from toolscale.stats.numbers import add_counts
 
 STAGES = ("proposed", "well_formed", "executes", "not_trivial", "unique", "solvable")
 # The stage that rejects a candidate, in pipeline order, and the funnel step it stops before.
@@ -28,10 +29,6 @@ REJECT_STAGES = {
     "duplicate": "unique",
     "solver": "solvable",
 }
-
-
-def _add(a: Mapping[str, int], b: Mapping[str, int]) -> dict[str, int]:
-    return {k: a.get(k, 0) + b.get(k, 0) for k in sorted({*a, *b})}
 
 
 class Yields(BaseModel):
@@ -57,8 +54,8 @@ class Yields(BaseModel):
         }
         return Yields(
             **counts,
-            rejected_by_stage=_add(self.rejected_by_stage, other.rejected_by_stage),
-            passes=_add(self.passes, other.passes),
+            rejected_by_stage=add_counts(self.rejected_by_stage, other.rejected_by_stage),
+            passes=add_counts(self.passes, other.passes),
         )
 
     @classmethod

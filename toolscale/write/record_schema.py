@@ -20,7 +20,7 @@ from datasets import Features, List, Value
 from toolscale.core.records import Task, Trace, World
 from toolscale.write.features import FEATURES
 
-SCHEMA_DIR = Path(__file__).parent / "schemas"
+SCHEMA_DIR = Path(__file__).parent.parent / "schemas"  # toolscale/schemas
 FILES = {
     "tasks": "task.schema.json",
     "traces": "trace.schema.json",
