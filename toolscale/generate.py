@@ -42,6 +42,7 @@ from toolscale.labels import group_labels, trace_labels
 from toolscale.llm.cache import RequestCache
 from toolscale.llm.ledger import BudgetExhausted, StopRun
 from toolscale.metrics import trace_metrics
+from toolscale.oracle import with_oracle
 from toolscale.preferences import DEFAULT_SPREAD, check_spread
 from toolscale.prices import DEFAULT_SCHEDULES, check_dropout, parse_schedules, schedule_dump
 from toolscale.provenance import source_commit
@@ -341,7 +342,7 @@ async def run_task(
             if config.tasks_from is not None
             else await pool.sample(domain, config.seed, index)
         )
-        item = prepare(sampled, economics, config.profiles)
+        item = await with_oracle(prepare(sampled, economics, config.profiles), pool, config.reward)
     except SandboxError as exc:
         failure = exc.failure
         message = failure.message.removeprefix(f"{domain} task {index}: ")
@@ -449,8 +450,9 @@ def expert_backends(domains: list[str], experts: Path | None = None) -> dict[str
     backends: dict[str, Any] = {
         alias: {
             "backend": "simulated",
-            "accuracy": e.accuracy,
-            "completion_tokens": list(e.tokens),
+            "role": e.role,
+            "accuracy_by_kind": {k: list(v) for k, v in e.accuracy.items()},
+            "reasoning_tokens": {k: list(v) for k, v in e.reasoning.items()},
             "prices": "from each task's price schedule",
         }
         for alias, e in EXPERTS.items()

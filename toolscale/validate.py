@@ -33,6 +33,7 @@ from toolscale.dataset.output import Output
 from toolscale.errors import ConfigError
 from toolscale.labels import trace_labels
 from toolscale.metrics import trace_metrics
+from toolscale.oracle import with_oracle
 from toolscale.preferences import DEFAULT_SPREAD
 from toolscale.prices import BUILTIN, DEFAULT_SCHEDULES, Schedule
 from toolscale.records import Task, Trace, trace_id
@@ -102,7 +103,8 @@ async def check_task(
         return task, await check_stored(task, pool, settings.economics, settings.profiles)
     try:
         sampled = await pool.sample(task.domain, task.seed, task.index)
-        rebuilt = prepare(sampled, settings.economics, settings.profiles).task
+        prepared = prepare(sampled, settings.economics, settings.profiles)
+        rebuilt = (await with_oracle(prepared, pool, settings.reward)).task
     except SandboxError as exc:
         return task, [f"cannot rebuild task: {exc}"]
     if rebuilt != task:
