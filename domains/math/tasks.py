@@ -43,7 +43,7 @@ WORD_TEMPLATES: dict[str, Template] = {
 }
 TEMPLATES: tuple[str, ...] = ("arithmetic", *WORD_TEMPLATES, *PROGRAMS, "math_facts")
 # How often each kind is drawn: the mix of routes the data teaches.
-KINDS = {"arithmetic": 0.15, "word": 0.3, "program": 0.3, "facts": 0.25}
+KINDS = {"arithmetic": 0.1, "word": 0.25, "program": 0.35, "facts": 0.3}
 DIFFICULTIES: tuple[Difficulty, ...] = ("easy", "medium", "hard")
 MAX_DRAWS = 200  # draws are cheap; a template needing more has a bug
 
