@@ -46,10 +46,13 @@ def report(out: Path) -> bool:
         families = sorted({s["name"] for r in rows for s in r["route_table"] if not s["detour"]})
         fixed: dict[str, float] = {}
         for name in families:
-            fixed[f"always {name}"] = sum(
-                next((s["reward_total"] for s in r["route_table"] if s["name"] == name), 0.0)
-                for r in rows
-            ) / n
+            fixed[f"always {name}"] = (
+                sum(
+                    next((s["reward_total"] for s in r["route_table"] if s["name"] == name), 0.0)
+                    for r in rows
+                )
+                / n
+            )
         for label, pick, detours in (
             ("always cheapest", min, False),
             ("always dearest", max, False),

@@ -28,7 +28,9 @@ def _rows(out: Path, config: str) -> list[dict]:
 
 def test_the_gold_route_is_the_stored_oracle_route_on_every_task(out):
     tasks = _rows(out, "tasks")
-    traces = {(r["task_id"], r["variant"]): r for c in ("traces", "rejected") for r in _rows(out, c)}
+    traces = {
+        (r["task_id"], r["variant"]): r for c in ("traces", "rejected") for r in _rows(out, c)
+    }
     assert len(tasks) == 24
     for task in tasks:
         table = [RouteScore(**s) for s in task["route_table"]]
@@ -48,7 +50,9 @@ def test_the_gold_route_is_the_stored_oracle_route_on_every_task(out):
 
 def test_every_route_of_the_table_is_a_played_attempt_with_the_same_verdict(out):
     tasks = _rows(out, "tasks")
-    traces = {(r["task_id"], r["variant"]): r for c in ("traces", "rejected") for r in _rows(out, c)}
+    traces = {
+        (r["task_id"], r["variant"]): r for c in ("traces", "rejected") for r in _rows(out, c)
+    }
     for task in tasks:
         for score in task["route_table"]:
             if score["name"] == task["oracle_route"]:

@@ -242,8 +242,8 @@ def with_economics(
     body = fields_of(task)
     body["tools"] = [t for t in domain.toolkit.schemas() if t["function"]["name"] in kept]
     body["prices"] = {k: v.as_dict() for k, v in table.items() if k not in dropped}
-    experts = expert_section(domain, kept, economics)
-    body["system_prompt"] = f"{domain.policy.rstrip()}\n\n{experts}{describe(body['prices'], kept)}\n"
+    experts, table_text = expert_section(domain, kept, economics), describe(body["prices"], kept)
+    body["system_prompt"] = f"{domain.policy.rstrip()}\n\n{experts}{table_text}\n"
     body["price_schedule"] = schedule.name
     body["reference_cost"] = body["reference_latency_ms"] = 0.0
     priced = Task(id="", **body)

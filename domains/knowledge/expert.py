@@ -172,8 +172,11 @@ def _asked(kind: str, target: str, masked: str) -> list[tuple[_Edge, ...]]:
         return []
     cues = {p: len({e.cue.pattern for e in p}) for p in asked}
     most = max(cues.values())
-    return [p for p in asked if cues[p] == most and len(p) == min(
-        len(q) for q in asked if cues[q] == most)]
+    return [
+        p
+        for p in asked
+        if cues[p] == most and len(p) == min(len(q) for q in asked if cues[q] == most)
+    ]
 
 
 def _edge(source: str, target: str, masked: str) -> _Edge | None:

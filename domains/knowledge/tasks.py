@@ -17,8 +17,8 @@ import random
 from dataclasses import dataclass
 
 from domains.knowledge.corpus import DEFAULT_SIZE, Corpus
-from domains.knowledge.index import Index, build_index
 from domains.knowledge.expert import known
+from domains.knowledge.index import Index, build_index
 from toolscale.contract import Action, Difficulty, Route, TaskSpec, committed_answer, normalize_text
 from toolscale.tools.experts import EXPERTS, simulated_answer
 

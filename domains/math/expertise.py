@@ -36,5 +36,7 @@ def known(question: str) -> Known | None:
         return None
     text = _normalize(question)
     if _arithmetic(text) is not None:
-        return Known(answer, kind="arithmetic", difficulty=_level(len(_OPERATOR.findall(text)), 2, 3))
+        return Known(
+            answer, kind="arithmetic", difficulty=_level(len(_OPERATOR.findall(text)), 2, 3)
+        )
     return Known(answer, kind="word problem", difficulty=_level(len(_NUMBER.findall(text)), 3, 5))

@@ -80,7 +80,8 @@ def fact_problem(rng: random.Random, level: Difficulty) -> FactProblem:
 
 _PLUS = re.compile(r"what is the number of (.+?) plus the number of (.+?)\?")
 _TIMES = re.compile(
-    r"take the number of (.+?), multiply it by the number of (.+?), and add (\d+)\."
+    r"take the number of (.+?), multiply it by the number of (.+?), and add (\d+)\. "
+    r"what is the result\?"
 )
 
 

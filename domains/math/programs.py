@@ -131,9 +131,7 @@ def fibonacci_mod(rng: random.Random, level: Difficulty) -> ProgramProblem:
         f"The Fibonacci numbers start 1, 1, 2, 3, 5, each the sum of the two before. What is the "
         f"remainder when Fibonacci number {n} is divided by {m}?"
     )
-    program = (
-        f"a, b = 1, 1\nfor _ in range({n} - 1):\n    a, b = b, (a + b) % {m}\nprint(a % {m})"
-    )
+    program = f"a, b = 1, 1\nfor _ in range({n} - 1):\n    a, b = b, (a + b) % {m}\nprint(a % {m})"
     return ProgramProblem(text, program, str(_fib_mod(n, m)), f"{n} % {m}")
 
 
@@ -156,7 +154,9 @@ _READERS: tuple[tuple[re.Pattern[str], Callable[..., tuple[int, int]]], ...] = (
         lambda n, s: (_digit_sums(n, s), n),
     ),
     (
-        re.compile(rf"start from {_N}\. repeatedly halve the number when it is even"),
+        re.compile(
+            rf"start from {_N}\. repeatedly halve the number when it is even.*how many steps"
+        ),
         lambda n: (_collatz(n), n),
     ),
     (

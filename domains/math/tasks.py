@@ -78,7 +78,9 @@ def draw_problem(rng: random.Random, template: str, level: Difficulty) -> Proble
 
 def printing(expression: str) -> str:
     """A program that prints `expression`'s value as the calculator would (6 decimals at most)."""
-    return f"result = round({expression}, 6)\nprint(int(result) if result == int(result) else result)"
+    return (
+        f"result = round({expression}, 6)\nprint(int(result) if result == int(result) else result)"
+    )
 
 
 def code_program(problem: Problem) -> str:
@@ -203,8 +205,12 @@ def _program(rng: random.Random, level: Difficulty) -> TaskSpec:
     ]
     if _wrong(problem.shortcut, problem.answer):
         routes.append(
-            Route("calculator_shortcut", [_calc(problem.shortcut)],
-                  _said(evaluate(problem.shortcut)), detour=True)  # fmt: skip
+            Route(
+                "calculator_shortcut",
+                [_calc(problem.shortcut)],
+                _said(evaluate(problem.shortcut)),
+                detour=True,
+            )  # fmt: skip
         )
     return _spec(template, level, problem.text, gold, final, problem.answer, routes,
                  "code_executor")  # fmt: skip

@@ -141,9 +141,7 @@ def measure(
             right[alias][known.kind] += domain.check_answer(spec.answer, reply)
             tokens[alias] += usage.completion_tokens
             answers[alias] += 1
-    return {
-        a: Measured(dict(right[a]), dict(asked[a]), tokens[a], answers[a]) for a in profiles
-    }
+    return {a: Measured(dict(right[a]), dict(asked[a]), tokens[a], answers[a]) for a in profiles}
 
 
 def sentences(
