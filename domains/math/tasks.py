@@ -210,7 +210,7 @@ def _program(rng: random.Random, level: Difficulty) -> TaskSpec:
                 [_calc(problem.shortcut)],
                 _said(evaluate(problem.shortcut)),
                 detour=True,
-            )  # fmt: skip
+            )
         )
     return _spec(template, level, problem.text, gold, final, problem.answer, routes,
                  "code_executor")  # fmt: skip
