@@ -5,13 +5,15 @@ document describes one entity and states only its outgoing links (a company name
 its headquarters town, a town its river, a person their birth town), so a multi-hop question needs
 one search per hop. Names are faker first names and invented words, unique within a corpus, and no
 invented word is a substring of another, so an answer cannot match a different entity's name.
+The world also holds facts no document states (each person's mentor) and, for one town in eight,
+a travel guide that names the wrong river: questions on those need a model that knows the world.
 The corpus depends on (seed, size) alone and is built once per process; searching it is `index.py`.
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 
 from faker import Faker
@@ -98,6 +100,10 @@ class Corpus:
     docs: tuple[Doc, ...]
     doc_of: dict[str, str]
     by_id: dict[str, Doc]
+    # Facts of the world that no document states (a person's mentor), and towns whose river a
+    # second document (a travel guide) states wrongly: town -> the river the guide names.
+    mentors: dict[str, str] = field(default_factory=dict)
+    disputed: dict[str, str] = field(default_factory=dict)
 
 
 class _Namer:
@@ -208,6 +214,22 @@ def build_corpus(seed: int, size: int = DEFAULT_SIZE) -> Corpus:
     rng.shuffle(entities)
     docs = tuple(Doc(f"doc-{i:04d}", e.name, _text(e)) for i, e in enumerate(entities))
     rivers, towns, people, companies, inventions = groups
+    # Drawn apart from the world's RNG, so the entities and their documents stay as they were.
+    extra = random.Random(f"knowledge:{seed}:unstated")
+    mentors = {p.name: extra.choice([q for q in people if q.born < p.born] or people).name
+               for p in people}  # fmt: skip
+    disputed = {}
+    for town in extra.sample(towns, max(1, len(towns) // 8)):
+        disputed[town.name] = extra.choice([r.name for r in rivers if r.name != town.river])
+    guides = tuple(
+        Doc(
+            f"doc-{len(docs) + i:04d}",
+            f"Travel guide: {town}",
+            f"A travel guide to {town} says that the {river} runs through the town.",
+        )
+        for i, (town, river) in enumerate(disputed.items())
+    )
+    docs = docs + guides
     return Corpus(
         rivers={r.name: r for r in rivers},
         towns={t.name: t for t in towns},
@@ -217,4 +239,6 @@ def build_corpus(seed: int, size: int = DEFAULT_SIZE) -> Corpus:
         docs=docs,
         doc_of={d.title: d.doc_id for d in docs},
         by_id={d.doc_id: d for d in docs},
+        mentors=mentors,
+        disputed=disputed,
     )

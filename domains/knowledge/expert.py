@@ -23,6 +23,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from domains.knowledge.corpus import Corpus
+from toolscale.core.contract import Difficulty
+from toolscale.tools.skills import Known
 
 _NUMBER_KINDS = ("year", "age", "span")
 
@@ -52,6 +54,8 @@ _BORN = _cue(r"\bborn\b|\bbirth")
 _RIVER = _cue(r"\brivers?\b")
 _SEA = _cue(r"\bseas?\b")
 _ROLE = _cue(r"\b(?:founder|inventor)\b")  # an age is asked of a person, named by their role
+_MENTOR = _cue(r"\bmentor(?:s|ed)?\b")
+_DISPUTED = _cue(r"\bdisagree|\bconflict|\bdisput")
 _EDGES = (
     _Edge("companies", "people", _FOUNDER, lambda c, n: c.companies[n].founder),
     _Edge("companies", "towns", _HQ, lambda c, n: c.companies[n].hq),
@@ -63,6 +67,7 @@ _EDGES = (
     _Edge("towns", "rivers", _RIVER, lambda c, n: c.towns[n].river),
     _Edge("towns", "year", _FOUNDED, lambda c, n: str(c.towns[n].founded)),
     _Edge("rivers", "seas", _SEA, lambda c, n: c.rivers[n].sea),
+    _Edge("people", "people", _MENTOR, lambda c, n: c.mentors[n]),
 )
 
 # The kind of answer wanted, read from the question word that comes first.
@@ -132,16 +137,18 @@ def _target(masked: str) -> str | None:
     return min(found)[1] if found else None
 
 
-def _paths(source: str, target: str) -> list[tuple[_Edge, ...]]:
-    """Every chain of relations from kind `source` to kind `target` (the world has no cycles)."""
+def _paths(source: str, target: str, depth: int = 3) -> list[tuple[_Edge, ...]]:
+    """Every chain of at most `depth` relations from kind `source` to kind `target`."""
     paths: list[tuple[_Edge, ...]] = []
+    if depth == 0:
+        return paths
     for edge in _EDGES:
         if edge.source != source:
             continue
         if edge.target == target:
             paths.append((edge,))
-        else:
-            paths.extend((edge, *rest) for rest in _paths(edge.target, target))
+        # (a person's mentor is a person: the depth bounds the chain)
+        paths.extend((edge, *rest) for rest in _paths(edge.target, target, depth - 1))
     return paths
 
 
@@ -153,8 +160,23 @@ def _follow(corpus: Corpus, name: str, path: tuple[_Edge, ...]) -> str:
 
 def _chain(corpus: Corpus, kind: str, name: str, target: str, masked: str) -> str | None:
     """The value at the end of the one path whose every relation the question names."""
-    asked = [p for p in _paths(kind, target) if all(e.cue.search(masked) for e in p)]
+    asked = _asked(kind, target, masked)
     return _follow(corpus, name, asked[0]) if len(asked) == 1 else None
+
+
+def _asked(kind: str, target: str, masked: str) -> list[tuple[_Edge, ...]]:
+    """The paths whose every relation the question names, keeping those that name the most
+    relations ("the mentor of X born" is the mentor's birth town, not X's)."""
+    asked = [p for p in set(_paths(kind, target)) if all(e.cue.search(masked) for e in p)]
+    if not asked:
+        return []
+    cues = {p: len({e.cue.pattern for e in p}) for p in asked}
+    most = max(cues.values())
+    return [
+        p
+        for p in asked
+        if cues[p] == most and len(p) == min(len(q) for q in asked if cues[q] == most)
+    ]
 
 
 def _edge(source: str, target: str, masked: str) -> _Edge | None:
@@ -195,6 +217,38 @@ def _wrong(lexicon: _Lexicon, kind: str, correct: str, question: str) -> list[st
     digest = hashlib.sha256(question.casefold().encode()).digest()
     start = int.from_bytes(digest[:8]) % len(others) if others else 0
     return (others[start:] + others[:start])[:3]
+
+
+def known(corpus: Corpus, question: str) -> Known | None:
+    """`answer` with the kind and difficulty of the question as the expert reads them: a
+    look-up (one relation, easy), multi-hop (two relations medium, three hard), date arithmetic
+    (years between: medium; an age: hard), and an obscure fact (a relation no document states,
+    or one the documents dispute: hard)."""
+    found = answer(corpus, question)
+    if found is None:
+        return None
+    text = _question_sentence(question)
+    lexicon = _lexicon(corpus)
+    masked = lexicon.pattern.sub(" _ ", text)
+    target = _target(masked)
+    kind: str
+    level: Difficulty
+    if target == "span":
+        kind, level = "date arithmetic", "medium"
+    elif target == "age":
+        kind, level = "date arithmetic", "hard"
+    else:
+        key = lexicon.pattern.search(text)
+        entity = lexicon.kind_of[key.group().casefold()] if key else ""
+        path = _asked(entity, target or "", masked)
+        hops = len(path[0]) if path else 1
+        kind, level = ("look-up", "easy") if hops == 1 else ("multi-hop", _HOPS[min(hops, 3)])
+        if _MENTOR.search(masked) or _DISPUTED.search(masked):
+            kind, level = "obscure fact", "hard"
+    return Known(found[0], found[1], kind, level)
+
+
+_HOPS: dict[int, Difficulty] = {1: "easy", 2: "medium", 3: "hard"}
 
 
 def answer(corpus: Corpus, question: str) -> tuple[str, list[str]] | None:

@@ -1,9 +1,14 @@
-"""The knowledge task templates: one- to three-hop questions and year arithmetic over the corpus.
+"""The knowledge task templates: one- to three-hop questions, year arithmetic, and facts only a
+model that knows the world answers (a mentor no document names, a river the documents dispute).
 
 A chain question starts at one entity and follows relations (company -> founder -> birth town ->
 river); the gold route searches each entity of the chain by its exact name, which by check ranks
 that entity's own document first. Year questions search two documents and subtract with the
-calculator. A draw whose gold search would not rank the needed document first is redrawn.
+calculator. A draw whose gold search would not rank the needed document first is redrawn. Every
+task also offers the experts as routes, and detours: a wider search, a search the tool refuses then
+corrected, an expert's answer checked, and cheap routes that get the answer wrong (stopping after
+the first hop, trusting the travel guide). The pipeline makes the best route the gold one
+(`toolscale.sample.oracle`).
 """
 
 from __future__ import annotations
@@ -12,8 +17,17 @@ import random
 from dataclasses import dataclass
 
 from domains.knowledge.corpus import DEFAULT_SIZE, Corpus
+from domains.knowledge.expert import known
 from domains.knowledge.index import Index, build_index
-from toolscale.core.contract import Action, Difficulty, TaskSpec, normalize_text
+from toolscale.core.contract import (
+    Action,
+    Difficulty,
+    Route,
+    TaskSpec,
+    committed_answer,
+    normalize_text,
+)
+from toolscale.tools.experts import EXPERTS, simulated_answer
 
 # (kind of the start entity, relations followed, question with {0} = the start entity's name)
 _CHAINS: dict[str, list[tuple[str, tuple[str, ...], str]]] = {
@@ -49,7 +63,10 @@ DIFFICULTY: dict[str, Difficulty] = {
     "three_hop": "hard",
     "years_between": "medium",
     "age_at_event": "hard",
+    "unstated": "hard",
+    "disputed": "hard",
 }
+EXPERT_TEMPLATES = ("unstated", "disputed")  # only a model that knows the world answers these
 TEMPLATES = tuple(DIFFICULTY)
 
 
@@ -62,6 +79,10 @@ class Draft:
     expression: str | None
     answer: str
     final_message: str
+    # An expert question: the person whose mentor it asks about (then the answer is the mentor's
+    # birth town when `via_mentor`), or the disputed town; "" for a question documents answer.
+    subject: str = ""
+    via_mentor: bool = False
 
 
 def _step(corpus: Corpus, name: str, relation: str) -> tuple[str, str]:
@@ -153,7 +174,33 @@ def _age_at_event(rng: random.Random, corpus: Corpus) -> Draft:
     )
 
 
+def _unstated(rng: random.Random, corpus: Corpus) -> Draft:
+    """A person's mentor, which no document states (or the mentor's birth town)."""
+    person = rng.choice(_names(corpus, "people"))
+    mentor = corpus.mentors[person]
+    if rng.random() < 0.5:
+        final = f"{person} was mentored by {mentor}. The answer is {mentor}."
+        return Draft(f"Who was the mentor of {person}?", [], None, mentor, final, person)
+    town = corpus.people[mentor].birth_town
+    final = f"{person} was mentored by {mentor}, who was born in {town}. The answer is {town}."
+    question = f"In which town was the mentor of {person} born?"
+    return Draft(question, [], None, town, final, person, via_mentor=True)
+
+
+def _disputed(rng: random.Random, corpus: Corpus) -> Draft:
+    """The river of a town whose documents disagree about it."""
+    town = rng.choice(sorted(corpus.disputed))
+    river = corpus.towns[town].river
+    question = f"Which river flows through {town}, about which the documents disagree?"
+    return Draft(question, [], None, river, f"{town} lies on the {river}. The answer is {river}.",
+                 town)  # fmt: skip
+
+
 def _draft(rng: random.Random, corpus: Corpus, template: str) -> Draft:
+    if template == "unstated":
+        return _unstated(rng, corpus)
+    if template == "disputed":
+        return _disputed(rng, corpus)
     if template == "years_between":
         return _years_between(rng, corpus)
     if template == "age_at_event":
@@ -164,6 +211,8 @@ def _draft(rng: random.Random, corpus: Corpus, template: str) -> Draft:
 def _checked(index: Index, draft: Draft) -> bool:
     """Each gold search ranks its entity's own document first; the answer is not in the question
     nor a number any appended instruction states."""
+    if any(name in index.corpus.disputed for name in draft.searches):
+        return False  # the documents disagree on that town's river: not a search question
     for name in draft.searches:
         top = index.rank(name, 1)
         if not top or top[0].doc_id != index.corpus.doc_of[name]:
@@ -173,25 +222,92 @@ def _checked(index: Index, draft: Draft) -> bool:
     return not guessable and normalize_text(draft.answer) not in normalize_text(draft.instruction)
 
 
-def _spec(template: str, draft: Draft, index: Index, size: int, seed: int) -> TaskSpec:
+def _ask(alias: str, question: str) -> Action:
+    return Action("ask_expert", {"expert": alias, "question": question})
+
+
+def _experts(question: str, but: str = "") -> list[Route]:
+    return [Route(alias, [_ask(alias, question)]) for alias in EXPERTS if alias != but]
+
+
+def _said(value: str) -> str:
+    return f"The answer is {value}."
+
+
+def _reply(index: Index, alias: str, question: str) -> str | None:
+    """What simulated expert `alias` answers to `question` (the sampler knows the world)."""
+    reply, _ = simulated_answer(alias, question, known(index.corpus, question))
+    return committed_answer(reply)
+
+
+def _search_routes(draft: Draft, index: Index) -> tuple[str, list[Action], list[Route]]:
     searches = [Action("search", {"query": q}) for q in draft.searches]
     calc = (
         [] if draft.expression is None else [Action("calculator", {"expression": draft.expression})]
     )
-    # The redundant search double-checks the answer's own document, or searches the whole chain.
-    extra = draft.answer if draft.answer in index.corpus.doc_of else " ".join(draft.searches)
-    redundant = [*searches, Action("search", {"query": extra}), *calc]
+    gold, final = searches + calc, draft.final_message
     wide = [Action("search", {"query": q, "k": 10}) for q in draft.searches] + calc
-    expert = [Action("ask_expert", {"expert": "expert-1", "question": draft.instruction})]
+    retry = [Action("search", {"query": draft.searches[0], "k": 20}), *gold]
+    routes = [
+        *_experts(draft.instruction),
+        Route("search_wide", wide, final, detour=True),
+        Route("search_retry", retry, final, detour=True),
+        Route("expert-3_checked", [_ask("expert-3", draft.instruction), *gold], final, detour=True),
+    ]
+    if draft.expression is not None:
+        typo = Action("calculator", {"expression": draft.expression.replace("-", "\u2212")})
+        routes.append(Route("calculator_retry", [*searches, typo, *calc], final, detour=True))
+    elif len(searches) >= 2:  # answer the first hop's entity: a cheap route that gets it wrong
+        routes.append(
+            Route("search_stop_early", searches[:1], _said(draft.searches[1]), detour=True)
+        )
+    return ("search+calculator" if calc else "search"), gold, routes
+
+
+def _expert_routes(draft: Draft, index: Index) -> tuple[str, list[Action], list[Route]] | None:
+    """The routes of a question only the world answers, or None when no expert gets it right
+    (such a task teaches nothing: it is drawn again)."""
+    right = [a for a in EXPERTS if _reply(index, a, draft.instruction) == draft.answer]
+    if not right:
+        return None
+    first = right[0]  # the textbook route: the strongest expert that answers it right
+    look = Action("search", {"query": draft.subject})
+    routes = [
+        *_experts(draft.instruction, but=first),
+        Route("search>expert-1", [look, _ask("expert-1", draft.instruction)], detour=True),
+    ]
+    if draft.via_mentor:  # ask who the mentor was, then search where that person was born
+        question = f"Who was the mentor of {draft.subject}?"
+        for alias in EXPERTS:
+            named = _reply(index, alias, question)
+            person = index.corpus.people.get(named or "")
+            if person is not None:
+                steps = [_ask(alias, question), Action("search", {"query": person.name})]
+                routes.append(Route(f"{alias}+search", steps, _said(person.birth_town)))
+    if draft.subject in index.corpus.disputed:  # trust the travel guide: wrong
+        guide = index.corpus.disputed[draft.subject]
+        routes.append(Route("search_trust_guide", [look], _said(guide), detour=True))
+    return first, [_ask(first, draft.instruction)], routes
+
+
+def _spec(template: str, draft: Draft, index: Index, size: int, seed: int) -> TaskSpec | None:
+    if template in EXPERT_TEMPLATES:
+        found = _expert_routes(draft, index)
+        if found is None:
+            return None
+        name, gold, routes = found
+    else:
+        name, gold, routes = _search_routes(draft, index)
     return TaskSpec(
         template=template,
         difficulty=DIFFICULTY[template],
         instruction=draft.instruction,
         initial_state={"corpus": {"seed": seed, "size": size}},
-        gold_actions=searches + calc,
+        gold_actions=gold,
         final_message=draft.final_message,
         answer=draft.answer,
-        alternatives=[redundant, expert, wide],
+        routes=routes,
+        gold_route=name,
     )
 
 
@@ -201,6 +317,7 @@ def sample_task(rng: random.Random, seed: int, size: int = DEFAULT_SIZE) -> Task
     template = rng.choice(TEMPLATES)
     for _ in range(100):
         draft = _draft(rng, index.corpus, template)
-        if _checked(index, draft):
-            return _spec(template, draft, index, size, seed)
+        spec = _spec(template, draft, index, size, seed) if _checked(index, draft) else None
+        if spec is not None:
+            return spec
     raise RuntimeError(f"no checkable {template} question in corpus {seed}/{size} after 100 draws")

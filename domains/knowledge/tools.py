@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import json
 
-from domains.knowledge.expert import answer
+from domains.knowledge.expert import known
 from domains.knowledge.index import Index, build_index
 from toolscale.core.contract import ToolError, ToolKind, tool
 from toolscale.tools.experts import ExpertTool
 from toolscale.tools.orchestration import CalculatorTool
+from toolscale.tools.skills import Known
 
 MAX_K = 10
 
@@ -22,10 +23,11 @@ class KnowledgeTools(CalculatorTool, ExpertTool):
         corpus = self.state["corpus"]
         return build_index(corpus["seed"], corpus["size"])
 
-    def expert_knowledge(self, question: str) -> tuple[str, list[str]] | None:
+    def expert_knowledge(self, question: str) -> Known | None:
         """A simulated expert looks up the entity and relation the question names in the run's
-        world (it knows the world the documents describe, not the task)."""
-        return answer(self._index().corpus, question)
+        world (it knows the world the documents describe, facts no document states included,
+        not the task)."""
+        return known(self._index().corpus, question)
 
     @tool(ToolKind.READ, fee=0.005, latency_ms=400, ms_per_token=0.2)
     def search(self, query: str, k: int = 3) -> str:

@@ -1,9 +1,15 @@
-"""The math sampler: pick a template and a difficulty, draw an exact word problem, and turn it into
-a TaskSpec whose gold route is one calculator call per step.
+"""The math sampler: a kind of problem, a difficulty, and every route the task admits.
 
-The alternatives are the routes a teacher may also play: the whole computation as one
-`code_executor` program, one `ask_expert` call to expert-1 (which may be wrong; the verifier then
-rejects the trace), and the gold route with its last calculator call repeated.
+Kinds differ in which route is worth its price: a bare expression (`arithmetic`: one calculator
+call), a word problem (one calculator call per step, or one program), a problem only a program
+solves (`programs`: counting, iteration, search) and one no tool solves (`facts`: arithmetic over
+mathematical facts that only a model knows). Every task offers the three experts on its whole
+question as routes, and with `--detours` the mistakes an agent makes and corrects: a calculator
+expression that the tool refuses, then the corrected one; a wrong tool first; an expert's answer
+checked; and a cheap route that gets the answer wrong (rejected at the outcome stage). The
+pipeline plays them all and makes the best the gold route (`toolscale.sample.oracle`); the gold
+route
+given here is the textbook one (for a fact problem, an expert that answers it right).
 """
 
 from __future__ import annotations
@@ -14,13 +20,18 @@ from collections.abc import Callable
 from faker import Faker
 
 from domains.math import measure_problems, money_problems
+from domains.math.expertise import known
+from domains.math.facts import fact_problem
+from domains.math.programs import PROGRAMS
 from domains.math.state import initial_state
 from domains.math.steps import Problem, Reject, money
-from toolscale.core.contract import Action, Difficulty, TaskSpec
+from toolscale.core.contract import Action, Difficulty, Route, TaskSpec, answer_matches
+from toolscale.tools.arith import evaluate
+from toolscale.tools.experts import EXPERTS, simulated_answer
 
 Template = Callable[[random.Random, Difficulty, tuple[str, ...]], Problem]
 
-TEMPLATES: dict[str, Template] = {
+WORD_TEMPLATES: dict[str, Template] = {
     "shopping_discount": money_problems.shopping_discount,
     "unit_rate": money_problems.unit_rate,
     "percentage": money_problems.percentage,
@@ -31,6 +42,9 @@ TEMPLATES: dict[str, Template] = {
     "unit_conversion": measure_problems.unit_conversion,
     "multi_step": money_problems.multi_step,
 }
+TEMPLATES: tuple[str, ...] = ("arithmetic", *WORD_TEMPLATES, *PROGRAMS, "math_facts")
+# How often each kind is drawn: the mix of routes the data teaches.
+KINDS = {"arithmetic": 0.1, "word": 0.25, "program": 0.35, "facts": 0.3}
 DIFFICULTIES: tuple[Difficulty, ...] = ("easy", "medium", "hard")
 MAX_DRAWS = 200  # draws are cheap; a template needing more has a bug
 
@@ -50,7 +64,7 @@ def _names(rng: random.Random) -> tuple[str, ...]:
 
 def draw_problem(rng: random.Random, template: str, level: Difficulty) -> Problem:
     """Draw `template` at `level` until its numbers give a problem the calculator solves exactly."""
-    names, make = _names(rng), TEMPLATES[template]
+    names, make = _names(rng), WORD_TEMPLATES[template]
     for _ in range(MAX_DRAWS):
         try:
             problem = make(rng, level, names)
@@ -60,6 +74,13 @@ def draw_problem(rng: random.Random, template: str, level: Difficulty) -> Proble
         return problem
     raise RuntimeError(
         f"template {template!r} ({level}) drew no exact problem in {MAX_DRAWS} tries"
+    )
+
+
+def printing(expression: str) -> str:
+    """A program that prints `expression`'s value as the calculator would (6 decimals at most)."""
+    return (
+        f"result = round({expression}, 6)\nprint(int(result) if result == int(result) else result)"
     )
 
 
@@ -80,24 +101,152 @@ def final_message(problem: Problem) -> str:
     return f"The answer is {problem.answer}{noun}."
 
 
-def build_task(rng: random.Random) -> TaskSpec:
-    """One task, every choice drawn from `rng`."""
-    template = rng.choice(tuple(TEMPLATES))
-    level = rng.choice(DIFFICULTIES)
-    problem = draw_problem(rng, template, level)
-    gold = [Action("calculator", {"expression": step.calc}) for step in problem.steps]
-    alternatives = [
-        [Action("code_executor", {"code": code_program(problem)})],
-        [Action("ask_expert", {"expert": "expert-1", "question": problem.text})],
-        [*gold, gold[-1]],
+def _said(value: str) -> str:
+    return f"The answer is {value}."
+
+
+def _experts(question: str, but: str = "") -> list[Route]:
+    return [
+        Route(alias, [Action("ask_expert", {"expert": alias, "question": question})])
+        for alias in EXPERTS
+        if alias != but
     ]
+
+
+def _calc(expression: str) -> Action:
+    return Action("calculator", {"expression": expression})
+
+
+def _code(program: str) -> Action:
+    return Action("code_executor", {"code": program})
+
+
+def _wrong(expression: str, answer: str) -> bool:
+    """Whether a calculator expression evaluates to something other than the answer."""
+    return not answer_matches(answer, _said(evaluate(expression)))
+
+
+def _spec(template: str, level: Difficulty, text: str, gold: list[Action], final: str,
+          answer: str, routes: list[Route], gold_route: str) -> TaskSpec:  # fmt: skip
     return TaskSpec(
         template=template,
         difficulty=level,
-        instruction=problem.text,
+        instruction=text,
         initial_state=initial_state(),
         gold_actions=gold,
-        final_message=final_message(problem),
-        answer=problem.answer,
-        alternatives=alternatives,
+        final_message=final,
+        answer=answer,
+        routes=routes,
+        gold_route=gold_route,
     )
+
+
+def _arithmetic(rng: random.Random, level: Difficulty) -> TaskSpec:
+    count = {"easy": 3, "medium": 4, "hard": 5}[level]
+    while True:
+        numbers = [rng.randint(2, 999) for _ in range(count)]
+        ops = [rng.choice(["+", "-", "*", "*"]) for _ in range(count - 1)]
+        expression = " ".join(f"{n} {o}" for n, o in zip(numbers, ops, strict=False))
+        expression += f" {numbers[-1]}"
+        answer = evaluate(expression)
+        misread = str(numbers[0])
+        for n, o in zip(numbers[1:], ops, strict=True):
+            misread = f"({misread} {o} {n})"
+        if int(answer) > 1 and _wrong(misread, answer) and answer not in map(str, numbers):
+            break
+    text = f"What is {expression}?"
+    gold = [_calc(expression)]
+    routes = [
+        Route("code_executor", [_code(printing(expression))], _said(answer)),
+        *_experts(text),
+        Route("calculator_retry", [_calc(expression.replace("*", "×")), *gold], _said(answer),
+              detour=True),
+        Route("calculator_misread", [_calc(misread)], _said(evaluate(misread)), detour=True),
+    ]  # fmt: skip
+    return _spec("arithmetic", level, text, gold, _said(answer), answer, routes, "calculator")
+
+
+def _word(rng: random.Random, level: Difficulty) -> TaskSpec:
+    template = rng.choice(tuple(WORD_TEMPLATES))
+    problem = draw_problem(rng, template, level)
+    gold = [_calc(step.calc) for step in problem.steps]
+    final = final_message(problem)
+    first = problem.steps[0].calc
+    typo = first.replace(" * ", " x ", 1) if " * " in first else f"= {first}"
+    routes = [
+        Route("code_executor", [_code(code_program(problem))], final),
+        *_experts(problem.text),
+        Route("calculator_retry", [_calc(typo), *gold], final, detour=True),
+        Route("calculator_repeat", [*gold, gold[-1]], final, detour=True),
+        Route("expert-3_checked", [*_experts(problem.text)[2].actions, *gold], final, detour=True),
+    ]
+    if len(problem.steps) >= 2:
+        early = evaluate(problem.steps[-2].calc)
+        if not answer_matches(problem.answer, _said(early)):
+            routes.append(Route("calculator_stop_early", gold[:-1], _said(early), detour=True))
+    return _spec(template, level, problem.text, gold, final, problem.answer, routes, "calculator")
+
+
+def _program(rng: random.Random, level: Difficulty) -> TaskSpec:
+    template = rng.choice(tuple(PROGRAMS))
+    for _ in range(MAX_DRAWS):
+        problem = PROGRAMS[template](rng, level)
+        numbers = set(problem.text.replace(",", " ").replace("?", " ").replace(".", " ").split())
+        if int(problem.answer) > 1 and problem.answer not in numbers:
+            break
+    else:
+        raise RuntimeError(f"template {template!r} ({level}) drew no usable problem")
+    gold = [_code(problem.program)]
+    final = _said(problem.answer)
+    buggy = problem.program.replace("print(", "print(answer + ", 1)  # NameError: answer
+    routes = [
+        *_experts(problem.text),
+        Route("code_executor_retry", [_code(buggy), *gold], final, detour=True),
+        Route("calculator_then_code", [_calc(problem.shortcut), *gold], final, detour=True),
+    ]
+    if _wrong(problem.shortcut, problem.answer):
+        routes.append(
+            Route(
+                "calculator_shortcut",
+                [_calc(problem.shortcut)],
+                _said(evaluate(problem.shortcut)),
+                detour=True,
+            )
+        )
+    return _spec(template, level, problem.text, gold, final, problem.answer, routes,
+                 "code_executor")  # fmt: skip
+
+
+def _right(alias: str, question: str, answer: str) -> bool:
+    reply, _ = simulated_answer(alias, question, known(question))
+    return answer_matches(answer, reply)
+
+
+def _facts(rng: random.Random, level: Difficulty) -> TaskSpec:
+    for _ in range(MAX_DRAWS):
+        problem = fact_problem(rng, level)
+        solvers = [a for a in EXPERTS if _right(a, problem.text, problem.answer)]
+        if solvers and problem.answer not in problem.text:
+            break
+    else:
+        raise RuntimeError(f"no fact problem ({level}) that some expert answers")
+    first = solvers[0]  # the textbook route: the strongest expert that answers it right
+    gold = [Action("ask_expert", {"expert": first, "question": problem.text})]
+    ask = {r.name: r.actions[0] for r in _experts(problem.text)}
+    routes = [
+        *_experts(problem.text, but=first),
+        Route("expert-3>expert-1", [ask["expert-3"], ask["expert-1"]], detour=True),
+    ]
+    if _wrong(problem.guess, problem.answer):  # misremembered facts, computed exactly
+        guessed = _said(evaluate(problem.guess))
+        routes.append(Route("calculator_guess", [_calc(problem.guess)], guessed, detour=True))
+    return _spec("math_facts", level, problem.text, gold, _said(problem.answer), problem.answer,
+                 routes, first)  # fmt: skip
+
+
+def build_task(rng: random.Random) -> TaskSpec:
+    """One task, every choice drawn from `rng`."""
+    kind = rng.choices(tuple(KINDS), weights=tuple(KINDS.values()))[0]
+    level = rng.choice(DIFFICULTIES)
+    make = {"arithmetic": _arithmetic, "word": _word, "program": _program, "facts": _facts}[kind]
+    return make(rng, level)

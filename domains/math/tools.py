@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from domains.math.solver import solve
+from domains.math.expertise import known
 from toolscale.tools.experts import ExpertTool
 from toolscale.tools.orchestration import CalculatorTool, CodeExecutorTool
+from toolscale.tools.skills import Known
 
 
 class MathTools(CalculatorTool, CodeExecutorTool, ExpertTool):
     """calculator, code_executor and ask_expert (priced by the task's schedule)."""
 
-    def expert_knowledge(self, question: str) -> tuple[str, list[str]] | None:
-        """A simulated expert solves the word problem or arithmetic stated in the question."""
-        answer = solve(question)
-        return None if answer is None else (answer, [])
+    def expert_knowledge(self, question: str) -> Known | None:
+        """A simulated expert solves the problem stated in the question (domains.math.expertise)."""
+        return known(question)

@@ -264,6 +264,21 @@ class UserScenario(BaseModel):
 
 
 @dataclass(frozen=True)
+class Route:
+    """One way to solve a task that the reference teacher can play, named for what it does
+    ("calculator", "code_executor", "expert-2", "search+calculator"). `final_message` is what the
+    agent ends with; None relays the answer of the route's last call (an expert's reply).
+    A `detour` is a route a careful agent would not choose (a mistake it then corrects, a
+    dearer way, a cheap route that gets the answer wrong); the oracle scores it like the others
+    (`toolscale.sample.oracle`), and the reference teacher plays it with `--detours`."""
+
+    name: str
+    actions: list[Action]
+    final_message: str | None = None
+    detour: bool = False
+
+
+@dataclass(frozen=True)
 class TaskSpec:
     """The domain-specific part of one task, as a sampler returns it.
 
@@ -272,7 +287,10 @@ class TaskSpec:
     when there is one). `alternatives` are other correct action lists (costlier or redundant
     routes) that the reference teacher plays with `--detours`. `prices` overrides the tools'
     default prices for this task. `scenario` makes the task a conversation: `instruction` is
-    then the scenario's opening, and the agent asks the user for the rest.
+    then the scenario's opening, and the agent asks the user for the rest. `routes` are every
+    other route the task admits, each named and with its own final message (an orchestration
+    domain's tools, experts and their combinations); `gold_route` names the gold actions among
+    them. The pipeline plays them all and makes the best one the gold route (the oracle).
     """
 
     template: str
@@ -286,6 +304,8 @@ class TaskSpec:
     alternatives: list[list[Action]] = field(default_factory=list)
     prices: dict[str, ToolPrice] = field(default_factory=dict)
     scenario: UserScenario | None = None
+    routes: list[Route] = field(default_factory=list)
+    gold_route: str = "gold"
 
 
 class Domain(ABC):

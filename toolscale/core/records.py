@@ -37,6 +37,25 @@ TASK_JSON = (
 TRACE_JSON = ("calls_per_tool",)
 
 
+class RouteScore(BaseModel):
+    """One route the oracle played at a task (`toolscale.sample.oracle`): its verdict, whether it
+    kept
+    the preference's hard constraints, its cost, latency and calls, and its `reward_total` with
+    the task's gold route being the oracle route."""
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    detour: bool
+    verified: bool
+    failure_stage: str | None
+    compliant: bool
+    num_tool_calls: int
+    total_cost: float
+    total_latency_ms: float
+    reward_total: float
+
+
 class Task(BaseModel):
     model_config = ConfigDict(frozen=True)
 
@@ -73,6 +92,12 @@ class Task(BaseModel):
     # Where a task came from when no sampler can rebuild it (`toolscale synthesize`: source,
     # model, intent, filter results); {} for a task of a domain's sampler.
     provenance: dict[str, Any] = {}
+    # The oracle (toolscale.sample.oracle), for a task whose domain offers routes: the best route's
+    # name (its actions are `gold_actions`), its reward_total, and every route played with its
+    # score; "", None and [] for other tasks.
+    oracle_route: str = ""
+    oracle_reward: float | None = None
+    route_table: list[RouteScore] = []
 
     def to_row(self, worlds: Mapping[str, dict[str, Any]] | None = None) -> dict[str, Any]:
         """The dataset row. A task on a world stores its state as a JSON Patch against it, so

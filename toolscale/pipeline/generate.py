@@ -128,8 +128,9 @@ def expert_backends(domains: list[str], experts: Path | None = None) -> dict[str
     backends: dict[str, Any] = {
         alias: {
             "backend": "simulated",
-            "accuracy": e.accuracy,
-            "completion_tokens": list(e.tokens),
+            "role": e.role,
+            "accuracy_by_kind": {k: list(v) for k, v in e.accuracy.items()},
+            "reasoning_tokens": {k: list(v) for k, v in e.reasoning.items()},
             "prices": "from each task's price schedule",
         }
         for alias, e in EXPERTS.items()

@@ -13,6 +13,7 @@ from toolscale.core.registry import get_domain
 from toolscale.judge.rubric import Rubric
 from toolscale.play.transcript import Teacher
 from toolscale.sample import worlds
+from toolscale.sample.oracle import with_oracle
 from toolscale.sample.stored_source import source_item
 from toolscale.sample.tasks import Economics, prepare
 from toolscale.sandbox.pool import SandboxError, SandboxPool
@@ -51,7 +52,7 @@ async def run_task(
             if config.tasks_from is not None
             else await pool.sample(domain, config.seed, index)
         )
-        item = prepare(sampled, economics, config.profiles)
+        item = await with_oracle(prepare(sampled, economics, config.profiles), pool, rubric)
     except SandboxError as exc:
         failure = exc.failure
         message = failure.message.removeprefix(f"{domain} task {index}: ")

@@ -17,7 +17,7 @@ in plain text, which ignores the profile, so the preference label differs betwee
 
 from __future__ import annotations
 
-from toolscale.core.contract import Action, ToolKind
+from toolscale.core.contract import Action, ToolKind, committed_answer
 from toolscale.core.records import Task
 from toolscale.core.registry import get_domain
 from toolscale.core.task_state import state_json
@@ -25,35 +25,83 @@ from toolscale.play.conversation import plan_conversation
 from toolscale.play.transcript import Transcript, close_draft, open_draft, record_call
 from toolscale.sample.preferences import as_json_answer
 from toolscale.sample.tasks import SampledTask, said
+from toolscale.sandbox.execute import CallOutcome
 from toolscale.sandbox.pool import SandboxPool
-from toolscale.tools.experts import EXPERTS
+from toolscale.tools.experts import EXPERTS, stated_confidence
 
 GOLD_ROUTES = ("gold", "plain_answer")  # the variants that play the gold actions as they are
 
 
-def _routes(item: SampledTask, detours: bool) -> list[tuple[str, list[Action]]]:
+def _routes(item: SampledTask, detours: bool) -> list[tuple[str, list[Action], str | None]]:
+    """(variant, actions, final message) of every route played; a final message of None relays
+    the last call's answer, and the gold route's is the task's own."""
     task = item.task
     gold = [Action(a["name"], a["arguments"]) for a in task.gold_actions]
-    routes = [("gold", gold)]
+    routes: list[tuple[str, list[Action], str | None]] = [("gold", gold, item.final_message)]
     if not detours:
         return routes
     specs = get_domain(task.domain).toolkit.specs()
     reads = [i for i, a in enumerate(gold) if specs[a.name].kind is ToolKind.READ]
     if reads:
         i = reads[0]
-        routes.append(("repeat_read", [*gold[: i + 1], gold[i], *gold[i + 1 :]]))
-    routes += [(f"alternative_{n}", route) for n, route in enumerate(item.alternatives, 1)]
+        repeated = [*gold[: i + 1], gold[i], *gold[i + 1 :]]
+        routes.append(("repeat_read", repeated, item.final_message))
+    routes += [
+        (f"alternative_{n}", route, item.final_message)
+        for n, route in enumerate(item.alternatives, 1)
+    ]
+    routes += [(r.name, r.actions, r.final_message) for r in item.routes]
     if task.preference.answer_format == "json_confidence":
-        routes.append(("plain_answer", gold))
+        routes.append(("plain_answer", gold, item.final_message))
     return routes
 
 
+def relayed(reply: str) -> str:
+    """What an agent relying on an expert answers: the reply's answer statement alone (the
+    whole reply when it states none, e.g. "cannot answer")."""
+    answer = committed_answer(reply)
+    return reply if answer is None else f"The answer is {answer}."
+
+
 def final_message(task: Task, variant: str, text: str, expert: str | None) -> str:
-    """The route's answer, in the format the task's preference asks for (except `plain_answer`)."""
+    """The route's answer, in the format the task's preference asks for (except `plain_answer`);
+    relaying an expert, the confidence is the one its reply states."""
     if task.preference.answer_format != "json_confidence" or variant == "plain_answer":
         return text
-    confidence = EXPERTS[expert].accuracy if expert in EXPERTS else 1.0
-    return as_json_answer(text, confidence)
+    confidence = 1.0
+    if expert in EXPERTS:
+        confidence = stated_confidence(text) or EXPERTS[expert].default[1]
+    return as_json_answer(relayed(text) if expert else text, confidence)
+
+
+def route_draft(
+    task: Task,
+    variant: str,
+    attempt: int,
+    actions: list[Action],
+    final: str | None,
+    outcomes: list[CallOutcome],
+    final_hash: str,
+) -> Transcript:
+    """The attempt of one route whose calls gave `outcomes`: each call and result (with the
+    scripted user's turns of a conversational task), then the final message. A route that ends
+    by asking an expert, and has no final message of its own, answers with the expert's answer."""
+    specs = get_domain(task.domain).toolkit.specs()
+    draft = open_draft(task, variant, attempt)
+    done = iter(zip(actions, outcomes, strict=True))
+    for step in plan_conversation(task.user_scenario, actions, specs):
+        if step.call is None:  # a question or confirmation, answered by the user
+            draft.messages += said(task, step.say)
+            continue
+        action, outcome = next(done)
+        record_call(draft, task, action.name, action.arguments, outcome)
+    text, expert = final or "", None
+    if actions and specs[actions[-1].name].kind is ToolKind.MODEL:
+        text, expert = outcomes[-1].output, outcomes[-1].model
+    text = final_message(task, variant, text, expert)
+    if expert and task.preference.answer_format != "json_confidence":
+        text = relayed(text)
+    return close_draft(draft, text, final_hash)
 
 
 class ReferenceTeacher:
@@ -64,29 +112,19 @@ class ReferenceTeacher:
 
     async def attempts(self, item: SampledTask, pool: SandboxPool) -> list[Transcript]:
         task = item.task
-        specs = get_domain(task.domain).toolkit.specs()
         # The gold route ran when the task was built (on a fresh copy of the same state, in a
-        # worker, as a replay runs it): its outcomes and final hash are the task's own. Each
-        # attempt is still verified by its own replay.
+        # worker, as a replay runs it): its outcomes and final hash are the task's own; so did
+        # every route the oracle played (`item.route_outcomes`). Each attempt is still verified
+        # by its own replay.
         built = len(item.gold_outcomes) == len(task.gold_actions) and task.expected_state_hash
         drafts = []
-        for attempt, (variant, actions) in enumerate(_routes(item, self.detours)):
-            draft = open_draft(task, variant, attempt)
+        for attempt, (variant, actions, final) in enumerate(_routes(item, self.detours)):
             if built and variant in GOLD_ROUTES:
                 outcomes, final_hash = item.gold_outcomes, task.expected_state_hash
+            elif variant in item.route_outcomes:
+                outcomes, final_hash = item.route_outcomes[variant]
             else:  # known in advance: one request (a fresh state, every call, the final hash)
                 calls = [(a.name, a.arguments) for a in actions]
                 outcomes, final_hash = await pool.replay(task.domain, state_json(task), calls)
-            done = iter(zip(actions, outcomes, strict=True))
-            for step in plan_conversation(task.user_scenario, actions, specs):
-                if step.call is None:  # a question or confirmation, answered by the user
-                    draft.messages += said(task, step.say)
-                    continue
-                action, outcome = next(done)
-                record_call(draft, task, action.name, action.arguments, outcome)
-            final, expert = item.final_message, None
-            if actions and specs[actions[-1].name].kind is ToolKind.MODEL:
-                final, expert = outcomes[-1].output, outcomes[-1].model
-            final = final_message(task, variant, final, expert)
-            drafts.append(close_draft(draft, final, final_hash))
+            drafts.append(route_draft(task, variant, attempt, actions, final, outcomes, final_hash))
         return drafts

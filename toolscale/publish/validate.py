@@ -33,6 +33,7 @@ from toolscale.core.records import Task, Trace, trace_id
 from toolscale.core.registry import names
 from toolscale.judge.rewards import GroupFeatures, RewardConfig, group_rewards, row_total
 from toolscale.judge.rubric import Rubric
+from toolscale.sample.oracle import with_oracle
 from toolscale.sample.preferences import DEFAULT_SPREAD
 from toolscale.sample.prices import BUILTIN, DEFAULT_SCHEDULES, Schedule
 from toolscale.sample.stored import check_stored, is_synthesized
@@ -102,7 +103,9 @@ async def check_task(
         return task, await check_stored(task, pool, settings.economics, settings.profiles)
     try:
         sampled = await pool.sample(task.domain, task.seed, task.index)
-        rebuilt = prepare(sampled, settings.economics, settings.profiles).task
+        prepared = prepare(sampled, settings.economics, settings.profiles)
+        rubric = Rubric(settings.reward, settings.teacher_price)
+        rebuilt = (await with_oracle(prepared, pool, rubric)).task
     except SandboxError as exc:
         return task, [f"cannot rebuild task: {exc}"]
     if rebuilt != task:

@@ -23,6 +23,7 @@ from typing import Any
 from toolscale.core.contract import (
     Action,
     Domain,
+    Route,
     ToolKind,
     Toolkit,
     ToolPrice,
@@ -41,6 +42,7 @@ from toolscale.sample import worlds
 from toolscale.sample.preferences import NO_PREFERENCE, as_json_answer, sample_preference
 from toolscale.sample.prices import BUILTIN, Schedule, describe, draw, price_table, prices_rng
 from toolscale.sandbox.execute import CallOutcome, execute, fresh_toolkit
+from toolscale.tools.capabilities import capability_text
 
 
 class GoldError(Exception):
@@ -66,6 +68,11 @@ class SampledTask:
     price_overrides: dict[str, ToolPrice] = field(default_factory=dict)
     # state_hash(task.initial_state), computed once per task ("" when not known).
     state_digest: str = ""
+    # Every other route the task admits (an orchestration domain's), the gold route's name, and
+    # what each route's calls returned once the oracle played them (toolscale.sample.oracle).
+    routes: list[Route] = field(default_factory=list)
+    gold_route: str = "gold"
+    route_outcomes: dict[str, tuple[list[CallOutcome], str]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -204,6 +211,8 @@ def build_task(domain: Domain, seed: int, index: int, call_timeout_s: float) -> 
         outcomes,
         dict(spec.prices),
         digest,
+        list(spec.routes),
+        spec.gold_route,
     )
     return with_economics(item, Economics())
 
@@ -235,7 +244,8 @@ def with_economics(
     body = fields_of(task)
     body["tools"] = [t for t in domain.toolkit.schemas() if t["function"]["name"] in kept]
     body["prices"] = {k: v.as_dict() for k, v in table.items() if k not in dropped}
-    body["system_prompt"] = f"{domain.policy.rstrip()}\n\n{describe(body['prices'], kept)}\n"
+    experts, table_text = expert_section(domain, kept, economics), describe(body["prices"], kept)
+    body["system_prompt"] = f"{domain.policy.rstrip()}\n\n{experts}{table_text}\n"
     body["price_schedule"] = schedule.name
     body["reference_cost"] = body["reference_latency_ms"] = 0.0
     priced = Task(id="", **body)
@@ -249,7 +259,18 @@ def with_economics(
         item.gold_outcomes,
         item.price_overrides,
         item.state_digest,
+        [r for r in item.routes if all(a.name in kept for a in r.actions)],
+        item.gold_route,
     )
+
+
+def expert_section(domain: Domain, kept: list[str], economics: Economics) -> str:
+    """The measured capability sentences of the experts the task's MODEL tools reach
+    (`toolscale.tools.skills`), as a section before the price table; "" when none is offered."""
+    specs = domain.toolkit.specs()
+    if not domain.toolkit.models() or not any(specs[n].kind is ToolKind.MODEL for n in kept):
+        return ""
+    return f"{capability_text(type(domain), frozenset(economics.models))}\n\n"
 
 
 def identified(fields: dict[str, Any], state_digest: str = "") -> Task:
@@ -286,7 +307,7 @@ def with_preference(item: SampledTask, spread: Mapping[str, float]) -> SampledTa
         task.domain,
         task.tool_names(),
         task.gold_actions,
-        item.alternatives,
+        [*item.alternatives, *(r.actions for r in item.routes if not r.detour)],
         (task.reference_latency_ms, task.reference_cost),
     )
     body = fields_of(task)
@@ -308,6 +329,8 @@ def with_preference(item: SampledTask, spread: Mapping[str, float]) -> SampledTa
         item.gold_outcomes,
         item.price_overrides,
         item.state_digest,
+        item.routes,
+        item.gold_route,
     )
 
 

@@ -2,12 +2,14 @@
 
 Without an endpoint file every expert is *simulated*, and it answers the question it is asked,
 never the task's hidden answer (the state holds none): the domain's toolkit reads the question
-(`expert_knowledge`: the math domain solves the word problem or arithmetic stated in it, the
-knowledge domain looks up the entity and relation it names in the run's world). When the
-question states what is needed, the expert is right with its stated accuracy and otherwise gives
-a plausible wrong answer; when it does not, the expert says it cannot answer. Every choice is a
-deterministic function of (alias, question), so replaying a call reproduces it exactly. Token
-counts are simulated like a reasoning model's (a range per alias) and marked simulated; the
+(`expert_knowledge`: the math domain solves the problem stated in it, the knowledge domain looks
+up the entity and relation it names in the run's world) and says what kind of question it is and
+how hard (`toolscale.tools.skills.Known`). The alias is then right with the probability its skill
+profile gives for that kind and difficulty (`toolscale.tools.skills.PROFILES`) and otherwise
+gives a plausible wrong answer; a question that does not state what is needed gets "cannot
+answer". Every choice is a deterministic function of (alias, question), so replaying a call
+reproduces it exactly. A reply states the answer and how many reasoning tokens the model spent;
+its completion tokens are those reasoning tokens plus the reply's own, marked simulated, and the
 price table prices them. Endpoint-backed experts (`expert_endpoints`) send the question to a
 real model instead.
 """
@@ -16,34 +18,21 @@ from __future__ import annotations
 
 import hashlib
 import random
-from dataclasses import dataclass
+import re
 from typing import Literal
 
 from toolscale.core.contract import ModelUsage, ToolError, ToolKind, Toolkit, tool
 from toolscale.sample.prices import text_tokens
 from toolscale.tools.arith import evaluate
 from toolscale.tools.expert_endpoints import configured, endpoint_reply
+from toolscale.tools.skills import PROFILES, Known, SkillProfile
 
 CANNOT = (
     "I cannot answer this: the question does not state the problem completely. "
     "Ask again with the full question and every detail it depends on."
 )
 SYSTEM_TOKENS = 16  # the simulated expert's own instructions, counted in its prompt
-
-
-@dataclass(frozen=True)
-class SimulatedExpert:
-    alias: str
-    accuracy: float
-    # Completion tokens (reasoning included) of an answer: drawn in this range per question.
-    tokens: tuple[int, int]
-
-
-EXPERTS: dict[str, SimulatedExpert] = {
-    "expert-1": SimulatedExpert("expert-1", 0.95, (2000, 4000)),
-    "expert-2": SimulatedExpert("expert-2", 0.80, (900, 1800)),
-    "expert-3": SimulatedExpert("expert-3", 0.60, (250, 600)),
-}
+EXPERTS = PROFILES  # the aliases ask_expert offers, each with its skill profile
 
 
 def _wrong_answer(answer: str, alternatives: list[str], rng: random.Random) -> str:
@@ -57,25 +46,44 @@ def _wrong_answer(answer: str, alternatives: list[str], rng: random.Random) -> s
     return str(int(wrong)) if wrong.is_integer() else str(round(wrong, 2))
 
 
+def reply_text(answer: str, confidence: float, reasoning: int) -> str:
+    """What a simulated expert writes: its answer, its (calibrated) confidence, and how many
+    reasoning tokens it spent (not shown)."""
+    return (
+        f"The answer is {answer}. (Confidence {confidence:.2f}; reasoned for {reasoning:,} "
+        "tokens, not shown.)"
+    )
+
+
+_CONFIDENCE = re.compile(r"\(Confidence (\d(?:\.\d+)?);")
+
+
+def stated_confidence(reply: str) -> float | None:
+    """The confidence a simulated expert's reply states, or None."""
+    found = _CONFIDENCE.search(reply)
+    return float(found.group(1)) if found else None
+
+
 def simulated_answer(
-    alias: str, question: str, known: tuple[str, list[str]] | None
+    alias: str, question: str, known: Known | None, profile: SkillProfile | None = None
 ) -> tuple[str, ModelUsage]:
-    """(reply, usage) of simulated expert `alias` asked `question`, where `known` is what the
-    question lets it work out: (the right answer, plausible wrong ones), or None."""
-    expert = EXPERTS[alias]
+    """(reply, usage) of simulated expert `alias` (with skill `profile`, by default its own)
+    asked `question`, where `known` is what the question lets it work out, or None."""
+    profile = profile or PROFILES[alias]
     rng = random.Random(hashlib.sha256(f"{alias}|{question}".encode()).hexdigest())
-    low, high = expert.tokens
     if known is None:
-        reply, completion = CANNOT, low // 10
+        reasoning = rng.randint(*profile.reasoning["easy"]) // 4
+        reply = CANNOT
     else:
-        answer, alternatives = known
-        if rng.random() >= expert.accuracy:
-            answer = _wrong_answer(answer, alternatives, rng)
-        reply, completion = f"The answer is {answer}.", rng.randint(low, high)
+        answer, p = known.answer, profile.p_correct(known.kind, known.difficulty)
+        if rng.random() >= p:
+            answer = _wrong_answer(answer, known.wrong, rng)
+        reasoning = rng.randint(*profile.reasoning[known.difficulty])
+        reply = reply_text(answer, p, reasoning)
     usage = ModelUsage(
         model=alias,
         prompt_tokens=text_tokens(question) + SYSTEM_TOKENS,
-        completion_tokens=completion,
+        completion_tokens=reasoning + text_tokens(reply),  # what it thought and what it wrote
         latency_ms=0.0,  # modelled from the price table, like every latency
         simulated=True,
     )
@@ -99,17 +107,24 @@ class ExpertTool(Toolkit):
     def models(cls) -> tuple[str, ...]:
         return (*super().models(), *EXPERTS)
 
-    def expert_knowledge(self, question: str) -> tuple[str, list[str]] | None:
-        """What a simulated expert can work out from `question` alone: (answer, plausible wrong
-        answers), or None. Domains override this; the default reads bare arithmetic only."""
+    def expert_knowledge(self, question: str) -> Known | None:
+        """What a simulated expert can work out from `question` alone, or None. Domains override
+        this; the default reads bare arithmetic only."""
         answer = arithmetic_answer(question)
-        return None if answer is None else (answer, [])
+        return None if answer is None else Known(answer, kind="arithmetic", difficulty="easy")
+
+    def known(self, question: str) -> Known | None:
+        """`expert_knowledge`, with a domain's older (answer, wrong answers) pair read as Known."""
+        found = self.expert_knowledge(question)
+        if isinstance(found, tuple):
+            return Known(found[0], list(found[1]))
+        return found
 
     @tool(ToolKind.MODEL)
     def ask_expert(self, expert: Literal["expert-1", "expert-2", "expert-3"], question: str) -> str:
         """Ask an expert language model a question and get its answer. Experts are priced per
-        token: expert-1 is the most accurate and most expensive and slowest, expert-3 the cheapest
-        and fastest and least accurate. Experts can be wrong.
+        token (their reasoning included) and can be wrong; each is good at different kinds of
+        question: the system prompt says how often each was right on this domain's questions.
 
         Args:
             expert: Which expert to ask.
@@ -122,6 +137,6 @@ class ExpertTool(Toolkit):
             reply, usage = endpoint_reply(expert, endpoint, question)
             self.record_usage(usage)
             return reply
-        reply, usage = simulated_answer(expert, question, self.expert_knowledge(question))
+        reply, usage = simulated_answer(expert, question, self.known(question))
         self.record_usage(usage)
         return reply

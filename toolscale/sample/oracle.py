@@ -1,0 +1,164 @@
+"""The oracle route of a task: play every route it admits, judge each, make the best the gold.
+
+A task whose domain offers routes (`TaskSpec.routes`: each tool, each expert alias, the
+combinations the task admits, and the detours) gets them all played through the sandbox, as the
+reference teacher plays them (`toolscale.play.reference.route_draft`), judged by the verifier
+and labelled by the run's rubric (`toolscale.judge.rubric`: the reward functions themselves,
+under the task's own prices and preference). The best route is the highest
+`reward_total` among the verified routes that keep the preference's hard constraints (among the
+verified ones when none keeps them; the task's own gold when none verifies), ties going to fewer
+calls, then lower cost, then the name.
+
+The reward measures cost and latency against the task's gold route, and "quick" against its
+number of calls, so the oracle is found by rounds: score every route against the domain's gold,
+make the best the gold (its actions, its cost and latency as the reference), score again, until
+the best route stays the same (at most MAX_ROUNDS). The task then stores `oracle_route`,
+`oracle_reward` and `route_table` (every route's score with the oracle as gold), and its gold
+actions are the oracle route's, so the reference teacher's gold trace is the oracle route.
+`toolscale validate` rebuilds each task through this function and compares, which re-checks the
+oracle fields. This module decides nothing about correctness (the verifier does) nor about
+reward (toolscale.judge.rewards does).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, replace
+from typing import Any
+
+from toolscale.core.contract import Action, Route
+from toolscale.core.records import RouteScore, Task
+from toolscale.core.task_state import state_json
+from toolscale.judge.rubric import Rubric
+from toolscale.judge.verify import Verdict
+from toolscale.play.reference import relayed, route_draft
+from toolscale.play.transcript import Transcript
+from toolscale.sample.tasks import SampledTask, fields_of, identified
+from toolscale.sandbox.execute import CallOutcome
+from toolscale.sandbox.pool import SandboxPool
+
+MAX_ROUNDS = 4
+
+
+@dataclass(frozen=True)
+class Played:
+    """One route as played: its calls' outcomes, the final state hash, the attempt, its verdict."""
+
+    route: Route
+    outcomes: list[CallOutcome]
+    final_hash: str
+    draft: Transcript
+    verdict: Verdict
+
+
+def candidates(item: SampledTask) -> list[Route]:
+    """The task's gold route (named `gold_route`) and every other route it admits."""
+    gold = [Action(a["name"], a["arguments"]) for a in item.task.gold_actions]
+    routes = [Route(item.gold_route, gold, item.final_message), *item.routes]
+    names = [r.name for r in routes]
+    if len(set(names)) != len(names):
+        raise ValueError(f"{item.task.domain} task {item.task.index}: route names repeat: {names}")
+    return routes
+
+
+async def play(item: SampledTask, pool: SandboxPool, rubric: Rubric) -> list[Played]:
+    """Every candidate route run on a fresh state and judged by the verifier, concurrently."""
+    task = item.task
+
+    async def one(attempt: int, route: Route) -> Played:
+        if attempt == 0 and len(item.gold_outcomes) == len(route.actions):
+            outcomes, final_hash = item.gold_outcomes, task.expected_state_hash
+        else:
+            calls = [(a.name, a.arguments) for a in route.actions]
+            outcomes, final_hash = await pool.replay(task.domain, state_json(task), calls)
+        draft = route_draft(
+            task, route.name, attempt, route.actions, route.final_message, outcomes, final_hash
+        )
+        return Played(route, outcomes, final_hash, draft, await rubric.verdict(task, draft, pool))
+
+    return list(await asyncio.gather(*(one(i, r) for i, r in enumerate(candidates(item)))))
+
+
+def scores(task: Task, played: list[Played], rubric: Rubric) -> list[RouteScore]:
+    """Each played route's score under `task` (its gold route and reference as they stand)."""
+    table = []
+    for p in played:
+        metrics, labels = rubric.measure(task, p.draft, p.verdict.verified)
+        table.append(
+            RouteScore(
+                name=p.route.name,
+                detour=p.route.detour,
+                verified=p.verdict.verified,
+                failure_stage=p.verdict.failure_stage,
+                compliant=labels["preference_compliant"],
+                num_tool_calls=metrics["num_tool_calls"],
+                total_cost=metrics["total_cost"],
+                total_latency_ms=metrics["total_latency_ms"],
+                reward_total=labels["reward_total"],
+            )
+        )
+    return table
+
+
+def best(table: list[RouteScore], default: int = 0) -> int:
+    """The index of the best route (see the module docstring); `default` when none verifies."""
+    pool = [i for i, s in enumerate(table) if s.verified and s.compliant]
+    pool = pool or [i for i, s in enumerate(table) if s.verified]
+    if not pool:
+        return default
+    return min(
+        pool,
+        key=lambda i: (
+            -table[i].reward_total,
+            table[i].num_tool_calls,
+            table[i].total_cost,
+            table[i].name,
+        ),
+    )
+
+
+def _as_gold(task: Task, played: Played, score: RouteScore, extra: dict[str, Any]) -> Task:
+    body = fields_of(task)
+    body["gold_actions"] = [a.as_dict() for a in played.route.actions]
+    body["reference_cost"] = score.total_cost
+    body["reference_latency_ms"] = score.total_latency_ms
+    body["expected_state_hash"] = played.final_hash
+    body.update(extra)
+    return Task(id="", **body)
+
+
+async def with_oracle(item: SampledTask, pool: SandboxPool, rubric: Rubric) -> SampledTask:
+    """The task with its oracle route as the gold route, and `oracle_route`, `oracle_reward`
+    and `route_table` set; a task whose domain offers no routes is returned as it is."""
+    if not item.routes:
+        return item
+    played = await play(item, pool, rubric)
+    task, chosen, seen = item.task, -1, []
+    for _ in range(MAX_ROUNDS):
+        table = scores(task, played, rubric)
+        pick = best(table)
+        if pick == chosen or pick in seen:
+            break
+        seen.append(pick)
+        chosen = pick
+        task = _as_gold(item.task, played[chosen], table[chosen], {})
+    table = scores(task, played, rubric)
+    oracle = played[chosen]
+    extra = {
+        "oracle_route": oracle.route.name,
+        "oracle_reward": table[chosen].reward_total,
+        "route_table": [s.model_dump() for s in table],
+    }
+    task = _as_gold(item.task, oracle, table[chosen], extra)
+    final = oracle.route.final_message
+    if final is None:  # the route relays its last call, an expert's answer
+        final = relayed(oracle.outcomes[-1].output)
+    return replace(
+        item,
+        task=identified(fields_of(task), item.state_digest),
+        final_message=final,
+        gold_outcomes=oracle.outcomes,
+        routes=[p.route for i, p in enumerate(played) if i != chosen],
+        gold_route=oracle.route.name,
+        route_outcomes={p.route.name: (p.outcomes, p.final_hash) for p in played},
+    )
