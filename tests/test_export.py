@@ -22,6 +22,7 @@ from toolscale.core.errors import ConfigError
 from toolscale.core.records import Task
 from toolscale.core.registry import get_domain
 from toolscale.publish.export import export
+from toolscale.sample.worlds import WorldStore
 from toolscale.sandbox.execute import execute, fresh_toolkit
 
 pytestmark = pytest.mark.slow
@@ -123,7 +124,8 @@ def test_tau2_files_follow_the_task_model_and_replay_to_the_gold_state(dataset, 
                     assert value in instructions.known_info
                     assert value not in row["instruction"]
             state = task.initial_state.initialization_data.agent_data
-            assert state == Task.from_row(row).initial_state  # the world plus the task's changes
+            task = Task.from_row(row, WorldStore.of_output(dataset))
+            assert state == task.initial_state  # the world plus the task's changes
             # The DB reward basis holds: the actions on that state give the gold final state.
             kit = fresh_toolkit(get_domain(domain), json.dumps(state))
             for action in criteria.actions:

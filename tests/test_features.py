@@ -13,15 +13,19 @@ from pydantic import BaseModel
 from toolscale.core.records import TASK_JSON, Task
 from toolscale.core.registry import get_domain
 from toolscale.sample.tasks import build_task
+from toolscale.sample.worlds import WorldStore
 from toolscale.write.features import FEATURES, STRING, arrow_schema, feature_of, features_of
 
 
 def test_task_rows_fit_the_derived_schema_column_for_column():
-    task = build_task(get_domain("bank"), 0, 2, 15.0).task
-    row = task.to_row()
+    bank = get_domain("bank")
+    task = build_task(bank, 0, 2, 15.0).task
+    store = WorldStore()  # a bank task is its difference from the run's world
+    store.add(bank.world(0))
+    row = task.to_row(store)
     assert sorted(row) == sorted(FEATURES["tasks"])  # every column, nothing more
     table = pa.Table.from_pylist([row], schema=arrow_schema("tasks"))
-    assert Task.from_row(table.to_pylist()[0]) == task
+    assert Task.from_row(table.to_pylist()[0], store) == task
     assert all(FEATURES["tasks"][name] == STRING for name in TASK_JSON)
 
 

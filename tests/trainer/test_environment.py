@@ -12,6 +12,7 @@ from toolscale.core.records import Task
 from toolscale.core.registry import get_domain
 from toolscale.pipeline.generate import generate
 from toolscale.play.transcript import open_draft
+from toolscale.sample.worlds import WorldStore
 from trainer.args import ToolscaleArguments
 from trainer.data import grpo_rows
 from trainer.environment import TASK_FIELDS, environment_class, tool_methods, tool_schemas
@@ -63,7 +64,7 @@ def test_a_conversational_task_trains_with_ask_user_in_rollouts_and_in_sft(tmp_p
     row = next(r for r in grpo_rows(options) if json.loads(r["user_scenario"])["known"])
     known = json.loads(row["user_scenario"])["known"]
     environment = environment_class(row["environment"], sandbox=None)()
-    environment._task = Task.from_row({k: row[k] for k in TASK_FIELDS})
+    environment._task = Task.from_row({k: row[k] for k in TASK_FIELDS}, WorldStore.of_output(data))
     environment._draft = open_draft(environment._task, "policy", 0)
     key, value = next(iter(known.items()))
     assert environment.ask_user(f"Could you tell me your {key}?") == f"My {key} is {value}."
