@@ -40,6 +40,10 @@ def text(value: str, what: str, *, max_chars: int = MAX_TEXT_CHARS, empty: bool 
         raise ToolError(f"{what} is too long ({len(value)} characters; at most {max_chars})")
     if not empty and not value.strip():
         raise ToolError(f"{what} is empty; give a value")
+    try:
+        value.encode()
+    except UnicodeEncodeError:  # a lone surrogate ("\ud800"), which JSON can carry
+        raise ToolError(f"{what} holds an invalid character (a lone surrogate)") from None
     return value
 
 
