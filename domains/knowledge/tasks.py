@@ -183,6 +183,9 @@ def _spec(template: str, draft: Draft, index: Index, size: int, seed: int) -> Ta
     redundant = [*searches, Action("search", {"query": extra}), *calc]
     wide = [Action("search", {"query": q, "k": 10}) for q in draft.searches] + calc
     expert = [Action("ask_expert", {"expert": "expert-1", "question": draft.instruction})]
+    # Reading the last hop's document again by id, after the searches that found it.
+    last = index.corpus.doc_of[draft.searches[-1]]
+    reread = [*searches, Action("read_document", {"doc_id": last}), *calc]
     return TaskSpec(
         template=template,
         difficulty=DIFFICULTY[template],
@@ -191,7 +194,7 @@ def _spec(template: str, draft: Draft, index: Index, size: int, seed: int) -> Ta
         gold_actions=searches + calc,
         final_message=draft.final_message,
         answer=draft.answer,
-        alternatives=[redundant, expert, wide],
+        alternatives=[redundant, expert, wide, reread],
     )
 
 
