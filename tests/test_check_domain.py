@@ -106,19 +106,19 @@ def test_docstring_problems_are_one_line_per_tool():
 
 
 def test_unreachable_tools_warn_and_fail_only_when_strict():
-    # The faulty fixture's hang/spin/crash/die/read tools are in no route of its tasks (and
+    # The faulty fixture's hang/spin/stuck/crash/die/read tools are in no route of its tasks (and
     # broken on purpose, which the fuzzer would report).
     result = check("faulty", "--fuzz", "0")
     assert result.returncode == 0, result.stderr
     warned = [line for line in result.stderr.splitlines() if line.startswith("warning ")]
-    assert [w.split()[3] for w in warned] == ["crash", "die", "hang", "read", "spin"]
+    assert [w.split()[3] for w in warned] == ["crash", "die", "hang", "read", "spin", "stuck"]
     assert warned[0] == (
         "warning [reachable] tool crash is in no gold or alternative route of 8 tasks (seed 0); "
         "add tasks that need it"
     )
     strict = check("faulty", "--strict", "--fuzz", "0")
     assert strict.returncode == 1
-    assert len(problems(strict)) == 5
+    assert len(problems(strict)) == 6
 
 
 def test_a_bad_name_is_one_error_line_and_exit_2():
