@@ -88,14 +88,13 @@ def plausible_ids(base: str) -> Iterator[tuple[str, str]]:
     """Wrong-but-plausible variants of a valid value: other case, padded, cut, one digit off."""
     if not base:
         return
-    yield "id_lower", base.lower()
-    yield "id_padded", f"  {base}\t"
-    yield "id_cut", base[:-1]
-    yield "id_doubled", base * 2
+    variants = {"id_lower": base.lower(), "id_padded": f"  {base}\t", "id_cut": base[:-1]}
+    variants["id_doubled"] = base * 2
     digits = [i for i, c in enumerate(base) if c.isdigit()]
     if digits:
         i = digits[-1]
-        yield "id_digit_off", f"{base[:i]}{(int(base[i]) + 1) % 10}{base[i + 1 :]}"
+        variants["id_digit_off"] = f"{base[:i]}{(int(base[i]) + 1) % 10}{base[i + 1 :]}"
+    yield from ((label, v) for label, v in variants.items() if v != base)  # none is the base
 
 
 def values(schema: dict[str, Any], base: Any = None) -> Iterator[tuple[str, Any]]:
