@@ -85,21 +85,22 @@ def _where(call: HostileCall) -> str:
 
 
 class _Tally:
-    """The failures of one tool by kind: the first call of each kind, and how many."""
+    """The failures of one tool by kind: the first call of each kind in catalogue order (not in
+    the order calls finish, so the lines are the same every run), and how many."""
 
-    def __init__(self, tool: str) -> None:
-        self.tool = tool
-        self.first: dict[str, FuzzProblem] = {}
+    def __init__(self) -> None:
+        self.first: dict[str, tuple[int, FuzzProblem]] = {}
         self.count: dict[str, int] = {}
 
-    def add(self, kind: str, message: str, traceback: str = "") -> None:
-        self.first.setdefault(kind, FuzzProblem(message, traceback))
+    def add(self, kind: str, position: int, message: str, traceback: str = "") -> None:
+        if kind not in self.first or position < self.first[kind][0]:
+            self.first[kind] = (position, FuzzProblem(message, traceback))
         self.count[kind] = self.count.get(kind, 0) + 1
 
     def problems(self, total: int) -> list[FuzzProblem]:
         return [
             FuzzProblem(f"{p.message} ({self.count[kind]} of {total} hostile calls)", p.traceback)
-            for kind, p in self.first.items()
+            for kind, (_, p) in sorted(self.first.items())
         ]
 
 
@@ -114,10 +115,8 @@ async def _timed(
             )
         except SandboxError as exc:  # e.g. the call left a state that cannot be hashed
             failure = exc.failure
-            outcome, digest = (
-                CallOutcome(f"Error: {failure}", "crash", traceback=failure.traceback),
-                "",
-            )
+            outcome = CallOutcome(f"Error: {failure}", "crash", traceback=failure.traceback)
+            digest = base.digest  # no state to compare: the crash is the finding
         except WorkerLost as lost:
             status = "timeout" if lost.reason == "timed out" else "crash"
             outcome, digest = CallOutcome(f"Error: {lost.reason}", status), base.digest
@@ -133,29 +132,31 @@ async def _fuzz_tool(
     hostile: list[HostileCall],
     bound_s: float,
 ) -> list[FuzzProblem]:
-    tally = _Tally(name)
+    tally = _Tally()
     read = domain.toolkit.specs()[name].kind is ToolKind.READ
     bound_s = max(bound_s, getattr(domain.toolkit, "time_bounds", {}).get(name, 0.0))
 
-    async def one(call: HostileCall) -> None:
+    async def one(position: int, call: HostileCall) -> None:
         outcome, digest, took = await _timed(pool, slots, domain.name, base, call)
         if took > bound_s or outcome.status == "timeout":
             outcome, digest, took = await _timed(pool, slots, domain.name, base, call)
         where = _where(call)
         if outcome.status == "crash":
-            tally.add("crash", f"tool {name} crashed {where}: {outcome.output}", outcome.traceback)
+            message = f"tool {name} crashed {where}: {outcome.output}"
+            tally.add("crash", position, message, outcome.traceback)
         elif took > bound_s or outcome.status == "timeout":
-            tally.add("slow", f"tool {name} took {took:.1f} s (bound {bound_s:g} s) {where}")
+            message = f"tool {name} took {took:.1f} s (bound {bound_s:g} s) {where}"
+            tally.add("slow", position, message)
         elif outcome.status == "error" and len(outcome.output) > MAX_ERROR_CHARS:
             message = (
                 f"tool {name}'s error text is {len(outcome.output)} characters {where}; quote "
                 "values with toolscale.tools.bounds.shown"
             )
-            tally.add("long_error", message)
+            tally.add("long_error", position, message)
         if read and digest != base.digest:
-            tally.add("read", f"READ tool {name} changed the state {where}")
+            tally.add("read", position, f"READ tool {name} changed the state {where}")
 
-    await asyncio.gather(*(one(call) for call in hostile))
+    await asyncio.gather(*(one(i, call) for i, call in enumerate(hostile)))
     return tally.problems(len(hostile))
 
 
