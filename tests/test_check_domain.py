@@ -1,6 +1,7 @@
 """`toolscale check-domain`: each kind of domain bug, in a probe domain registered through
-TOOLSCALE_DOMAINS, is named by its one line and exits 1; a sound domain passes; a bad name
-exits 2; the bundled domains pass, their unreachable tools being warnings."""
+TOOLSCALE_DOMAINS, is named by its one line and exits 1; a sound domain passes, hostile arguments
+included; a tool that crashes only on a hostile value is named by the fuzzer's one line; a bad
+name exits 2; the bundled domains pass with `--strict` and the fuzzer."""
 
 from __future__ import annotations
 
@@ -77,7 +78,8 @@ def test_a_sound_domain_added_through_the_environment_passes():
     ],
 )
 def test_each_broken_probe_is_named_by_its_line_and_exits_1(probe, line):
-    result = check(probe)
+    # Without the fuzzer: its hostile calls would also meet these bugs (tested below).
+    result = check(probe, "--fuzz", "0")
     assert result.returncode == 1, result.stderr
     found = problems(result)
     assert len(found) == 1 and found[0].startswith(line), result.stderr
@@ -87,7 +89,7 @@ def test_each_broken_probe_is_named_by_its_line_and_exits_1(probe, line):
 
 
 def test_a_crash_prints_the_tools_own_traceback():
-    result = check("probe_crash")
+    result = check("probe_crash", "--fuzz", "0")
     assert "Traceback (most recent call last)" in result.stderr
     assert "KeyError: 'countr'" in result.stderr
     assert 'self.state["countr"] += amount' in result.stderr
@@ -104,18 +106,19 @@ def test_docstring_problems_are_one_line_per_tool():
 
 
 def test_unreachable_tools_warn_and_fail_only_when_strict():
-    # The faulty fixture's hang/spin/crash/die/read tools are in no route of its tasks.
-    result = check("faulty")
+    # The faulty fixture's hang/spin/stuck/crash/die/read tools are in no route of its tasks (and
+    # broken on purpose, which the fuzzer would report).
+    result = check("faulty", "--fuzz", "0")
     assert result.returncode == 0, result.stderr
     warned = [line for line in result.stderr.splitlines() if line.startswith("warning ")]
-    assert [w.split()[3] for w in warned] == ["crash", "die", "hang", "read", "spin"]
+    assert [w.split()[3] for w in warned] == ["crash", "die", "hang", "read", "spin", "stuck"]
     assert warned[0] == (
         "warning [reachable] tool crash is in no gold or alternative route of 8 tasks (seed 0); "
         "add tasks that need it"
     )
-    strict = check("faulty", "--strict")
+    strict = check("faulty", "--strict", "--fuzz", "0")
     assert strict.returncode == 1
-    assert len(problems(strict)) == 5
+    assert len(problems(strict)) == 6
 
 
 def test_a_bad_name_is_one_error_line_and_exit_2():
@@ -126,11 +129,32 @@ def test_a_bad_name_is_one_error_line_and_exit_2():
     ]
 
 
+def test_a_tool_that_crashes_on_an_empty_string_is_one_fuzz_line_and_exit_1():
+    result = check("probe_empty")
+    assert result.returncode == 1, result.stderr
+    # 19 calls: the 15 hostile strings, and 4 variants of the route's "Ada" (lower case,
+    # padded, cut, doubled; no digit to change); only "" crashes it.
+    assert problems(result) == [
+        "problem [fuzz] tool initial crashed on name='' (empty): Error: initial failed "
+        "internally (IndexError) (1 of 19 hostile calls)"
+    ]
+    assert "return name[0].upper()" in result.stderr  # the tool's own traceback
+    assert check("probe_empty", "--fuzz", "0").returncode == 0  # no route sends ""
+
+
+def test_the_fuzzer_is_deterministic_and_a_bad_count_is_exit_2():
+    assert problems(check("probe_empty", "--seed", "3")) == problems(check("probe_empty"))
+    bad = check("probe", "--fuzz", "-1")
+    assert bad.returncode == 2
+    assert bad.stderr.strip() == "error: --fuzz must be 0 (no fuzzing) or more (got -1)"
+
+
 @pytest.mark.parametrize("name", ["railway", "bank", "math", "knowledge"])
-def test_bundled_domains_have_no_problem(name):
-    result = check(name, "--tasks", "30")
+def test_bundled_domains_have_no_problem_even_strict_and_fuzzed(name):
+    # 50 tasks: enough for every tool to be in some route (railway's rarest template needs it).
+    result = check(name, "--tasks", "50", "--strict")
     assert result.returncode == 0, result.stderr
-    assert all(line.startswith("warning [reachable]") for line in result.stderr.splitlines()[:-1])
+    assert result.stderr.strip() == f"domain '{name}': 50 tasks checked, no problem"
 
 
 def test_identical_findings_on_several_tasks_are_one_line():

@@ -12,7 +12,10 @@ from typing import Any, Literal
 from domains.bank.rules import external_fee, money, replacement_fee, to_cents
 from toolscale.core.contract import ToolError, ToolKind, tool
 from toolscale.kit import find_by, lookup
+from toolscale.tools.bounds import number
 from toolscale.tools.generic import StatefulGenericTools
+
+MAX_AMOUNT = 1_000_000_000  # dollars: far above any balance, far below a float's overflow
 
 Service = Literal[
     "internal_transfer", "external_transfer", "card_replacement", "card_replacement_expedited"
@@ -38,6 +41,8 @@ def sent_today(state: dict[str, Any], account_id: str) -> int:
 
 
 def parse_amount(value: float) -> int:
+    """Dollars as integer cents: a positive finite amount of at most MAX_AMOUNT, 2 decimals."""
+    number(value, "amount", low=0.01, high=MAX_AMOUNT, unit="USD")
     cents = to_cents(value)
     if cents <= 0 or abs(value * 100 - cents) > 1e-6:
         raise ToolError(f"invalid amount {value!r}: give a positive amount with at most 2 decimals")

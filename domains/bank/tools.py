@@ -25,6 +25,7 @@ from domains.bank.rules import (
 )
 from toolscale.core.contract import ToolError, ToolKind, content_id, tool
 from toolscale.kit import lookup
+from toolscale.tools.bounds import shown
 
 BlockReason = Literal["lost", "stolen", "damaged", "suspected_fraud"]
 DisputeReason = Literal["unrecognized", "duplicate", "not_received", "incorrect_amount"]
@@ -83,7 +84,9 @@ class BankTools(BankReadTools):
                 )
             fee, counterparty = external_fee(tier, cents), payee["name"]
         else:
-            raise ToolError(f"destination {destination_id!r} is neither an account nor a payee")
+            raise ToolError(
+                f"destination {shown(destination_id)} is neither an account nor a payee"
+            )
         if to_cents(source["balance"]) < cents + fee:
             raise ToolError(f"insufficient funds: {money(cents + fee)} needed incl. fee")
         result: dict[str, Any] = {"status": "completed", "amount": money(cents), "fee": money(fee)}

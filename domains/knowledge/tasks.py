@@ -261,6 +261,12 @@ def _search_routes(draft: Draft, index: Index) -> tuple[str, list[Action], list[
         routes.append(
             Route("search_stop_early", searches[:1], _said(draft.searches[1]), detour=True)
         )
+    # Reading the last hop's document again by id, after the searches that found it.
+    reread = [
+        *searches,
+        Action("read_document", {"doc_id": index.corpus.doc_of[draft.searches[-1]]}),
+    ]
+    routes.append(Route("search_reread", [*reread, *calc], final, detour=True))
     return ("search+calculator" if calc else "search"), gold, routes
 
 

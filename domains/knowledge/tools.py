@@ -11,6 +11,7 @@ import json
 from domains.knowledge.expert import known
 from domains.knowledge.index import Index, build_index
 from toolscale.core.contract import ToolError, ToolKind, tool
+from toolscale.tools.bounds import identifier, shown, text
 from toolscale.tools.experts import ExpertTool
 from toolscale.tools.orchestration import CalculatorTool
 from toolscale.tools.skills import Known
@@ -42,6 +43,7 @@ class KnowledgeTools(CalculatorTool, ExpertTool):
         """
         if not query.strip():
             raise ToolError("query is empty; search for a name or other keywords")
+        text(query, "query")
         if not 1 <= k <= MAX_K:
             raise ToolError(f"k must be between 1 and {MAX_K}, got {k}")
         docs = self._index().rank(query, k)
@@ -55,7 +57,7 @@ class KnowledgeTools(CalculatorTool, ExpertTool):
         Args:
             doc_id: The document's id, e.g. "doc-0042".
         """
-        doc = self._index().corpus.by_id.get(doc_id)
+        doc = self._index().corpus.by_id.get(identifier(doc_id, "doc_id"))
         if doc is None:
-            raise ToolError(f"no document with id {doc_id!r}; ids look like 'doc-0042'")
+            raise ToolError(f"no document with id {shown(doc_id)}; ids look like 'doc-0042'")
         return json.dumps(doc.as_dict())

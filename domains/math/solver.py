@@ -27,6 +27,7 @@ _WORD = r"([a-z]+)"
 _NAME = r"(\w[\w'-]*)"
 _FILLER = r"[^.?!]+"  # words within one sentence
 _MAX_YEARS = 100  # beyond this, compound growth is no longer a word problem
+_MAX_DIGITS = 24  # characters of one number, separators and decimals included
 _IRREGULAR = {"feet": "foot", "metres": "meter", "metre": "meter"}
 
 
@@ -48,6 +49,8 @@ def _need(text: str, pattern: str) -> tuple[str, ...]:
 
 
 def _num(written: str) -> Fraction:
+    if len(written) > _MAX_DIGITS:  # no word problem states one; a long one is only work
+        raise _Unreadable(f"a number of {len(written)} characters")
     return Fraction(written.replace(",", ""))
 
 

@@ -10,6 +10,7 @@ from datetime import date
 from typing import Any
 
 from toolscale.core.contract import ToolError
+from toolscale.tools.bounds import identifier, shown
 
 # (minimum days before departure, fee rate per fare class), first match wins
 CANCEL_RATES: tuple[tuple[int, dict[str, float]], ...] = (
@@ -29,10 +30,10 @@ Record = dict[str, Any]
 
 def lookup(state: Record, table: str, key: str) -> Record:
     """The record `key` of `state[table]`, or a ToolError naming what was not found."""
-    record = state[table].get(key.strip())
+    label = {"customers": "customer", "bookings": "booking", "trains": "train"}[table]
+    record = state[table].get(identifier(key, f"the {label} id").strip())
     if record is None:
-        label = {"customers": "customer", "bookings": "booking", "trains": "train"}[table]
-        raise ToolError(f"no {label} with id {key!r}")
+        raise ToolError(f"no {label} with id {shown(key)}")
     return record
 
 

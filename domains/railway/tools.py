@@ -13,6 +13,7 @@ from domains.railway import rules
 from domains.railway.rules import lookup
 from domains.railway.state import make_booking
 from toolscale.core.contract import ToolError, ToolKind, tool
+from toolscale.tools.bounds import identifier, shown, text
 from toolscale.tools.generic import StatefulGenericTools
 
 FareClass = Literal["saver", "standard", "first"]
@@ -26,11 +27,11 @@ class RailwayTools(StatefulGenericTools):
     """Tools over one task's railway database (`self.state`)."""
 
     def _station(self, name: str) -> str:
-        wanted = name.strip().casefold()
+        wanted = identifier(name, "a station").strip().casefold()
         for code, station in self.state["stations"].items():
             if wanted in (code.casefold(), station["city"].casefold(), station["name"].casefold()):
                 return code
-        raise ToolError(f"unknown station {name!r}; call list_stations for the valid ones")
+        raise ToolError(f"unknown station {shown(name)}; call list_stations for the valid ones")
 
     def _train_view(self, train: dict[str, Any]) -> dict[str, Any]:
         return {**train, "status": rules.train_status(self.state, train)}
@@ -60,11 +61,11 @@ class RailwayTools(StatefulGenericTools):
         Args:
             email: The customer's email address.
         """
-        wanted = email.strip().casefold()
+        wanted = identifier(email, "email").strip().casefold()
         for customer in self.state["customers"].values():
             if customer["email"] == wanted:
                 return _dump(customer)
-        raise ToolError(f"no customer with email {email!r}")
+        raise ToolError(f"no customer with email {shown(email)}")
 
     @tool(ToolKind.READ)
     def get_booking_details(self, booking_id: str) -> str:
@@ -116,10 +117,11 @@ class RailwayTools(StatefulGenericTools):
             date: Travel date as YYYY-MM-DD.
         """
         route = (self._station(origin), self._station(destination))
+        day = text(date, "date", max_chars=40).strip()
         found = [
             self._train_view(t)
             for t in self.state["trains"].values()
-            if (t["origin"], t["destination"]) == route and t["date"] == date.strip()
+            if (t["origin"], t["destination"]) == route and t["date"] == day
         ]
         return _dump(sorted(found, key=lambda t: t["departure_time"]))
 

@@ -28,6 +28,7 @@ from toolscale.core.contract import (
 from toolscale.kit import sample_task
 from toolscale.play.conversation import plan_conversation
 from toolscale.play.scripted_user import YES, reply
+from toolscale.publish.fuzz import fuzz_domain
 from toolscale.sample.worlds import world_id
 
 
@@ -446,3 +447,8 @@ def test_refusals_and_hand_offs_read_only(tasks: list[TaskSpec]) -> None:
     assert handoff.gold_actions[-1].name == "transfer_to_human_agents"
     assert "frozen" in handoff.required_facts
     assert "TRANSFERRED TO A HUMAN AGENT" in handoff.final_message
+
+
+def test_hostile_arguments_fail_calls_and_crash_no_tool():
+    """check-domain's fuzzer over every bank tool (as every domain on the kit runs it)."""
+    assert [p.message for p in fuzz_domain("bank", per_tool=24)] == []

@@ -143,7 +143,15 @@ def test_gold_routes_replay_and_lead_to_the_answer() -> None:
         assert spec.answer in outputs[-1]
         assert spec.answer.casefold() not in spec.instruction.casefold()
         assert domain.check_answer(spec.answer, spec.final_message)
-        assert len(spec.alternatives) == 3
+        assert len(spec.alternatives) == 4
+        # The last alternative reads the last searched entity's document by id, after searching.
+        queries = [a.arguments["query"] for a in spec.gold_actions if a.name == "search"]
+        reread = spec.alternatives[3]
+        assert [a.name for a in reread][: len(queries) + 1] == [
+            *["search"] * len(queries),
+            "read_document",
+        ]
+        assert reread[len(queries)].arguments == {"doc_id": corpus.doc_of[queries[-1]]}
     assert seen == set(domain.templates)
 
 

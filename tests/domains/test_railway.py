@@ -11,6 +11,7 @@ from domains.railway import RailwayDomain
 from domains.railway.state import NOW, TODAY
 from domains.railway.tools import RailwayTools
 from toolscale.core.contract import ToolError, ToolKind, item_rng, state_hash
+from toolscale.publish.fuzz import fuzz_domain
 
 
 def _train(number: str, day: str, dep: str, standard: float, seats: int = 5) -> dict[str, Any]:
@@ -287,3 +288,8 @@ def test_indexes_give_varied_tasks() -> None:
     assert len({s.instruction for s in specs}) == 20
     other = domain.sample(item_rng("railway", 1, 0), 1, 0)
     assert other.initial_state != specs[0].initial_state
+
+
+def test_hostile_arguments_fail_calls_and_crash_no_tool():
+    """check-domain's fuzzer over every railway tool (as every domain on the kit runs it)."""
+    assert [p.message for p in fuzz_domain("railway", per_tool=24)] == []

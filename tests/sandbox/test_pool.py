@@ -54,14 +54,16 @@ def test_hang_crash_and_death_fail_one_call_and_the_episode_goes_on():
                     ("hang", {"seconds": 30}),  # stopped by the in-worker alarm
                     ("crash", {}),
                     ("die", {}),  # the worker exits: replaced, episode rebuilt
-                    ("spin", {}),  # C-level loop: the watchdog kills the worker
+                    ("spin", {}),  # a long C call: stopped by the alarm (re checks signals)
+                    ("stuck", {}),  # the alarm blocked: the watchdog kills the worker
                     ("add", {"amount": 2}),
                 ]
             )
             return outcomes, await episode.finish(), pool.restarts
 
     outcomes, _, restarts = run(go())
-    assert [o.status for o in outcomes] == ["ok", "timeout", "crash", "crash", "timeout", "ok"]
+    statuses = ["ok", "timeout", "crash", "crash", "timeout", "timeout", "ok"]
+    assert [o.status for o in outcomes] == statuses
     assert outcomes[-1].output == "13"  # state survived both worker replacements
     assert restarts >= 2
 
@@ -96,3 +98,48 @@ def test_code_executor_runs_in_the_workers_and_leaves_no_process_behind():
     while sandbox_processes(workers) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert sandbox_processes(workers) == []
+
+
+def test_a_call_the_watchdog_kills_fails_alone_and_stalls_no_other_request():
+    """One worker: a call that hangs in C (out of the alarm's reach) is killed with its worker;
+    the replay, the sample and the other episode's close queued behind it on that worker run
+    again on the new one (none raises), and everything ends within the limit plus a little."""
+
+    async def go():
+        async with SandboxPool(workers=1, call_timeout_s=1.0, grace_s=1.0) as pool:
+            other = pool.episode("faulty", STATE)
+            await other.call("add", {"amount": 4})
+            hung = pool.episode("faulty", STATE)
+            started = time.monotonic()
+            results = await asyncio.gather(
+                hung.call("stuck", {}),
+                pool.replay("faulty", STATE, [("add", {"amount": 1})]),
+                pool.sample("faulty", 0, 0),
+                other.finish(),
+            )
+            return results, time.monotonic() - started, pool.restarts
+
+    (spun, (replayed, _), sampled, closed), took, restarts = run(go())
+    assert spun.status == "timeout" and spun.output == "Error: stuck failed: timed out"
+    assert [o.output for o in replayed] == ["11"]
+    assert sampled.task.domain == "faulty"
+    assert closed  # the other episode's final hash, its add replayed on the new worker
+    assert restarts == 1
+    assert took < 6.0  # the watchdog's 2 s, a worker start, the requests run again
+
+
+def test_a_replay_whose_own_call_hangs_fails_that_call_only():
+    async def go():
+        async with SandboxPool(workers=1, call_timeout_s=1.0, grace_s=1.0) as pool:
+            calls = [("add", {"amount": 2}), ("stuck", {}), ("read", {})]
+            return await pool.replay("faulty", STATE, calls)
+
+    outcomes, digest = run(go())
+    assert [o.status for o in outcomes] == ["ok", "timeout", "ok"]
+    assert outcomes[2].output == "12"
+    assert digest == run(_hash_after_add_2())
+
+
+async def _hash_after_add_2() -> str:
+    async with SandboxPool(workers=1) as pool:
+        return (await pool.replay("faulty", STATE, [("add", {"amount": 2})]))[1]

@@ -93,7 +93,10 @@ class Plans:
                 calls = [(name, "{not json")]
         else:
             step = plan[min(turn - extra, len(plan) - 1)]
-            calls = [(n, json.dumps(a)) for n, a in step.get("calls", [])]
+            # Arguments are a value, or the exact JSON text to send (hostile_turns).
+            calls = [
+                (n, a if isinstance(a, str) else json.dumps(a)) for n, a in step.get("calls", [])
+            ]
         message: dict[str, Any] = {"role": "assistant", "content": step.get("content")}
         if calls and fault == "hermes":
             message["content"] = "Let me check.\n" + "".join(
@@ -224,6 +227,54 @@ def gold_turns(domain: str, num_tasks: int, seed: int = 0) -> dict[str, list[dic
         ]
         steps.append({"content": item.final_message})
         turns[item.task.instruction] = steps
+    return turns
+
+
+# JSON text that is valid JSON but that Python's parser refuses, sent as a call's raw arguments.
+UNREADABLE_ARGUMENTS = ('{"x": ' + "9" * 5000 + "}", "[" * 100_000 + "]" * 100_000)
+
+
+def hostile_turns(domain: str, num_tasks: int, seed: int = 0) -> dict[str, list[dict[str, Any]]]:
+    """Plans that answer each task (as `gold_turns` samples them) with hostile arguments: a first
+    turn calling every tool the task offers with one hostile value per parameter (rotated by task
+    and parameter through `toolscale.publish.hostile`'s catalogue: empty, huge, negative, 2**63,
+    NaN,
+    odd unicode, ...), a second sending the arithmetic bombs to the calculator and (odd tasks)
+    argument texts Python's JSON parser refuses, then a final message that gives up (so each
+    attempt is rejected)."""
+    from toolscale.core.registry import get_domain
+    from toolscale.publish.hostile import BOMBS, schema_base, values
+    from toolscale.sample.preferences import DEFAULT_SPREAD
+    from toolscale.sample.tasks import build_task, with_preference
+    from toolscale.sandbox.execute import argument_errors
+
+    toolkit = get_domain(domain).toolkit
+    schemas = {s["function"]["name"]: s["function"] for s in toolkit.schemas()}
+    turns = {}
+    for index in range(num_tasks):
+        task = with_preference(build_task(get_domain(domain), seed, index, 15.0), DEFAULT_SPREAD)
+        offered = task.task.tool_names()
+        calls = []
+        for name in offered:
+            arguments = schema_base(toolkit, name)
+            for position, (param, prop) in enumerate(
+                schemas[name]["parameters"]["properties"].items()
+            ):
+                catalogue = [v for _, v in values(prop)]
+                if catalogue:
+                    trial = {**arguments, param: catalogue[(index + position) % len(catalogue)]}
+                    if not argument_errors(toolkit, name, trial):
+                        arguments = trial
+            calls.append((name, arguments))
+        arithmetic = [n for n in ("calculator", "calculate") if n in offered]
+        second = [(n, {"expression": bomb}) for n in arithmetic for bomb in BOMBS]
+        if index % 2:  # the others' attempts get past the format check to later stages
+            second += [(offered[0], text) for text in UNREADABLE_ARGUMENTS]
+        turns[task.task.instruction] = [
+            {"calls": calls},
+            {"calls": second},
+            {"content": "I could not complete this request."},
+        ]
     return turns
 
 

@@ -17,6 +17,7 @@ from toolscale.config.files import with_run_config
 from toolscale.config.generate import GenerateConfig
 from toolscale.config.option import from_flags
 from toolscale.core.errors import ConfigError
+from toolscale.publish.fuzz import PER_TOOL as FUZZ_PER_TOOL
 from toolscale.synthesize.config import SynthesizeConfig
 
 if TYPE_CHECKING:
@@ -275,15 +276,21 @@ def check_domain_command(
     tau2_tasks: Annotated[
         Path | None, typer.Option(help="tau2 domains: tasks from this task or rows file.")
     ] = None,
+    fuzz: Annotated[
+        int, typer.Option(help="Hostile-argument calls per tool, each on a fresh state (0: none).")
+    ] = FUZZ_PER_TOOL,
 ) -> None:
     """Run the domain contract's checks (schemas, gold verifies, READ purity, determinism, doing
-    nothing fails, every tool reachable): one line per problem; exit 1 when any."""
+    nothing fails, every tool reachable, hostile arguments fail the call and not the tool): one
+    line per problem; exit 1 when any."""
     from toolscale.publish.check_domain import check_domain, first_traceback
     from toolscale.tau2.spec import apply_options
 
     try:
         name = apply_options(name, split, None if tau2_tasks is None else str(tau2_tasks))[0]
-        report = check_domain(name, tasks=tasks, seed=seed, workers=workers, strict=strict)
+        report = check_domain(
+            name, tasks=tasks, seed=seed, workers=workers, strict=strict, fuzz=fuzz
+        )
     except ConfigError as exc:
         fail(str(exc))
     for line in report.lines():

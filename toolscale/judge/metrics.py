@@ -110,7 +110,7 @@ class Usage(Protocol):
 def _call_key(call: ToolCall) -> tuple[str, str]:
     try:
         return call.name, canonical_json(json.loads(call.arguments))
-    except json.JSONDecodeError:
+    except (ValueError, RecursionError):  # not JSON, or JSON Python refuses (a 5,000-digit int)
         return call.name, call.arguments
 
 

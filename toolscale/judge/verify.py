@@ -66,7 +66,7 @@ def _validators(tools_json: str) -> dict[str, Draft202012Validator]:
 def _parsed_arguments(call: ToolCall) -> Any:
     try:
         return json.loads(call.arguments)
-    except json.JSONDecodeError:
+    except (ValueError, RecursionError):  # not JSON, or JSON Python refuses (a 5,000-digit int)
         return None
 
 

@@ -43,7 +43,7 @@ def _from_object(value: Any) -> ParsedCall | None:
 def _from_tagged(inner: str) -> ParsedCall | None:
     try:
         return _from_object(json.loads(inner))
-    except json.JSONDecodeError:
+    except (ValueError, RecursionError):  # not JSON, or JSON Python refuses (a 5,000-digit int)
         # The model meant a call but broke the JSON: keep the name if it can be read, and the
         # whole text as arguments, so the model is told its arguments did not parse.
         name = _NAME.search(inner)
@@ -59,7 +59,7 @@ def _bare(content: str) -> list[ParsedCall]:
         return []
     try:
         value = json.loads(text)
-    except json.JSONDecodeError:
+    except (ValueError, RecursionError):
         return []
     items = value if isinstance(value, list) else [value]
     calls = [_from_object(item) for item in items]

@@ -139,6 +139,13 @@ class OpenAITeacher:
                 "send a JSON object",
                 "error",
             )
+        except (ValueError, RecursionError):  # valid JSON that Python refuses to read
+            draft.model_errors["unparsable_arguments"] += 1
+            return CallOutcome(
+                f"Error: the arguments of {call.name} cannot be read (an integer of more than "
+                "4,300 digits, or arrays nested too deeply); send a JSON object of plain values",
+                "error",
+            )
         outcome = await episode.call(call.name, arguments)
         if outcome.output.startswith("Error: invalid arguments"):
             draft.model_errors["invalid_arguments"] += 1

@@ -15,7 +15,10 @@ TOOLSCALE_DOMAINS). Every problem is one `Finding`; identical ones on several ta
   checked while sampling);
 - do_nothing: an attempt with no call and no answer fails every task, and one with no call that
   says the gold final message fails every task whose gold route writes;
-- reachable: every tool appears in some gold or alternative route of the N tasks.
+- reachable: every tool appears in some gold or alternative route of the N tasks;
+- fuzz: hostile arguments (`toolscale.publish.fuzz`, `fuzz` calls per tool, each on a fresh state)
+  crash no tool, take no tool past its time bound, change no state through a READ tool, and get
+  short error texts; one line per tool and kind of failure.
 
 An unreachable tool is a warning, not a problem, unless `strict`: a rare template may simply not
 be drawn among N tasks (every tool of bank and railway is in some gold route; `--strict` passes
@@ -37,6 +40,7 @@ from toolscale.core.schema import SchemaError, function_schema
 from toolscale.judge.verify import verify
 from toolscale.play.reference import ReferenceTeacher
 from toolscale.play.transcript import close_draft, open_draft
+from toolscale.publish.fuzz import PER_TOOL, fuzz
 from toolscale.sample.tasks import Economics, SampledTask, prepare
 from toolscale.sandbox.pool import SandboxError, SandboxPool
 from toolscale.stats.run import sample_stage
@@ -227,12 +231,16 @@ def reachability(domain: Domain, used: set[str], tasks: int, seed: int) -> list[
 
 
 async def _check_tasks(
-    domain: Domain, tasks: int, seed: int, workers: int, call_timeout_s: float
+    domain: Domain, tasks: int, seed: int, workers: int, call_timeout_s: float, per_tool: int
 ) -> tuple[list[Finding], set[str], int]:
     async with SandboxPool(workers, call_timeout_s) as pool:
         results = await asyncio.gather(*(check_task(pool, domain, seed, i) for i in range(tasks)))
+        # After the tasks, alone on the pool: the fuzzer times its calls.
+        hostile = await fuzz(pool, domain, seed, per_tool) if per_tool else []
     routes = [used for _, used in results if used is not None]
-    return [f for found, _ in results for f in found], set().union(*routes), len(routes)
+    found = [f for found, _ in results for f in found]
+    found += [Finding("fuzz", p.message, traceback=p.traceback) for p in hostile]
+    return found, set().union(*routes), len(routes)
 
 
 def check_domain(
@@ -242,11 +250,15 @@ def check_domain(
     workers: int = 2,
     strict: bool = False,
     call_timeout_s: float = 15.0,
+    fuzz: int = PER_TOOL,
 ) -> DomainReport:
-    """Run every check on domain `name` over tasks 0..`tasks`-1 of `seed`; `strict` counts
-    warnings as problems. Raises ConfigError for an unknown domain or bad settings."""
+    """Run every check on domain `name` over tasks 0..`tasks`-1 of `seed`, with `fuzz` hostile
+    calls per tool (0: none); `strict` counts warnings as problems. Raises ConfigError for an
+    unknown domain or bad settings."""
     if tasks < 1:
         raise ConfigError(f"--tasks must be at least 1 (got {tasks})")
+    if fuzz < 0:
+        raise ConfigError(f"--fuzz must be 0 (no fuzzing) or more (got {fuzz})")
     if workers < 1:
         raise ConfigError(f"--workers must be at least 1 (got {workers})")
     domain = get_domain(name)
@@ -256,7 +268,7 @@ def check_domain(
     if found:  # every task needs the schemas: nothing more can be checked
         return DomainReport(name, 0, tuple(found))
     task_found, used, sampled = asyncio.run(
-        _check_tasks(domain, tasks, seed, workers, call_timeout_s)
+        _check_tasks(domain, tasks, seed, workers, call_timeout_s, fuzz)
     )
     found += task_found
     if sampled:

@@ -240,15 +240,31 @@ class SandboxPool:
         return self.call_timeout_s * max(1, calls) + self.grace_s
 
     async def sample(self, domain: str, seed: int, index: int) -> Any:
-        """Sample task `index` of `domain` and execute its gold actions, in a worker."""
-        return await self.pick().request(("sample", domain, seed, index), self.limit(8))
+        """Sample task `index` of `domain` and execute its gold actions, in a worker. A worker
+        lost under it for another request's sake is no failure of the sample: it runs again."""
+        try:
+            return await self.pick().request(("sample", domain, seed, index), self.limit(8))
+        except WorkerLost as lost:
+            if not lost.culprit:
+                return await self.sample(domain, seed, index)
+            message = f"{domain} task {index}: sampling it {lost.reason}"
+            raise SandboxError(Failure("WorkerLost", message, "")) from None
 
     async def replay(
         self, domain: str, state_json: str, calls: Sequence[tuple[str, Any]]
     ) -> tuple[list[CallOutcome], str]:
-        """Run `calls` in order on a fresh copy of the state; return outcomes and final hash."""
+        """Run `calls` in order on a fresh copy of the state; return outcomes and final hash.
+        A worker lost under the replay for another request's sake runs it again; one the replay
+        itself hung or killed runs it again call by call, so the call that did fails alone."""
         message = ("replay", domain, state_json, list(calls))
-        return await self.pick().request(message, self.limit(len(calls)))
+        try:
+            return await self.pick().request(message, self.limit(len(calls)))
+        except WorkerLost as lost:
+            if not lost.culprit:
+                return await self.replay(domain, state_json, calls)
+        episode = self.episode(domain, state_json)
+        outcomes = await episode.run(calls)
+        return outcomes, await episode.finish()
 
     def episode(self, domain: str, state_json: str) -> Episode:
         return Episode(self, next(self._ids), domain, state_json)
@@ -302,4 +318,9 @@ class Episode:
     async def finish(self) -> str:
         proc, opening = self._placed()
         limit = self.pool.limit(len(opening[2]) + 1 if opening else 1)
-        return await proc.request(("close", self.ident, opening), limit)
+        try:
+            return await proc.request(("close", self.ident, opening), limit)
+        except WorkerLost as lost:
+            if lost.culprit:  # closing (replaying the calls that worked) cannot hang: a bug
+                raise
+            return await self.finish()  # rebuilt on the new worker from the calls that worked

@@ -54,7 +54,7 @@ def trajectory(messages: list[Message]) -> list[Any]:
 def _arguments(text: str) -> dict[str, Any]:
     try:
         value = json.loads(text)
-    except json.JSONDecodeError:
+    except (ValueError, RecursionError):  # not JSON, or JSON Python refuses (a 5,000-digit int)
         return {}
     return value if isinstance(value, dict) else {}
 

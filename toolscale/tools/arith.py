@@ -6,43 +6,37 @@ import ast
 import operator
 
 from toolscale.core.contract import ToolError
+from toolscale.tools import bounded_arith
+from toolscale.tools.bounded_arith import Clock
 
-_BINARY = {
-    ast.Add: operator.add,
-    ast.Sub: operator.sub,
-    ast.Mult: operator.mul,
-    ast.Div: operator.truediv,
-    ast.FloorDiv: operator.floordiv,
-    ast.Mod: operator.mod,
-    ast.Pow: operator.pow,
-}
 _UNARY = {ast.UAdd: operator.pos, ast.USub: operator.neg}
 
 
-def _eval(node: ast.AST) -> float:
+def _eval(node: ast.AST, clock: Clock) -> float:
+    clock.tick()
     if isinstance(node, ast.Constant) and type(node.value) in (int, float):
-        return node.value
-    if isinstance(node, ast.BinOp) and type(node.op) in _BINARY:
-        left, right = _eval(node.left), _eval(node.right)
-        if isinstance(node.op, ast.Pow) and abs(right) > 64:
-            raise ToolError("exponent too large (at most 64)")
-        return _BINARY[type(node.op)](left, right)
+        return bounded_arith.literal(node.value)
+    if isinstance(node, ast.BinOp) and bounded_arith.supported(node.op):
+        left, right = _eval(node.left, clock), _eval(node.right, clock)
+        return bounded_arith.apply(node.op, left, right)
     if isinstance(node, ast.UnaryOp) and type(node.op) in _UNARY:
-        return _UNARY[type(node.op)](_eval(node.operand))
+        return _UNARY[type(node.op)](_eval(node.operand, clock))
     raise ToolError(f"unsupported expression element: {ast.dump(node)[:60]}")
 
 
 def evaluate(expression: str) -> str:
     """Return the value of `expression` as text; integers print without a decimal point,
-    other results are rounded to 6 decimals. Raises ToolError on anything but arithmetic."""
+    other results are rounded to 6 decimals. Raises ToolError on anything but arithmetic, and
+    on values of 1e100 or more in magnitude (`toolscale.tools.bounded_arith`)."""
     if len(expression) > 500:
         raise ToolError("expression too long (at most 500 characters)")
     try:
         tree = ast.parse(expression.strip(), mode="eval")
-    except SyntaxError:
+    except (SyntaxError, ValueError, MemoryError, RecursionError):  # ValueError: a NUL byte
         raise ToolError(f"invalid expression: {expression!r}") from None
+    bounded_arith.check_shape(tree)
     try:
-        value = _eval(tree.body)
+        value = _eval(tree.body, Clock())
     except ZeroDivisionError:
         raise ToolError("division by zero") from None
     if isinstance(value, float) and value.is_integer():

@@ -24,6 +24,7 @@ from typing import Literal
 from toolscale.core.contract import ModelUsage, ToolError, ToolKind, Toolkit, tool
 from toolscale.sample.prices import text_tokens
 from toolscale.tools.arith import evaluate
+from toolscale.tools.bounds import text
 from toolscale.tools.expert_endpoints import configured, endpoint_reply
 from toolscale.tools.skills import PROFILES, Known, SkillProfile
 
@@ -132,6 +133,7 @@ class ExpertTool(Toolkit):
         """
         if expert not in EXPERTS:
             raise ToolError(f"unknown expert {expert!r}; choose one of {sorted(EXPERTS)}")
+        text(question, "question")
         endpoint = configured().get(expert)
         if endpoint is not None:
             reply, usage = endpoint_reply(expert, endpoint, question)

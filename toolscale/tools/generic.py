@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from toolscale.core.contract import ToolKind, Toolkit, tool
 from toolscale.tools.arith import evaluate
+from toolscale.tools.bounds import text
 
 
 class StatefulGenericTools(Toolkit):
@@ -26,4 +27,5 @@ class StatefulGenericTools(Toolkit):
         Args:
             summary: A short summary of the user's issue for the human agent.
         """
+        text(summary, "summary")
         return "Transfer successful"

@@ -8,9 +8,15 @@ second of compute on top of its fee.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from toolscale.core.contract import ToolKind, Toolkit, tool
 from toolscale.sandbox.code import run_code
 from toolscale.tools.arith import evaluate
+from toolscale.tools.bounds import text
+
+MAX_CODE_CHARS = 20_000
+CODE_TIMEOUT_S = 10
 
 
 class CalculatorTool(Toolkit):
@@ -25,6 +31,9 @@ class CalculatorTool(Toolkit):
 
 
 class CodeExecutorTool(Toolkit):
+    # A program may run up to its own limit by design: the fuzzer's time bound for this tool.
+    time_bounds: ClassVar[dict[str, float]] = {"code_executor": CODE_TIMEOUT_S + 2.0}
+
     @tool(ToolKind.GENERIC, fee=0.0001, latency_ms=300, ms_per_token=0.5, per_second=0.0002)
     def code_executor(self, code: str) -> str:
         """Run a Python 3 program in an isolated sandbox and return what it prints.
@@ -33,5 +42,6 @@ class CodeExecutorTool(Toolkit):
         Args:
             code: The complete Python program.
         """
-        result = run_code(code, timeout_s=10)
+        text(code, "code", max_chars=MAX_CODE_CHARS)
+        result = run_code(code, timeout_s=CODE_TIMEOUT_S)
         return result.as_tool_output()
