@@ -15,10 +15,11 @@
   reply is exempt, since relaying it is answering.
 
 `preference_problems` checks the task's preference profile (forbidden tools, answer format and
-confidence). It is deliberately not a stage: the verdict says whether an attempt is real and
-correct, the preference says how well it suited this user. A correct attempt that ignores a
-preference is still a verified trace, labelled `preference_compliant = False` with reward
-`r_preference = 0`; users who want only compliant SFT data filter on that column, and the
+confidence, and with the attempt's metrics its latency or cost budget). It is deliberately not a
+stage: the verdict says whether an attempt is real and correct, the preference says how well it
+suited this user. A correct attempt that ignores a preference is still a verified trace, labelled
+`preference_compliant = False` and rewarded as a wrong one (`r_outcome = r_preference = 0`,
+`reward_group = 0`); users who want only compliant SFT data filter on that column, and the
 rejected funnel keeps meaning "wrong or unreal".
 """
 
@@ -26,6 +27,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Protocol
@@ -167,10 +169,14 @@ def outcome_problems(task: Task, attempt: Attempt) -> list[str]:
     return problems
 
 
-def preference_problems(task: Task, attempt: Attempt) -> list[str]:
-    """The constraints of the task's preference profile that the attempt breaks (a label)."""
+def preference_problems(
+    task: Task, attempt: Attempt, metrics: Mapping[str, Any] | None = None
+) -> list[str]:
+    """The constraints of the task's preference profile that the attempt breaks (a label); with
+    the attempt's `metrics`, its budget too (total latency and cost)."""
     calls_per_tool = Counter(c.name for c in attempt.tool_calls)
-    return violations(task.preference, calls_per_tool, attempt.final_answer)
+    totals = (metrics["total_latency_ms"], metrics["total_cost"]) if metrics else (None, None)
+    return violations(task.preference, calls_per_tool, attempt.final_answer, *totals)
 
 
 async def verify(task: Task, attempt: Attempt, pool: SandboxPool) -> Verdict:
