@@ -18,11 +18,13 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+from toolscale import worlds
 from toolscale.dataset.output import Output, write_json
 from toolscale.errors import ConfigError
 from toolscale.gaming import GamingTeacher
 from toolscale.generate import GenerateConfig, run_task
 from toolscale.prices import BUILTIN, DEFAULT_SCHEDULES
+from toolscale.registry import get_domain
 from toolscale.rewards import RewardConfig
 from toolscale.sandbox.pool import SandboxPool
 from toolscale.tasks import Economics
@@ -143,6 +145,7 @@ def check_rewards(root: Path, per_domain: int = 100, workers: int = 2) -> dict[s
         profiles=settings.profiles,
         reward=settings.reward,
     )
+    worlds.load(root)  # the tasks' states are stored against the output's worlds
     rows = asyncio.run(play(config, settings.economics, count))
     table = tabulate(rows)
     report = {"tasks_per_domain": count, "passed": passed(table), "table": table}
@@ -160,4 +163,8 @@ def default_check(domains: list[str], per_domain: int, seed: int = 0) -> list[di
         reward=RewardConfig(),
     )
     economics = Economics(tuple(BUILTIN[n] for n in DEFAULT_SCHEDULES))
+    for domain in domains:  # no output to load them from: the domains draw them, as generate does
+        world = get_domain(domain).world(seed)
+        if world is not None:
+            worlds.register(world)
     return asyncio.run(play(config, economics, per_domain))
