@@ -7,7 +7,10 @@
 - grounding: replaying the calls on a fresh copy of the task's state reproduces every recorded
   output, status and token count, and the recorded final state hash;
 - outcome: the final answer pastes no tool result, the final state hash equals the gold one,
-  every required fact is in the final answer, and the expected answer (when there is one) is
+  every required fact is in the final answer, the domain finds them backed by the attempt's
+  look-ups (`Domain.evidence_problems`: on the kit, a fact the caller did not give must be in a
+  tool result, or the attempt made the gold route's look-up), and the expected answer (when there
+  is one) is
   the answer it commits to (`toolscale.contract.committed_answer`: one "The answer is X." or
   "Answer: X" statement). A final answer that is a JSON object with an "answer" field is judged
   on that field (so a stated confidence is never the answer). Pasting: the final answer holds a
@@ -164,6 +167,12 @@ def outcome_problems(task: Task, attempt: Attempt) -> list[str]:
         f"required fact not stated: {fact!r}"
         for fact in domain.missing_facts(task.required_facts, answer, said)
     ]
+    looked = [  # a failed call, whose error may echo a guessed value, backs nothing
+        (c.name, _parsed_arguments(c), c.output) for c in attempt.tool_calls if c.status == "ok"
+    ]
+    problems += domain.evidence_problems(
+        task.required_facts, task.user_scenario, looked, task.gold_actions
+    )
     if task.expected_answer is not None and not domain.check_answer(task.expected_answer, answer):
         problems.append(f"expected answer {task.expected_answer!r} not stated")
     return problems

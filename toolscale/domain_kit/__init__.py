@@ -6,11 +6,14 @@ copy, so every fact reported is a real tool output), and describe the caller wit
 what they want, why, and what they can tell when asked. `sample_task` turns a template's
 `Draft` into a `TaskSpec` with a `UserScenario` (opening worded by `phrasing`) and enforces the
 rules every domain needs: nothing the user must be asked for appears in the opening, a request
-that implies a write has a gold path that changes the state, difficulty follows the gold path.
+that implies a write has a gold path that changes the state, a read-only one states a fact only
+a look-up gives (`evidence`, which a `KitDomain`'s verifier also requires of every attempt),
+difficulty follows the gold path.
 Start a new stateful domain by copying `domains/railway/` (README, "Adding a domain").
 """
 
 from toolscale.domain_kit.draft import Draft, Request
+from toolscale.domain_kit.evidence import STOCK_PHRASES, KitDomain, parrot
 from toolscale.domain_kit.gold import GoldRunner
 from toolscale.domain_kit.records import find_by, lookup
 from toolscale.domain_kit.sampling import KitError, Template, difficulty, sample_task
@@ -18,11 +21,14 @@ from toolscale.domain_kit.sampling import KitError, Template, difficulty, sample
 __all__ = [
     "Draft",
     "GoldRunner",
+    "KitDomain",
     "KitError",
     "Request",
+    "STOCK_PHRASES",
     "Template",
     "difficulty",
     "find_by",
     "lookup",
+    "parrot",
     "sample_task",
 ]
