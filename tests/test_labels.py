@@ -142,7 +142,8 @@ def test_math_json_confidence_by_hand():
 def test_math_cheap_group_reward_by_hand():
     # P = outcome 1, cost 1, latency 0.2; all three routes correct, but alternative_1 (code,
     # $0.000185) costs over twice the gold route's $0.0000479, the cheap user's budget: it is
-    # scored as incorrect, 0, and outcome [1, 0, 1] gives the other two 1 each. alternative_3 = the gold route with its last call repeated: 4 calls, read
+    # scored as incorrect, 0, and outcome [1, 0, 1] gives the other two 1 each. alternative_3
+    # = the gold route with its last call repeated: 4 calls, read
     # 4, written 14 + 12 + 12 + 12 + 6 = 56, 5 turns:
     #   cost = 0.00004 + (4 * 0.10 + 56 * 0.40) / 1e6 = 0.0000628
     #   latency = 40 + 5 * 150 + 56 * 12 = 1462 ms

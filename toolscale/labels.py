@@ -62,12 +62,16 @@ def trace_labels(
     )
     total_cost = metrics["total_cost"]
     problems = preference_problems(task, attempt, metrics)
-    quick = verified and not problems and within_budget(
-        task.preference,
-        metrics["num_tool_calls"],
-        metrics["gold_calls"],
-        metrics["total_latency_ms"],
-        total_cost,
+    quick = (
+        verified
+        and not problems
+        and within_budget(
+            task.preference,
+            metrics["num_tool_calls"],
+            metrics["gold_calls"],
+            metrics["total_latency_ms"],
+            total_cost,
+        )
     )
     r_outcome = outcome_reward(verified, not problems)  # a broken constraint scores as wrong
     r_efficiency = efficiency_reward(

@@ -226,6 +226,10 @@ def stated_confidence(final_answer: str) -> float | None:
     return float(confidence)
 
 
+def _over(value: float, budget: float) -> bool:
+    return value > BUDGET_SLACK * budget + 1e-9  # slack for float sums
+
+
 def violations(
     preference: Preference,
     calls_per_tool: Mapping[str, int],
@@ -244,19 +248,17 @@ def violations(
     """
     problems = []
     budget = preference.max_latency_ms
-    if budget is not None and total_latency_ms is not None:
-        if total_latency_ms > BUDGET_SLACK * budget + 1e-9:
-            problems.append(
-                f"took {total_latency_ms:.0f} ms, over {BUDGET_SLACK:g}x the {budget:.0f} ms "
-                "budget of a user in a hurry"
-            )
+    if budget is not None and total_latency_ms is not None and _over(total_latency_ms, budget):
+        problems.append(
+            f"took {total_latency_ms:.0f} ms, over {BUDGET_SLACK:g}x the {budget:.0f} ms "
+            "budget of a user in a hurry"
+        )
     budget = preference.max_cost
-    if budget is not None and total_cost is not None:
-        if total_cost > BUDGET_SLACK * budget + 1e-9:
-            problems.append(
-                f"cost ${total_cost:.6g}, over {BUDGET_SLACK:g}x the ${budget:.6g} budget of a "
-                "user who asked for cheap"
-            )
+    if budget is not None and total_cost is not None and _over(total_cost, budget):
+        problems.append(
+            f"cost ${total_cost:.6g}, over {BUDGET_SLACK:g}x the ${budget:.6g} budget of a "
+            "user who asked for cheap"
+        )
     for tool in preference.forbidden_tools:
         if (times := calls_per_tool.get(tool, 0)) > 0:
             problems.append(f"called forbidden tool {tool!r} ({times} time{'s' * (times > 1)})")

@@ -19,12 +19,12 @@ from toolscale.domain_kit.records import find_by, lookup
 from toolscale.domain_kit.sampling import KitError, Template, difficulty, sample_task
 
 __all__ = [
+    "STOCK_PHRASES",
     "Draft",
     "GoldRunner",
     "KitDomain",
     "KitError",
     "Request",
-    "STOCK_PHRASES",
     "Template",
     "difficulty",
     "find_by",
