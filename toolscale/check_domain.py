@@ -188,22 +188,26 @@ async def _do_nothing(
     return found
 
 
-async def _parrot(pool: SandboxPool, item: SampledTask, index: int) -> list[Finding]:
-    """No call and no look-up: the user's words plus stock phrases, or the gold final message
-    said blind, must fail a stateful task."""
+async def _parrot(
+    pool: SandboxPool, domain: Domain, item: SampledTask, index: int
+) -> list[Finding]:
+    """No call and no look-up: the user's words plus stock phrases, or (on a task whose gold
+    route does not write; `do_nothing` checks the others) the gold final message said blind,
+    must fail a stateful task."""
     task, found = item.task, []
     unchanged = state_hash(task.initial_state)
-    for check, text, why in (
-        ("parrot", parrot(task.user_scenario, task.instruction), "repeats the user"),
-        ("parrot", item.final_message, "says the gold final message without a look-up"),
-    ):
+    attempts = [(parrot(task.user_scenario, task.instruction), "repeats the user")]
+    specs = domain.toolkit.specs()
+    if not any(specs[a["name"]].kind is ToolKind.WRITE for a in task.gold_actions):
+        attempts.append((item.final_message, "says the gold final message without a look-up"))
+    for text, why in attempts:
         blind = close_draft(open_draft(task, "parrot", 0), text, unchanged)
         if (await verify(task, blind, pool)).verified:
             message = (
                 f"template {task.template}: an attempt with no call that {why} verifies; state a "
                 "fact only a look-up gives (toolscale.domain_kit.evidence)"
             )
-            found.append(Finding(check, message, index))
+            found.append(Finding("parrot", message, index))
     return found
 
 
@@ -220,7 +224,7 @@ async def parrot_templates(
         for i, (built, _) in zip(batch, samples, strict=True):
             if built is not None and built.task.template not in seen:
                 seen.add(built.task.template)
-                found += await _parrot(pool, prepare(built, Economics(), {"none": 1.0}), i)
+                found += await _parrot(pool, domain, prepare(built, Economics(), {"none": 1.0}), i)
         index = batch.stop
     found += [
         Finding(
@@ -265,7 +269,7 @@ async def check_task(
     found += await _read_purity(pool, domain, item, index)
     found += await _do_nothing(pool, domain, item, index)
     if domain.family == "stateful":
-        found += await _parrot(pool, item, index)
+        found += await _parrot(pool, domain, item, index)
     return found, used
 
 
