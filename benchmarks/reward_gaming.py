@@ -1,12 +1,14 @@
 """Reward soundness: does the gold route win its group, and can a scripted policy game the reward?
 
 Generates a dataset with the reference teacher (`--detours`, default schedules and profiles),
-then runs `toolscale check-rewards` on it: the gold route, its detours and six gaming policies
+then runs `toolscale check-rewards` on it: the gold route, its detours and the gaming policies
 played through the real sandbox, verifier and labels. Prints, per domain and profile, how often
 gold is the best attempt of its group, how often the cheapest correct attempt wins under
 `cheap`, how often a gaming policy is best (by reward_total / reward_group), the mean
-reward_total of gold and of the best gaming policy; and per domain the share of groups whose
-reward_group varies.
+reward_total of gold and of the best gaming policy; per stateful domain how many tasks each
+policy that does none of the work (parrot, refusal without look-up, cheapest / dearest route, a
+guess) got verified; how many tasks have a constraint-breaking attempt scoring at or above a
+compliant verified one; and per domain the share of groups whose reward_group varies.
 
     .venv/bin/python benchmarks/reward_gaming.py --num-tasks 800 --per-domain 200
     .venv/bin/python benchmarks/reward_gaming.py --num-tasks 800 --per-domain 200 \
@@ -71,6 +73,27 @@ def main() -> None:
             f"{gaming[worst]:.3f} ({worst.removeprefix('gaming:')}) |"
         )
     print(f"\npassed: {report['passed']}\n")
+    print("| stateful domain | policy that does none of the work | tasks | verified |")
+    print("|---|---|---|---|")
+    for entry in report["unworked"]:
+        print(
+            f"| {entry['domain']} | {entry['policy']} | {entry['tasks']} | "
+            f"{entry['verified']} ({entry['share']:.1%}) |"
+        )
+    # Issue 22: no attempt that breaks a hard constraint above a compliant verified one.
+    above = {"reward_total": 0, "reward_group": 0}
+    for _, members in attempts.groupby("task_id"):
+        broken = members[~members["preference_compliant"]]
+        good = members[members["preference_compliant"] & members["verified"]]
+        if len(broken) and len(good):
+            above["reward_total"] += int(broken["reward_total"].max() >= good["reward_total"].min())
+            above["reward_group"] += int(broken["reward_group"].max() > good["reward_group"].min())
+    broken_tasks = attempts[~attempts["preference_compliant"]]["task_id"].nunique()
+    print(
+        f"\ntasks with a constraint-breaking attempt: {broken_tasks}; where one scores at or above "
+        f"a compliant verified attempt: reward_total {above['reward_total']}, reward_group "
+        f"{above['reward_group']}\n"
+    )
     print("| domain | groups with >= 2 attempts | reward_group varies |")
     print("|---|---|---|")
     for row in group_spread(attempts):

@@ -12,6 +12,7 @@ import pytest
 
 from tests.test_generate import cli
 from toolscale.judge.rewards import row_total
+from toolscale.sample.preferences import BUDGET_SLACK
 from toolscale.write.output import Output
 
 pytestmark = pytest.mark.slow
@@ -61,7 +62,9 @@ def test_every_row_total_is_the_weighted_sum_of_its_components(dataset):
     for row in attempts:
         assert json.loads(row["reward_weights"]) == {"w_o": 1.0, "w_e": 2.0, "w_p": 0.5}
         assert abs(row_total(row) - row["reward_total"]) <= 1e-9, row["id"]
-        assert row["reward_outcome"] == (1.0 if row["verified"] else 0.0)
+        # A broken hard constraint of the preference is scored as a wrong answer.
+        correct = row["verified"] and row["preference_compliant"]
+        assert row["reward_outcome"] == (1.0 if correct else 0.0)
         assert row["reward_efficiency"] <= 0.0 <= row["reward_preference"]
 
 
@@ -111,7 +114,16 @@ def test_the_preference_label_flips_where_a_profile_forbids_a_detours_tool(datas
                 and row["variant"] == "plain_answer"
             )
             forbidden = any(t in used for t in preference["forbidden_tools"])
-            assert row["preference_compliant"] == (not forbidden and not breaks_format), row["id"]
+            slack = BUDGET_SLACK  # over twice the hurry or cheap budget breaks the profile
+            over = (
+                preference["max_latency_ms"] is not None
+                and row["total_latency_ms"] > slack * preference["max_latency_ms"] + 1e-9
+            ) or (
+                preference["max_cost"] is not None
+                and row["total_cost"] > slack * preference["max_cost"] + 1e-9
+            )
+            compliant = not forbidden and not breaks_format and not over
+            assert row["preference_compliant"] == compliant, row["id"]
             if not row["preference_compliant"]:
                 assert row["reward_preference"] == 0.0
         labels = {r["preference_compliant"] for r in attempts if r["verified"]}

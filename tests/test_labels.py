@@ -127,19 +127,23 @@ def test_math_json_confidence_by_hand():
     assert got["reward_efficiency"] == pytest.approx(-0.16)
     assert got["reward_total"] == pytest.approx(1 - 0.16 + 0.5)
     # The same route answered in plain text (0.0000479, 1158 ms) is correct and a little cheaper,
-    # but ignores the profile.
+    # but ignores the profile: scored as a wrong answer (outcome 0, preference 0), so below the
+    # compliant attempt's 1.34 (before, 1 - 0.1501 = 0.85).
     draft, ok = play(item, item.task.gold_actions, item.final_message)
     _, got = labels(item, draft, ok)
     assert ok and not got["preference_compliant"]
     assert (got["reward_preference"], got["stated_confidence"]) == (0.0, None)
     efficiency = -0.08 * (0.0000479 / 0.0000507) - 0.08 * (1158 / 1242)  # about -0.1501
     assert got["reward_efficiency"] == pytest.approx(efficiency)
-    assert got["reward_total"] == pytest.approx(1 + efficiency + 0.0)
+    assert got["reward_outcome"] == 0.0
+    assert got["reward_total"] == pytest.approx(0 + efficiency + 0.0)
 
 
 def test_math_cheap_group_reward_by_hand():
-    # P = outcome 1, cost 1, latency 0.2; all three routes correct, so outcome is constant and
-    # contributes 0. alternative_3 = the gold route with its last call repeated: 4 calls, read
+    # P = outcome 1, cost 1, latency 0.2; all three routes correct, but alternative_1 (code,
+    # $0.000185) costs over twice the gold route's $0.0000479, the cheap user's budget: it is
+    # scored as incorrect, 0, and outcome [1, 0, 1] gives the other two 1 each. alternative_3
+    # = the gold route with its last call repeated: 4 calls, read
     # 4, written 14 + 12 + 12 + 12 + 6 = 56, 5 turns:
     #   cost = 0.00004 + (4 * 0.10 + 56 * 0.40) / 1e6 = 0.0000628
     #   latency = 40 + 5 * 150 + 56 * 12 = 1462 ms
@@ -162,7 +166,8 @@ def test_math_cheap_group_reward_by_hand():
     assert [t.total_cost for t in traces] == pytest.approx(costs, abs=1e-12)
     assert [t.total_latency_ms for t in traces] == [1158.0, 1344.5, 1462.0]
     scores = [t.reward_group for t in group_labels(item.task, traces)]
-    assert scores == pytest.approx([1 + 0.2 * 1, 0 + 0.2 * 117.5 / 304, 1222 / 1371 + 0])
+    assert [t.preference_compliant for t in traces] == [True, False, True]
+    assert scores == pytest.approx([1 + 1 + 0.2 * 1, 0.0, 1 + 1222 / 1371 + 0])
 
 
 def as_trace(item, draft, verified, metrics, got) -> Trace:
@@ -232,7 +237,8 @@ def test_railway_avoid_tool_by_hand():
     efficiency = -0.08 * (0.0008569 / 0.0004463) - 0.08 * (2294.5 / 1481.5)  # about -0.2775
     assert got["reward_efficiency"] == pytest.approx(efficiency)
     assert (got["solved_quickly"], got["reward_preference"]) == (False, 0.0)
-    assert got["reward_total"] == pytest.approx(1 + efficiency)
+    assert got["reward_outcome"] == 0.0  # correct, but a forbidden tool: scored as wrong
+    assert got["reward_total"] == pytest.approx(0 + efficiency)
 
 
 def test_a_wrong_attempt_scores_no_outcome_and_a_slow_preference():

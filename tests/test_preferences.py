@@ -183,9 +183,32 @@ def test_within_budget():
         profile="hurry", instruction="", vector=PreferenceVector(), max_latency_ms=1010.0
     )
     assert within_budget(hurry, 3, 3, 1010.0, 99.0)
-    assert not within_budget(hurry, 4, 3, 1010.0, 0.0)  # a call beyond gold
-    assert not within_budget(hurry, 1, 3, 2000.0, 0.0)  # an expert: fewer calls, slower
+    # hurry is judged on modelled latency, not calls: a call beyond gold but within the time is
+    # quick, an expert with fewer calls but slower is not.
+    assert within_budget(hurry, 4, 3, 1010.0, 0.0)
+    assert not within_budget(hurry, 1, 3, 2000.0, 0.0)
+    cheap = Preference(profile="cheap", instruction="", vector=PreferenceVector(), max_cost=0.03)
+    assert within_budget(cheap, 5, 2, 99999.0, 0.03)  # cheap is judged on dollars
+    assert not within_budget(cheap, 1, 2, 10.0, 0.047)
+    # Without a budget: no more calls than gold.
     assert within_budget(NO_PREFERENCE, 1, 3, 2000.0, 0.0)
+    assert not within_budget(NO_PREFERENCE, 4, 3, 10.0, 0.0)
+
+
+def test_over_twice_the_budget_breaks_the_profile():
+    hurry = Preference(
+        profile="hurry", instruction="", vector=PreferenceVector(), max_latency_ms=1200.0
+    )
+    assert violations(hurry, {}, "x", 2400.0, 9.0) == []  # slow, but within 2x: compliant
+    assert violations(hurry, {}, "x", 2500.0, 0.0) == [
+        "took 2500 ms, over 2x the 1200 ms budget of a user in a hurry"
+    ]
+    assert violations(hurry, {}, "x") == []  # no totals given: the budget is not checked
+    cheap = Preference(profile="cheap", instruction="", vector=PreferenceVector(), max_cost=0.01)
+    assert violations(cheap, {}, "x", 1e9, 0.02) == []
+    assert violations(cheap, {}, "x", 0.0, 0.047) == [
+        "cost $0.047, over 2x the $0.01 budget of a user who asked for cheap"
+    ]
 
 
 @pytest.mark.parametrize(

@@ -36,6 +36,23 @@ def test_outcome_is_one_only_for_a_verified_attempt():
     assert (outcome_reward(True), outcome_reward(False)) == (1.0, 0.0)
 
 
+def test_a_broken_constraint_scores_as_a_wrong_outcome():
+    assert outcome_reward(True, compliant=False) == 0.0
+    assert outcome_reward(False, compliant=False) == 0.0
+
+
+def test_a_broken_constraint_never_outscores_a_compliant_correct_attempt_in_total():
+    # The dearest compliant correct attempt: r_e at its floor -0.8, slow: 1 - 0.8 + 0.1 = 0.3.
+    # The cheapest broken one: free (r_e 0), yet outcome 0 and preference 0: 0 + 0 + 0 = 0.
+    # Before, the broken one scored 1 + 0 + 0 = 1.0, above the compliant 0.3.
+    w = DEFAULT.weights()
+    compliant = total_reward(outcome_reward(True), -0.8, preference_reward(False, True, DEFAULT), w)
+    broken = total_reward(
+        outcome_reward(True, False), 0.0, preference_reward(True, False, DEFAULT), w
+    )
+    assert (compliant, broken) == (pytest.approx(0.3), 0.0)
+
+
 def test_the_default_form_is_cost_relative_to_gold():
     assert (DEFAULT.efficiency, DEFAULT.per_cost, DEFAULT.per_latency, DEFAULT.cap) == (
         "cost",
@@ -158,6 +175,18 @@ def test_group_reward_a_forbidden_tool_used_is_negative():
     assert rewards == [0.0, -1.0]
 
 
+def test_group_reward_a_broken_constraint_is_scored_as_incorrect():
+    # P = outcome 1, cost 1. A (compliant, correct, $0.5), B (correct but broke its format,
+    # $0.1), C (wrong, $0.3). B counts as incorrect: outcome [1, 0, 0]; -cost [-0.5, -0.1, -0.3]
+    # -> [0, 1, 0.5]; rewards [1 + 0, 0, 0]. Before, B scored 1 + 1 = 2 and A 1 + 0 = 1.
+    broken = GroupFeatures({}, True, 0.1, 0.0, compliant=False)
+    group = [attempt(True, 0.5), broken, attempt(False, 0.3)]
+    vector = PreferenceVector(outcome=1.0, cost=1.0)
+    assert group_rewards(group, vector) == pytest.approx([1.0, 0.0, 0.0])
+    # Only it and one compliant correct attempt: outcome [1, 0] -> 1 for the compliant one.
+    assert group_rewards([broken, attempt(True, 0.9)], vector) == pytest.approx([0.0, 1.0])
+
+
 def test_group_reward_latency_direction_and_empty_group():
     group = [attempt(True, 0.0, 2000.0), attempt(True, 0.0, 30.0), attempt(True, 0.0, 1015.0)]
     assert group_rewards(group, {"outcome": 1.0, "latency": 2.0}) == pytest.approx([0, 2, 1])
@@ -175,6 +204,8 @@ def test_group_features_from_a_row_and_from_an_object():
         calls_per_tool={"search": 2}, verified=True, total_cost=2.0, total_latency_ms=1000.0
     )
     assert GroupFeatures.of(row) == GroupFeatures.of(obj) == attempt(True, 2.0, 1000.0, search=2)
+    broken = {**row, "preference_compliant": False}
+    assert not GroupFeatures.of(broken).correct and GroupFeatures.of(broken).verified
 
 
 def test_parse_reward_config():

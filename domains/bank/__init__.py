@@ -10,8 +10,8 @@ from typing import Any
 from domains.bank.state import build_world
 from domains.bank.tasks import TEMPLATES
 from domains.bank.tools import BankTools
-from toolscale.core.contract import Domain, TaskSpec
-from toolscale.kit import sample_task
+from toolscale.core.contract import TaskSpec
+from toolscale.kit import KitDomain, sample_task
 
 
 @cache
@@ -19,12 +19,12 @@ def _world(seed: int) -> dict[str, Any]:
     return build_world(random.Random(f"bank:{seed}:world"))
 
 
-class BankDomain(Domain):
+class BankDomain(KitDomain):
     """A retail bank's customer service: one bank of about 1,700 records per run seed, and
     callers who give their email or customer id when asked."""
 
     name = "bank"
-    version = "3.0"
+    version = "3.1"
     family = "stateful"
     toolkit = BankTools
     policy = (Path(__file__).parent / "policy.md").read_text(encoding="utf-8")
@@ -35,4 +35,4 @@ class BankDomain(Domain):
         return _world(seed)
 
     def sample(self, rng: random.Random, seed: int, index: int) -> TaskSpec:
-        return sample_task(rng, self.world(seed), TEMPLATES, BankTools)
+        return sample_task(rng, self.world(seed), TEMPLATES, BankTools, self.policy)

@@ -71,9 +71,10 @@ def refuse_limit(rng: random.Random, world: State) -> Draft | None:
             notes=ACCEPT,
         ),
         gold.actions,
-        f"I can't set your daily limit to {wanted} USD: as a {tier} customer the highest daily "
+        f"I can't set the daily limit of the card on your checking account "
+        f"{h.checking['account_id']} to {wanted} USD: as a {tier} customer the highest daily "
         f"limit is {top} USD, so I left your limit unchanged.",
-        [tier],
+        [tier, h.checking["account_id"]],  # the tier alone is a guess: the account is looked up
         writes=False,
         nl_assertions=[f"The agent explains that the {tier} tier allows at most {top} a day."],
     )
@@ -104,9 +105,10 @@ def refuse_external_limit(rng: random.Random, world: State) -> Draft | None:
             notes=ACCEPT,
         ),
         gold.actions,
-        f"I can't send {money(cents)} USD today: as a {tier} customer you can send at most "
-        f"{money(limit)} USD a day to payees from one account.",
-        [tier],
+        f"I can't send {money(cents)} USD to {name} (payee {payee['payee_id']}) today: as a "
+        f"{tier} customer you can send at most {money(limit)} USD a day to payees from one "
+        "account.",
+        [tier, payee["payee_id"]],  # the tier alone is a guess: the payee is looked up
         writes=False,
     )
 
@@ -143,7 +145,7 @@ def handoff_frozen(rng: random.Random, world: State) -> Draft | None:
         gold.actions,
         f"Your {kind} account {account['account_id']} is frozen, and I'm not able to unfreeze "
         f"accounts, so I have passed your case to a human agent. {HANDOFF}",
-        ["frozen"],
+        ["frozen", account["account_id"]],  # "frozen" alone is a guess from the policy
         writes=False,
         nl_assertions=["The agent transfers the customer to a human agent."],
     )

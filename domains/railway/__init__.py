@@ -16,8 +16,8 @@ from typing import Any
 from domains.railway.state import build_world
 from domains.railway.tasks import TEMPLATES
 from domains.railway.tools import RailwayTools
-from toolscale.core.contract import Domain, TaskSpec
-from toolscale.kit import sample_task
+from toolscale.core.contract import TaskSpec
+from toolscale.kit import KitDomain, sample_task
 
 
 @cache
@@ -25,9 +25,9 @@ def _world(seed: int) -> dict[str, Any]:
     return build_world(random.Random(f"railway:{seed}:world"))
 
 
-class RailwayDomain(Domain):
+class RailwayDomain(KitDomain):
     name = "railway"
-    version = "3.0"
+    version = "3.1"
     family = "stateful"
     toolkit = RailwayTools
     policy = (Path(__file__).parent / "policy.md").read_text(encoding="utf-8")
@@ -37,4 +37,4 @@ class RailwayDomain(Domain):
         return _world(seed)
 
     def sample(self, rng: random.Random, seed: int, index: int) -> TaskSpec:
-        return sample_task(rng, self.world(seed), TEMPLATES, RailwayTools)
+        return sample_task(rng, self.world(seed), TEMPLATES, RailwayTools, self.policy)

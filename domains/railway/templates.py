@@ -368,7 +368,8 @@ def refuse_saver_upgrade(rng: random.Random, state: Record) -> Draft | None:
         return None
     run = gold(state)
     run("get_booking_details", booking_id=booking["booking_id"])
-    where = trip(state, train_of(state, booking))
+    train = train_of(state, booking)
+    where = trip(state, train)
     return Draft(
         Request(
             (
@@ -379,9 +380,10 @@ def refuse_saver_upgrade(rng: random.Random, state: Record) -> Draft | None:
             motives=("I'd like a more comfortable seat.",),
         ),
         run.actions,
-        f"I'm sorry: booking {booking['booking_id']} is a saver ticket, and saver tickets cannot "
-        "be upgraded under our policy, so I have not changed it.",
-        [booking["booking_id"]],
+        f"I'm sorry: booking {booking['booking_id']} on train {train['train_number']} is a saver "
+        "ticket, and saver tickets cannot be upgraded under our policy, so I have not changed it.",
+        # the booking id is the caller's own: the train number is what the look-up shows
+        [booking["booking_id"], train["train_number"]],
         writes=False,
         nl_assertions=["The agent refuses to upgrade a saver ticket and changes nothing."],
     )

@@ -352,6 +352,12 @@ def check_rewards_command(
             f"{'n/a' if gaming is None else f'{gaming:.3f}'}",
             highlight=False,
         )
+    for entry in report.get("unworked", []):
+        console.print(
+            f"{entry['domain']:>10} {entry['policy']:<22} verified on {entry['verified']}/"
+            f"{entry['tasks']} tasks ({entry['share']:.1%}; at most 1%)",
+            highlight=False,
+        )
     if not report["passed"]:
         fail("a gaming policy matched or beat the gold route (see reward_check.json)", code=1)
     console.print(f"wrote {out / 'reward_check.json'}: no gaming policy wins", highlight=False)

@@ -350,6 +350,19 @@ class Domain(ABC):
         whole conversation (tau2's communicate check does)."""
         return [fact for fact in facts if not fact_stated(fact, final_answer)]
 
+    def evidence_problems(
+        self,
+        facts: list[str],
+        scenario: UserScenario | None,
+        looked: list[tuple[str, Any, str]],
+        gold: list[dict[str, Any]],
+    ) -> list[str]:
+        """Why an attempt's required facts are not backed by its look-ups (`looked`: its
+        successful calls as (tool, parsed arguments, result); `gold`: the task's gold actions);
+        nothing by default. A domain on the kit requires a fact the caller did not give to come
+        from a look-up (`toolscale.kit.evidence`)."""
+        return []
+
 
 def item_rng(domain: str, seed: int, index: int) -> random.Random:
     """The one RNG of item (domain, seed, index): reproducible from those three values alone."""

@@ -50,7 +50,8 @@ def trace_labels(
     Example, weights 1/1/1, cost form, profile `none`: a verified gold trace (its total cost and
     latency are the task's reference) gives r_outcome 1, r_efficiency -0.16, r_preference 0.5
     (quick), reward_total 1.34; a detour with one more call at 1.5x the cost and 1.25x the
-    latency gives 1 - 0.12 - 0.10 + 0.1 = 0.88.
+    latency gives 1 - 0.12 - 0.10 + 0.1 = 0.88. The same detour under `json_confidence` with a
+    plain answer breaks the format: r_outcome 0, r_preference 0, reward_total -0.22.
     """
     teacher_cost = round(
         (
@@ -61,15 +62,19 @@ def trace_labels(
         12,
     )
     total_cost = metrics["total_cost"]
-    problems = preference_problems(task, attempt)
-    quick = verified and within_budget(
-        task.preference,
-        metrics["num_tool_calls"],
-        metrics["gold_calls"],
-        metrics["total_latency_ms"],
-        total_cost,
+    problems = preference_problems(task, attempt, metrics)
+    quick = (
+        verified
+        and not problems
+        and within_budget(
+            task.preference,
+            metrics["num_tool_calls"],
+            metrics["gold_calls"],
+            metrics["total_latency_ms"],
+            total_cost,
+        )
     )
-    r_outcome = outcome_reward(verified)
+    r_outcome = outcome_reward(verified, not problems)  # a broken constraint scores as wrong
     r_efficiency = efficiency_reward(
         metrics["num_tool_calls"],
         metrics["num_tokens"],

@@ -1,7 +1,8 @@
 """The multi-objective reward: its three components, their weighted total, and the ToolOrchestra
 group-normalised reward. The dataset labels and the trainer import these very functions.
 
-    r_outcome    = 1.0 if the attempt verified (final state and answer correct) else 0.0
+    r_outcome    = 1.0 if the attempt verified (final state and answer correct) and kept the
+                   hard constraints of its user's preference, else 0.0
     r_efficiency = -per_cost * min(total_cost / reference_cost, cap)
                    -per_latency * min(total_latency_ms / reference_latency_ms, cap)  ("cost")
                  | -per_call * num_tool_calls - per_token * num_tokens              ("tokens")
@@ -15,6 +16,13 @@ the same reward to the same route choice). Signs: r_efficiency is never positive
 tokens, cost or latency make it more negative); r_outcome and r_preference are never negative.
 With the defaults, r_efficiency >= -(per_cost + per_latency) * cap = -0.8, so a correct attempt
 that keeps the profile's constraints (>= 1 + 0.1 - 0.8) always outscores a wrong one (<= 0.1).
+
+A broken hard constraint (a forbidden tool, the answer format, over the budget) is scored as a
+wrong answer, as ToolOrchestra scores an incorrect rollout: r_outcome 0 and r_preference
+`violated` (so <= 0 in total with the defaults), and 0 in the group reward, where it also counts
+as incorrect in the outcome feature. So it never outscores a compliant correct attempt of its
+task, in `reward_total` (>= 0.3 against <= 0) or in `reward_group` (a group that holds one gives
+every compliant correct attempt its outcome weight, >= 1, against 0).
 Every function takes plain numbers, so it works on a dataset row, an in-memory Trace or a
 trainer rollout alike. Nothing here decides what is correct: the verifier does, and
 `toolscale.judge.labels` feeds its verdict in.
@@ -97,9 +105,11 @@ def parse_reward_config(weights: str = "", options: str = "") -> RewardConfig:
     return RewardConfig(**values)
 
 
-def outcome_reward(verified: bool) -> float:
-    """1.0 for a verified attempt, else 0.0 (a failed format, execution, grounding or outcome)."""
-    return 1.0 if verified else 0.0
+def outcome_reward(verified: bool, compliant: bool = True) -> float:
+    """1.0 for a verified attempt that keeps its preference's hard constraints, else 0.0 (a
+    failed format, execution, grounding or outcome, or a broken constraint: a correct answer the
+    user did not ask for in that way is scored as a wrong one)."""
+    return 1.0 if verified and compliant else 0.0
 
 
 def _ratio(value: float, reference: float) -> float:
@@ -160,23 +170,36 @@ def row_total(row: Mapping[str, Any]) -> float:
 
 @dataclass(frozen=True)
 class GroupFeatures:
-    """What the group reward reads from one attempt: calls per tool, correctness, cost, latency."""
+    """What the group reward reads from one attempt: calls per tool, correctness, cost, latency,
+    and whether it kept its preference's hard constraints (`compliant`; an attempt that broke
+    one is scored as an incorrect one)."""
 
     calls_per_tool: Mapping[str, int]
     verified: bool
     total_cost: float
     total_latency_ms: float
+    compliant: bool = True
+
+    @property
+    def correct(self) -> bool:
+        return self.verified and self.compliant
 
     @classmethod
     def of(cls, attempt: Mapping[str, Any] | Any) -> GroupFeatures:
-        """From a dataset row (calls_per_tool as JSON text) or an object with those attributes."""
-        get = attempt.get if isinstance(attempt, Mapping) else lambda k: getattr(attempt, k)
+        """From a dataset row (calls_per_tool as JSON text) or an object with those attributes
+        (`preference_compliant`, when it has one)."""
+        if isinstance(attempt, Mapping):
+            get, compliant = attempt.get, attempt.get("preference_compliant", True)
+        else:
+            get = lambda k: getattr(attempt, k)  # noqa: E731
+            compliant = getattr(attempt, "preference_compliant", True)
         calls = get("calls_per_tool")
         return cls(
             calls_per_tool=json.loads(calls) if isinstance(calls, str) else dict(calls),
             verified=bool(get("verified")),
             total_cost=float(get("total_cost")),
             total_latency_ms=float(get("total_latency_ms")),
+            compliant=bool(compliant),
         )
 
 
@@ -194,7 +217,8 @@ def group_rewards(
 
     Each attempt gets M = [calls of each tool in P, outcome, -cost, -latency]; each feature is
     min-max normalised within the group (a constant feature becomes 0); reward = M_norm . P for a
-    correct attempt and 0 for a wrong one.
+    correct attempt and 0 for a wrong one. An attempt that broke a hard constraint of the
+    preference is not correct here (outcome 0, reward 0), whatever its verdict.
 
     Example, P = outcome 1, cost 1; attempts A (correct, cost 0.3), B (correct, cost 0.5),
     C (wrong, cost 0.1): outcome -> [1, 1, 0]; -cost = [-0.3, -0.5, -0.1] -> [0.5, 0, 1];
@@ -208,11 +232,11 @@ def group_rewards(
         (weight, [float(a.calls_per_tool.get(tool, 0)) for a in attempts])
         for tool, weight in sorted(p.tools.items())
     ]
-    columns.append((p.outcome, [1.0 if a.verified else 0.0 for a in attempts]))
+    columns.append((p.outcome, [1.0 if a.correct else 0.0 for a in attempts]))
     columns.append((p.cost, [-a.total_cost for a in attempts]))
     columns.append((p.latency, [-a.total_latency_ms for a in attempts]))
     normalised = [(weight, _min_max(values)) for weight, values in columns]
     return [
-        sum(weight * values[i] for weight, values in normalised) if a.verified else 0.0
+        sum(weight * values[i] for weight, values in normalised) if a.correct else 0.0
         for i, a in enumerate(attempts)
     ]

@@ -7,7 +7,10 @@
 - grounding: replaying the calls on a fresh copy of the task's state reproduces every recorded
   output, status and token count, and the recorded final state hash;
 - outcome: the final answer pastes no tool result, the final state hash equals the gold one,
-  every required fact is in the final answer, and the expected answer (when there is one) is
+  every required fact is in the final answer, the domain finds them backed by the attempt's
+  look-ups (`Domain.evidence_problems`: on the kit, a fact the caller did not give must be in a
+  tool result, or the attempt made the gold route's look-up), and the expected answer (when there
+  is one) is
   the answer it commits to (`toolscale.core.contract.committed_answer`: one "The answer is X." or
   "Answer: X" statement). A final answer that is a JSON object with an "answer" field is judged
   on that field (so a stated confidence is never the answer). Pasting: the final answer holds a
@@ -15,10 +18,11 @@
   reply is exempt, since relaying it is answering.
 
 `preference_problems` checks the task's preference profile (forbidden tools, answer format and
-confidence). It is deliberately not a stage: the verdict says whether an attempt is real and
-correct, the preference says how well it suited this user. A correct attempt that ignores a
-preference is still a verified trace, labelled `preference_compliant = False` with reward
-`r_preference = 0`; users who want only compliant SFT data filter on that column, and the
+confidence, and with the attempt's metrics its latency or cost budget). It is deliberately not a
+stage: the verdict says whether an attempt is real and correct, the preference says how well it
+suited this user. A correct attempt that ignores a preference is still a verified trace, labelled
+`preference_compliant = False` and rewarded as a wrong one (`r_outcome = r_preference = 0`,
+`reward_group = 0`); users who want only compliant SFT data filter on that column, and the
 rejected funnel keeps meaning "wrong or unreal".
 """
 
@@ -26,6 +30,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Protocol
@@ -162,15 +167,25 @@ def outcome_problems(task: Task, attempt: Attempt) -> list[str]:
         f"required fact not stated: {fact!r}"
         for fact in domain.missing_facts(task.required_facts, answer, said)
     ]
+    looked = [  # a failed call, whose error may echo a guessed value, backs nothing
+        (c.name, _parsed_arguments(c), c.output) for c in attempt.tool_calls if c.status == "ok"
+    ]
+    problems += domain.evidence_problems(
+        task.required_facts, task.user_scenario, looked, task.gold_actions
+    )
     if task.expected_answer is not None and not domain.check_answer(task.expected_answer, answer):
         problems.append(f"expected answer {task.expected_answer!r} not stated")
     return problems
 
 
-def preference_problems(task: Task, attempt: Attempt) -> list[str]:
-    """The constraints of the task's preference profile that the attempt breaks (a label)."""
+def preference_problems(
+    task: Task, attempt: Attempt, metrics: Mapping[str, Any] | None = None
+) -> list[str]:
+    """The constraints of the task's preference profile that the attempt breaks (a label); with
+    the attempt's `metrics`, its budget too (total latency and cost)."""
     calls_per_tool = Counter(c.name for c in attempt.tool_calls)
-    return violations(task.preference, calls_per_tool, attempt.final_answer)
+    totals = (metrics["total_latency_ms"], metrics["total_cost"]) if metrics else (None, None)
+    return violations(task.preference, calls_per_tool, attempt.final_answer, *totals)
 
 
 async def verify(task: Task, attempt: Attempt, pool: SandboxPool) -> Verdict:

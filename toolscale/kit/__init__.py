@@ -6,23 +6,29 @@ copy, so every fact reported is a real tool output), and describe the caller wit
 what they want, why, and what they can tell when asked. `sample_task` turns a template's
 `Draft` into a `TaskSpec` with a `UserScenario` (opening worded by `phrasing`) and enforces the
 rules every domain needs: nothing the user must be asked for appears in the opening, a request
-that implies a write has a gold path that changes the state, difficulty follows the gold path.
+that implies a write has a gold path that changes the state, a read-only one states a fact only
+a look-up gives (`evidence`, which a `KitDomain`'s verifier also requires of every attempt),
+difficulty follows the gold path.
 Start a new stateful domain by copying `domains/railway/` (README, "Adding a domain").
 """
 
 from toolscale.kit.draft import Draft, Request
+from toolscale.kit.evidence import STOCK_PHRASES, KitDomain, parrot
 from toolscale.kit.gold import GoldRunner
 from toolscale.kit.lookups import find_by, lookup
 from toolscale.kit.sampling import KitError, Template, difficulty, sample_task
 
 __all__ = [
+    "STOCK_PHRASES",
     "Draft",
     "GoldRunner",
+    "KitDomain",
     "KitError",
     "Request",
     "Template",
     "difficulty",
     "find_by",
     "lookup",
+    "parrot",
     "sample_task",
 ]

@@ -3,7 +3,8 @@
 `sample_task` draws a template by weight (trying the next one when a template finds nothing
 to work on in the world), then checks its draft: no value the user must be asked for, and no
 required fact, appears in what the user says first; a request that implies a write has a gold
-path that changes the state, and a read-only one leaves it as it is. A broken rule is a bug in
+path that changes the state, and a read-only one leaves it as it is and states a fact only a
+look-up gives (`toolscale.kit.evidence.check_evidence`). A broken rule is a bug in
 the template (`KitError`), reported by `generate` and `check-domain` with its traceback.
 """
 
@@ -22,6 +23,7 @@ from toolscale.core.contract import (
     normalize_text,
 )
 from toolscale.kit.draft import Draft, Request
+from toolscale.kit.evidence import check_evidence
 from toolscale.kit.phrasing import PERSONAS, opening, reason_for_call
 from toolscale.sample import worlds
 
@@ -45,23 +47,30 @@ def sample_task(
     world: dict[str, Any],
     templates: dict[str, tuple[Template, int]],
     toolkit: type[Toolkit],
+    policy: str = "",
 ) -> TaskSpec:
-    """One task: a template drawn by weight from `templates` (name -> (template, weight))."""
+    """One task: a template drawn by weight from `templates` (name -> (template, weight));
+    `policy` is the domain's policy text (a fact it states is no evidence, `evidence`)."""
     worlds.MEMO.remember(world)  # the world's copies come from a pickle after this
     names = list(templates)
     first = rng.choices(range(len(names)), weights=[w for _, w in templates.values()])[0]
     for name in names[first:] + names[:first]:
         draft = templates[name][0](rng, world)
         if draft is not None:
-            return task_spec(rng, name, draft, world, toolkit)
+            return task_spec(rng, name, draft, world, toolkit, policy)
     raise KitError("no template applies to this world")
 
 
 def task_spec(
-    rng: random.Random, name: str, draft: Draft, world: dict[str, Any], toolkit: type[Toolkit]
+    rng: random.Random,
+    name: str,
+    draft: Draft,
+    world: dict[str, Any],
+    toolkit: type[Toolkit],
+    policy: str = "",
 ) -> TaskSpec:
     state = world if draft.state is None else draft.state
-    check_writes(name, draft, state, toolkit)
+    outputs = check_writes(name, draft, state, toolkit)
     persona = rng.choice(sorted(PERSONAS))
     request = draft.request
     first = opening(rng, request, persona)
@@ -77,6 +86,7 @@ def task_spec(
         persona=PERSONAS[persona],
         accepts_changes=draft.writes,
     )
+    check_evidence(name, draft.facts, scenario, outputs, draft.writes, policy, KitError)
     return TaskSpec(
         template=name,
         difficulty=difficulty(len(draft.actions)),
@@ -100,10 +110,13 @@ def check_opening(name: str, request: Request, first: str, facts: list[str]) -> 
             raise KitError(f"template {name}: the opening states the required fact {fact!r}")
 
 
-def check_writes(name: str, draft: Draft, state: dict[str, Any], toolkit: type[Toolkit]) -> None:
+def check_writes(
+    name: str, draft: Draft, state: dict[str, Any], toolkit: type[Toolkit]
+) -> list[str]:
+    """Check that the gold path writes exactly when the request implies a write; return the
+    results of its calls (what its facts may come from)."""
     kit = toolkit(worlds.MEMO.copy(state))
-    for action in draft.actions:
-        getattr(kit, action.name)(**action.arguments)
+    outputs = [getattr(kit, a.name)(**a.arguments) for a in draft.actions]
     changed = kit.state != state  # a deep comparison: cheaper than hashing the world twice
     if draft.writes and not changed:
         raise KitError(
@@ -112,3 +125,4 @@ def check_writes(name: str, draft: Draft, state: dict[str, Any], toolkit: type[T
         )
     if changed and not draft.writes:
         raise KitError(f"template {name}: a read-only request whose gold path changes the state")
+    return outputs

@@ -15,6 +15,11 @@ TOOLSCALE_DOMAINS). Every problem is one `Finding`; identical ones on several ta
   checked while sampling);
 - do_nothing: an attempt with no call and no answer fails every task, and one with no call that
   says the gold final message fails every task whose gold route writes;
+- parrot (stateful domains): an attempt with no call that repeats everything the user said or
+  can say plus stock policy phrases fails every task, and so does one with no call that says the
+  gold final message (a refusal without the look-up that justifies it); checked on tasks 0..N-1
+  and then on further indexes until every template has been drawn (`PARROT_DRAWS` per
+  template at most; a template never drawn is a warning);
 - reachable: every tool appears in some gold or alternative route of the N tasks;
 - fuzz: hostile arguments (`toolscale.publish.fuzz`, `fuzz` calls per tool, each on a fresh state)
   crash no tool, take no tool past its time bound, change no state through a READ tool, and get
@@ -38,6 +43,7 @@ from toolscale.core.errors import ConfigError
 from toolscale.core.registry import get_domain
 from toolscale.core.schema import SchemaError, function_schema
 from toolscale.judge.verify import verify
+from toolscale.kit.evidence import parrot
 from toolscale.play.reference import ReferenceTeacher
 from toolscale.play.transcript import close_draft, open_draft
 from toolscale.publish.fuzz import PER_TOOL, fuzz
@@ -46,6 +52,7 @@ from toolscale.sandbox.pool import SandboxError, SandboxPool
 from toolscale.stats.run import sample_stage
 
 LISTED_TASKS = 3  # task indexes named in one line before "and N more"
+PARROT_DRAWS = 40  # further samples per template, to reach every template with the parrot
 
 
 @dataclass(frozen=True)
@@ -185,6 +192,57 @@ async def _do_nothing(
     return found
 
 
+async def _parrot(
+    pool: SandboxPool, domain: Domain, item: SampledTask, index: int
+) -> list[Finding]:
+    """No call and no look-up: the user's words plus stock phrases, or (on a task whose gold
+    route does not write; `do_nothing` checks the others) the gold final message said blind,
+    must fail a stateful task."""
+    task, found = item.task, []
+    unchanged = state_hash(task.initial_state)
+    attempts = [(parrot(task.user_scenario, task.instruction), "repeats the user")]
+    specs = domain.toolkit.specs()
+    if not any(specs[a["name"]].kind is ToolKind.WRITE for a in task.gold_actions):
+        attempts.append((item.final_message, "says the gold final message without a look-up"))
+    for text, why in attempts:
+        blind = close_draft(open_draft(task, "parrot", 0), text, unchanged)
+        if (await verify(task, blind, pool)).verified:
+            message = (
+                f"template {task.template}: an attempt with no call that {why} verifies; state a "
+                "fact only a look-up gives (toolscale.kit.evidence)"
+            )
+            found.append(Finding("parrot", message, index))
+    return found
+
+
+async def parrot_templates(
+    pool: SandboxPool, domain: Domain, seed: int, start: int, seen: set[str]
+) -> list[Finding]:
+    """The parrot checks on further tasks from index `start` until every template of the domain
+    has been drawn (at most PARROT_DRAWS samples per template)."""
+    found: list[Finding] = []
+    index, stop = start, start + PARROT_DRAWS * len(domain.templates)
+    while index < stop and not set(domain.templates) <= seen:
+        batch = range(index, min(index + 16, stop))
+        samples = await asyncio.gather(*(_sample(pool, domain, seed, i) for i in batch))
+        for i, (built, _) in zip(batch, samples, strict=True):
+            if built is not None and built.task.template not in seen:
+                seen.add(built.task.template)
+                found += await _parrot(pool, domain, prepare(built, Economics(), {"none": 1.0}), i)
+        index = batch.stop
+    found += [
+        Finding(
+            "parrot",
+            f"template {name} was not drawn in {index} tasks (seed {seed}); the parrot check "
+            "did not reach it",
+            warning=True,
+        )
+        for name in domain.templates
+        if name not in seen
+    ]
+    return found
+
+
 async def check_task(
     pool: SandboxPool, domain: Domain, seed: int, index: int
 ) -> tuple[list[Finding], set[str] | None]:
@@ -214,6 +272,8 @@ async def check_task(
             found.append(Finding("verify", message, index))
     found += await _read_purity(pool, domain, item, index)
     found += await _do_nothing(pool, domain, item, index)
+    if domain.family == "stateful":
+        found += await _parrot(pool, domain, item, index)
     return found, used
 
 
@@ -235,12 +295,21 @@ async def _check_tasks(
 ) -> tuple[list[Finding], set[str], int]:
     async with SandboxPool(workers, call_timeout_s) as pool:
         results = await asyncio.gather(*(check_task(pool, domain, seed, i) for i in range(tasks)))
+        found = [f for found, _ in results for f in found]
+        if domain.family == "stateful" and not domain.name.startswith("tau2:"):
+            seen = await _templates(pool, domain, seed, tasks)
+            found += await parrot_templates(pool, domain, seed, tasks, seen)
         # After the tasks, alone on the pool: the fuzzer times its calls.
         hostile = await fuzz(pool, domain, seed, per_tool) if per_tool else []
     routes = [used for _, used in results if used is not None]
-    found = [f for found, _ in results for f in found]
     found += [Finding("fuzz", p.message, traceback=p.traceback) for p in hostile]
     return found, set().union(*routes), len(routes)
+
+
+async def _templates(pool: SandboxPool, domain: Domain, seed: int, tasks: int) -> set[str]:
+    """The templates of tasks 0..`tasks`-1 (sampled again: a worker's sample is cheap)."""
+    built = await asyncio.gather(*(_sample(pool, domain, seed, i) for i in range(tasks)))
+    return {item.task.template for item, _ in built if item is not None}
 
 
 def check_domain(

@@ -10,7 +10,18 @@ gold route and detours, by `GamingTeacher`; `toolscale.publish.reward_check` run
 - `every_tool_once`: call every offered tool once (arguments filled from its schema), then play
   the gold route and give the gold answer;
 - `repeat_cheap`: play the gold route, then call the cheapest offered tool ten more times;
-- `no_tools`: answer at once with a guess taken from the question.
+- `no_tools`: answer at once with a guess taken from the question;
+- `cheapest_route` / `dearest_route`: route by price alone: call the cheapest (dearest) offered
+  tool once with the task as stated (every free-text argument the instruction) and relay its
+  result, whatever the task needs;
+- `parrot`: no call; repeat everything the user said or can say (opening, reason, every detail
+  they know) plus stock policy phrases ("I cannot do that", "standard processing", "transferring
+  you to a human agent"; `toolscale.kit.parrot`);
+- `refusal_without_lookup` (stateful tasks): no call; say the gold final message, the refusal
+  (or answer) a correct agent gives, without the look-up that justifies it.
+
+On stateful tasks the policies in UNWORKED do none of the task's work, and `check-rewards` fails
+if any of them is verified on more than 1% of a domain's tasks.
 
 Every policy answers in the format the user asked for (JSON when asked), as a gaming policy
 would. A policy that needs a tool the task does not offer (experts in stateful domains) is not
@@ -25,6 +36,7 @@ from typing import Any
 
 from toolscale.core.contract import Action, canonical_state
 from toolscale.core.records import Task
+from toolscale.kit.evidence import parrot
 from toolscale.play.reference import ReferenceTeacher, final_message
 from toolscale.play.transcript import Transcript, close_draft, open_draft, record_call
 from toolscale.sample.prices import price_call
@@ -39,7 +51,12 @@ POLICIES = (
     "every_tool_once",
     "repeat_cheap",
     "no_tools",
+    "cheapest_route",
+    "dearest_route",
+    "parrot",
+    "refusal_without_lookup",
 )
+UNWORKED = ("no_tools", "cheapest_route", "dearest_route", "parrot", "refusal_without_lookup")
 STRONGEST = "expert-1"
 _DUMMY = {"string": "x", "integer": 1, "number": 1, "boolean": False, "array": [], "object": {}}
 
@@ -75,6 +92,31 @@ def _cheapest(task: Task) -> str:
     return min(task.tool_names(), key=lambda name: (price(name), name))
 
 
+def asked_arguments(schema: dict[str, Any], text: str) -> dict[str, Any]:
+    """`filled_arguments`, with every required free-text parameter set to `text`."""
+    arguments = filled_arguments(schema)
+    properties = schema["function"]["parameters"]["properties"]
+    for name in arguments:
+        if properties[name].get("type") == "string" and "enum" not in properties[name]:
+            arguments[name] = text
+    return arguments
+
+
+def _by_price(task: Task) -> list[str]:
+    """Offered tools from cheapest to dearest per call (a model tool priced for the strongest
+    expert writing 1,000 tokens)."""
+    kinds = {t["function"]["name"]: t for t in task.tools}
+
+    def price(name: str) -> tuple[float, float, str]:
+        model = (
+            STRONGEST if "expert" in kinds[name]["function"]["parameters"]["properties"] else None
+        )
+        cost, latency = price_call(task.prices, name, "", model, 100, 1000 if model else 0)
+        return cost, latency, name
+
+    return sorted(task.tool_names(), key=price)
+
+
 def routes(item: SampledTask) -> dict[str, tuple[list[Action], Answer]]:
     """Each applicable policy's calls and how it answers from their outcomes: (text, expert)."""
     task, gold = item.task, _gold(item.task)
@@ -99,6 +141,20 @@ def routes(item: SampledTask) -> dict[str, tuple[list[Action], Answer]]:
     repeated = Action(cheap, filled_arguments(offered[cheap]))
     plays["repeat_cheap"] = ([*gold, *[repeated] * 10], gold_answer)
     plays["no_tools"] = ([], lambda outs: (_guess(task), None))
+
+    def relay_tool(outcomes: list[CallOutcome]) -> tuple[str, str | None]:
+        out = outcomes[-1].output.strip()
+        return (f"The answer is {out}." if task.expected_answer is not None else out), None
+
+    ordered = _by_price(task)
+    for policy, name in (("cheapest_route", ordered[0]), ("dearest_route", ordered[-1])):
+        plays[policy] = (
+            [Action(name, asked_arguments(offered[name], task.instruction))],
+            relay_tool,
+        )
+    plays["parrot"] = ([], lambda outs: (parrot(task.user_scenario, task.instruction), None))
+    if task.user_scenario is not None:
+        plays["refusal_without_lookup"] = ([], lambda outs: (item.final_message, None))
     return plays
 
 

@@ -6,8 +6,10 @@ detours and every gaming policy (`toolscale.publish.gaming`) are played through 
 verifier and labels. Per domain and profile the table reports how often the gold route is the
 best attempt of its group, how often the cheapest correct attempt wins under `cheap`, whether any
 gaming policy is ever the best attempt (by `reward_total` or by `reward_group`), and each
-policy's mean `reward_total` against the gold route's. The result is OUT/reward_check.json,
-which the data card shows. Nothing is added to the dataset.
+policy's mean `reward_total` against the gold route's; per stateful domain, how many tasks each
+policy that does none of the work (`toolscale.gaming.UNWORKED`: a parrot, a refusal without
+look-up, routing by price alone, a guess) got verified, which must stay at or below 1%. The
+result is OUT/reward_check.json, which the data card shows. Nothing is added to the dataset.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from toolscale.config.generate import GenerateConfig
 from toolscale.core.errors import ConfigError
 from toolscale.judge.rewards import RewardConfig
 from toolscale.pipeline.task import domain_worlds, rubric_of, run_task
-from toolscale.publish.gaming import GamingTeacher
+from toolscale.publish.gaming import UNWORKED, GamingTeacher
 from toolscale.publish.validate import run_settings
 from toolscale.sample.prices import BUILTIN, DEFAULT_SCHEDULES
 from toolscale.sample.tasks import Economics
@@ -30,6 +32,7 @@ from toolscale.sandbox.pool import SandboxPool
 from toolscale.write.output import Output, write_json
 
 EPS = 1e-9
+MAX_UNWORKED_SHARE = 0.01  # of a stateful domain's tasks an UNWORKED policy may pass
 
 
 def _best(rows: list[dict[str, Any]], key: str) -> float:
@@ -94,14 +97,31 @@ def tabulate(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return table
 
 
-def passed(table: list[dict[str, Any]]) -> bool:
-    """No gaming policy ever best, and each one's mean below the gold route's, in every cell."""
+def unworked_verified(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per stateful domain (one whose tasks have a user scenario) and UNWORKED policy: tasks
+    played, tasks it was verified on, and that share."""
+    counts: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
+    for row in rows:
+        policy = row["variant"].removeprefix("gaming:")
+        if row["variant"].startswith("gaming:") and policy in UNWORKED and row["conversational"]:
+            entry = counts[(row["domain"], policy)]
+            entry[0] += 1
+            entry[1] += bool(row["verified"])
+    return [
+        {"domain": d, "policy": p, "tasks": n, "verified": v, "share": round(v / n, 4)}
+        for (d, p), (n, v) in sorted(counts.items())
+    ]
+
+
+def passed(table: list[dict[str, Any]], unworked: list[dict[str, Any]] = ()) -> bool:
+    """No gaming policy ever best, and each one's mean below the gold route's, in every cell;
+    no UNWORKED policy verified on more than 1% of a stateful domain's tasks."""
     for cell in table:
         gold = cell["mean_reward_total"]["gold"]
         gaming = [v for k, v in cell["mean_reward_total"].items() if k.startswith("gaming:")]
         if cell["gaming_best"] or cell["gaming_best_group"] or any(v >= gold for v in gaming):
             return False
-    return True
+    return all(entry["share"] <= MAX_UNWORKED_SHARE for entry in unworked)
 
 
 async def play(config: GenerateConfig, economics: Economics, per_domain: int) -> list[dict]:
@@ -123,7 +143,14 @@ async def play(config: GenerateConfig, economics: Economics, per_domain: int) ->
             f"{len(errors)} domain errors, the first: {errors[0].line()}; fix the domain "
             f"(toolscale check-domain {errors[0].domain}) before checking rewards"
         )
-    return [row for r in results for row in (*r.traces, *r.rejected)]
+    conversational = {
+        t["id"] for r in results for t in r.tasks if json.loads(t["user_scenario"]) is not None
+    }
+    return [
+        {**row, "conversational": row["task_id"] in conversational}
+        for r in results
+        for row in (*r.traces, *r.rejected)
+    ]
 
 
 def check_rewards(root: Path, per_domain: int = 100, workers: int = 2) -> dict[str, Any]:
@@ -148,7 +175,13 @@ def check_rewards(root: Path, per_domain: int = 100, workers: int = 2) -> dict[s
     )
     rows = asyncio.run(play(config, settings.economics, count))
     table = tabulate(rows)
-    report = {"tasks_per_domain": count, "passed": passed(table), "table": table}
+    unworked = unworked_verified(rows)
+    report = {
+        "tasks_per_domain": count,
+        "passed": passed(table, unworked),
+        "table": table,
+        "unworked": unworked,
+    }
     write_json(root / "reward_check.json", report)
     return report
 

@@ -8,8 +8,10 @@ constraints the verifier checks (forbidden tools, an answer format, a latency or
 Built-in profiles (instruction appended to the task; P; what is checked):
 
 - `none`: no instruction; outcome 1, cost 0.2, latency 0.2; nothing.
-- `hurry`: "I'm in a hurry ..."; outcome 1, latency 1, cost 0.2; budget: the gold route's latency.
-- `cheap`: "Keep it cheap ..."; outcome 1, cost 1, latency 0.2; budget: the gold route's cost.
+- `hurry`: "I'm in a hurry ..."; outcome 1, latency 1, cost 0.2; budget: the gold route's latency
+  (modelled milliseconds, not calls).
+- `cheap`: "Keep it cheap ..."; outcome 1, cost 1, latency 0.2; budget: the gold route's cost
+  (dollars, not calls).
 - `avoid_tool`: "Don't use web search." (a tool off the gold route); tool -1 plus the base
   weights; never called.
 - `json_confidence`: 'Answer as JSON {"answer", "confidence"}'; the base weights; format,
@@ -18,8 +20,10 @@ Built-in profiles (instruction appended to the task; P; what is checked):
 Every user prefers, other things equal, a cheaper and faster route: the base weights (cost 0.2,
 latency 0.2) keep ToolOrchestra's group reward informative among correct attempts whatever the
 profile. The budgets are the task's `reference_cost` / `reference_latency_ms`: its gold route
-priced from its own table, the orchestrator's tokens included. This module judges nothing about
-correctness; `toolscale.judge.verify` does that.
+priced from its own table, the orchestrator's tokens included. An attempt within its budget is
+quick; one over BUDGET_SLACK times it breaks a hard constraint, as a forbidden tool or a wrong
+answer format does (`violations`; `toolscale.judge.rewards` scores such an attempt as a wrong one).
+This module judges nothing about correctness; `toolscale.judge.verify` does that.
 """
 
 from __future__ import annotations
@@ -78,6 +82,10 @@ class Preference(BaseModel):
 
 
 BASE = 0.2  # the cost and latency weight of every profile that does not stress one of them
+# A budget is the gold route's cost or latency: within it an attempt is quick; a user who asked
+# for speed (or thrift) does not accept more than twice it, so beyond that the attempt breaks the
+# profile's hard constraint (an exact bound would fail every answer a few tokens wordier).
+BUDGET_SLACK = 2.0
 NO_PREFERENCE = Preference(
     profile="none", instruction="", vector=PreferenceVector(cost=BASE, latency=BASE)
 )
@@ -218,15 +226,39 @@ def stated_confidence(final_answer: str) -> float | None:
     return float(confidence)
 
 
+def _over(value: float, budget: float) -> bool:
+    return value > BUDGET_SLACK * budget + 1e-9  # slack for float sums
+
+
 def violations(
-    preference: Preference, calls_per_tool: Mapping[str, int], final_answer: str
+    preference: Preference,
+    calls_per_tool: Mapping[str, int],
+    final_answer: str,
+    total_latency_ms: float | None = None,
+    total_cost: float | None = None,
 ) -> list[str]:
-    """The hard constraints of the profile that an attempt breaks (empty: compliant).
+    """The hard constraints of the profile that an attempt breaks (empty: compliant): a forbidden
+    tool called, the answer format, and (when the attempt's totals are given) a latency or cost
+    over BUDGET_SLACK times the profile's budget.
 
     Example: a profile forbidding `ask_expert` and calls {"calculator": 2, "ask_expert": 1}
     give ["called forbidden tool 'ask_expert' (1 time)"]. A call counts even if it failed.
+    A `hurry` budget of 1200 ms and an attempt of 2500 ms give ["took 2500 ms, over 2x the 1200 ms
+    budget of a user in a hurry"]; 2400 ms is still compliant (if slow).
     """
     problems = []
+    budget = preference.max_latency_ms
+    if budget is not None and total_latency_ms is not None and _over(total_latency_ms, budget):
+        problems.append(
+            f"took {total_latency_ms:.0f} ms, over {BUDGET_SLACK:g}x the {budget:.0f} ms "
+            "budget of a user in a hurry"
+        )
+    budget = preference.max_cost
+    if budget is not None and total_cost is not None and _over(total_cost, budget):
+        problems.append(
+            f"cost ${total_cost:.6g}, over {BUDGET_SLACK:g}x the ${budget:.6g} budget of a "
+            "user who asked for cheap"
+        )
     for tool in preference.forbidden_tools:
         if (times := calls_per_tool.get(tool, 0)) > 0:
             problems.append(f"called forbidden tool {tool!r} ({times} time{'s' * (times > 1)})")
@@ -247,10 +279,11 @@ def within_budget(
     total_latency_ms: float,
     total_cost: float,
 ) -> bool:
-    """Whether an attempt was quick: no more calls than gold, and within the profile's latency
-    and cost budgets (1e-9 slack for float sums)."""
-    if num_tool_calls > gold_calls:
-        return False
+    """Whether an attempt was quick: within the profile's latency and cost budgets when it has
+    any (`hurry` is judged on modelled latency, `cheap` on dollars, whatever the number of calls;
+    1e-9 slack for float sums), else no more calls than gold."""
+    if preference.max_latency_ms is None and preference.max_cost is None:
+        return num_tool_calls <= gold_calls
     budget = preference.max_latency_ms
     if budget is not None and total_latency_ms > budget + 1e-9:
         return False

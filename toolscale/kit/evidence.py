@@ -1,0 +1,141 @@
+"""Evidence only tools give: which required facts of a stateful task a caller cannot supply, and
+the rule that an attempt states them only after a look-up showed them.
+
+A stateful task is judged on its final state and on the facts its final message states. A task
+that leaves the state as it is (a question, a refusal, a hand-off) is judged on the facts alone,
+so a fact the caller said, or a phrase any agent says ("I cannot do that", "standard",
+"transferring you to a human agent"), proves nothing: a policy that parrots the caller passes.
+Here an *evidence fact* is a required fact that appears in nothing the caller says or can say
+(`user_words`) nor in `STOCK_PHRASES`. Two rules use it:
+
+- sampling (`check_evidence`, through `sample_task`): a read-only task has an evidence fact that
+  a result of its gold route shows (a status, an amount, a date, an id found by a look-up, or a
+  sum the calculator made of them) and that, unless it is a number, the policy text does not
+  hold either (a tier name the policy lists is guessable; a number is judged by the rule below);
+- verifying (`missing_evidence`, a `KitDomain`'s `evidence_problems`): an attempt at a task with
+  evidence facts must be backed by a look-up: a successful call's result shows one of them, or
+  the attempt made one of the gold route's READ calls (same tool and arguments: the look-up that
+  establishes them, tau2's action check, which lets an agent add up two balances in its head). A
+  failed call, whose error may echo a guessed value, backs nothing. So a refusal is correct only
+  after the look-up that justifies it, even when it says the right words, and a list of guesses
+  never passes a numeric fact.
+
+`parrot` is the no-look-up attempt both rules defeat (check-domain and the gaming suite play it).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolscale.core.contract import Domain, ToolKind, UserScenario, fact_stated
+
+STOCK_PHRASES = (
+    "I cannot do that.",
+    "I'm sorry, that is not possible under our policy.",
+    "Your request will go through standard processing.",
+    "Transferring you to a human agent.",
+    "YOU ARE BEING TRANSFERRED TO A HUMAN AGENT. PLEASE HOLD ON.",
+)
+
+
+def user_words(scenario: UserScenario) -> list[str]:
+    """Everything the caller says or may say: the opening, why they call (the goal and its
+    conditions), and every detail they can tell when asked."""
+    return [
+        scenario.opening,
+        scenario.reason_for_call,
+        *scenario.known.values(),
+        *scenario.stated.values(),
+        scenario.known_info,
+    ]
+
+
+def parrot(scenario: UserScenario | None, instruction: str) -> str:
+    """A final message that looks nothing up: the caller's words repeated, then stock phrases."""
+    said = user_words(scenario) if scenario is not None else [instruction]
+    return " ".join([*said, *STOCK_PHRASES])
+
+
+def evidence_facts(facts: list[str], scenario: UserScenario | None, policy: str = "") -> list[str]:
+    """The required facts that neither the caller's words, the stock phrases nor `policy` state.
+    Without a scenario (a single-instruction task) no fact is evidence."""
+    if scenario is None:
+        return []
+    guessable = " ".join([*user_words(scenario), *STOCK_PHRASES, policy])
+    return [fact for fact in facts if not fact_stated(fact, guessable)]
+
+
+def _is_number(fact: str) -> bool:
+    try:
+        float(fact.replace(",", ""))
+    except ValueError:
+        return False
+    return True
+
+
+def missing_evidence(
+    facts: list[str],
+    scenario: UserScenario | None,
+    looked: list[tuple[str, Any, str]],
+    gold_reads: list[tuple[str, Any]],
+) -> list[str]:
+    """Why an attempt's facts are not backed by a look-up, or nothing. `looked` holds the
+    attempt's successful calls as (tool, parsed arguments, result); `gold_reads` the READ calls
+    of the gold route as (tool, arguments)."""
+    evidence = evidence_facts(facts, scenario)
+    if not evidence:
+        return []
+    if any(fact_stated(f, out) for f in evidence for _, _, out in looked):
+        return []
+    if any((name, arguments) in gold_reads for name, arguments, _ in looked):
+        return []
+    return [
+        f"no look-up backs {evidence}: a fact the caller did not give must come from a tool "
+        "result or from the look-up that establishes it"
+    ]
+
+
+def check_evidence(
+    name: str,
+    facts: list[str],
+    scenario: UserScenario,
+    outputs: list[str],
+    writes: bool,
+    policy: str,
+    error: type[Exception],
+) -> None:
+    """The sampling rule (module docstring) on a draft whose gold calls returned `outputs`;
+    raises `error` (the kit's KitError) naming the template when it is broken."""
+    if writes:
+        return  # the state proves the work: a no-call attempt leaves it as it was
+    strict = [
+        fact
+        for fact in evidence_facts(facts, scenario)
+        if _is_number(fact) or not fact_stated(fact, policy)
+    ]
+    if not any(fact_stated(fact, out) for fact in strict for out in outputs):
+        raise error(
+            f"template {name}: a read-only task needs a required fact only a look-up gives (a "
+            f"status, an amount, a date, an id the caller does not know); of its facts {facts}, "
+            "none is both in a result of its gold route and unsaid by the caller, the policy "
+            "and stock phrases"
+        )
+
+
+class KitDomain(Domain):
+    """A stateful domain on the kit: its verifier requires the evidence of `missing_evidence`."""
+
+    def evidence_problems(
+        self,
+        facts: list[str],
+        scenario: UserScenario | None,
+        looked: list[tuple[str, Any, str]],
+        gold: list[dict[str, Any]],
+    ) -> list[str]:
+        specs = self.toolkit.specs()
+        reads = [
+            (a["name"], a["arguments"])
+            for a in gold
+            if a["name"] in specs and specs[a["name"]].kind is ToolKind.READ
+        ]
+        return missing_evidence(facts, scenario, looked, reads)
