@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from tests.teachers.fake_openai import FakeOpenAI, Plans, gold_turns
-from toolscale.cli.main import StageProgress
+from toolscale.cli.progress import StageProgress
 from toolscale.config.generate import GenerateConfig
 from toolscale.pipeline import generate as generate_module
 from toolscale.pipeline.generate import generate

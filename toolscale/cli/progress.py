@@ -1,0 +1,66 @@
+"""What `toolscale generate` shows while it runs and when it fails: a live progress bar with counts
+per stage, and the run's first domain errors with a traceback.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+from toolscale.stats.run import RunStats
+
+console = Console(stderr=True)  # every command's messages go to stderr
+
+
+class StageProgress:
+    """A progress bar with live counts per stage, shown from the first finished task on (so
+    that a configuration error prints alone); for an LLM teacher also its requests and the
+    completion tokens per second since the command started."""
+
+    def __init__(self, total: int) -> None:
+        self.total = total
+        self.bar: Progress | None = None
+        self.started = time.monotonic()
+
+    def update(self, stats: RunStats, endpoints: dict[str, Any] | None = None) -> None:
+        if self.bar is None:
+            columns = (TextColumn("generate"), BarColumn(), TextColumn("{task.fields[stages]}"))
+            self.bar = Progress(*columns, TimeElapsedColumn(), console=console)
+            self.bar.start()
+            self.job = self.bar.add_task("generate", total=self.total, stages="")
+        funnel = stats.funnel()
+        stages = " ".join(
+            f"{k} {getattr(funnel, k)}" for k in ("sampled", "executed", "grounded", "verified")
+        )
+        rejected = sum(stats.rejected_by_stage.values())
+        errors = funnel.sample_failed + funnel.tool_crashes
+        shown = f"{stages} rejected {rejected}" + (f" errors {errors}" if errors else "")
+        teacher = (endpoints or {}).get("teacher")
+        if teacher:
+            rate = teacher["completion_tokens"] / max(time.monotonic() - self.started, 1e-9)
+            requests = f"requests {teacher['requests']} ({teacher['cached']} cached)"
+            shown += f" | {requests} {rate:.1f} tok/s"
+        self.bar.update(self.job, completed=funnel.sampled + funnel.sample_failed, stages=shown)
+
+    def stop(self) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+
+ERRORS_SHOWN = 5
+
+
+def show_errors(summary: dict[str, Any]) -> None:
+    """The run's first domain errors, one line each, then the traceback of the first."""
+    errors = summary.get("errors", [])
+    if not errors:
+        return
+    total = summary.get("sample_failures", 0) + summary.get("tool_crashes", 0)
+    console.print(f"{total} domain errors; the first:", highlight=False)
+    for error in errors[:ERRORS_SHOWN]:
+        line = f"{error['domain']} task {error['index']} ({error['stage']}): {error['message']}"
+        console.print(f"  {line}", highlight=False, soft_wrap=True, markup=False)
+    console.print(errors[0]["traceback"].rstrip(), highlight=False, soft_wrap=True, markup=False)
