@@ -91,6 +91,9 @@ def test_committed_answer_is_the_one_answer_statement(message, committed):
         ("69.3", "The answer is $69.30.", True),
         ("8", "Together they take 2 more hours. The answer is 8 hours.", True),
         ("1200", "The answer is 1,200.", True),
+        ("4197207", "The answer is 4197208.", False),  # off by one is wrong, however large
+        ("1234567.89", "The answer is 1234568.89.", False),
+        ("0.3", "The answer is 0.30000000000000004.", True),  # float rounding is not an error
         ("12", "The answer is 12 or 13.", False),  # two numbers in the statement
         ("12", "It takes 12 hours.", False),  # a number, but no statement
         ("Kelby Marsh", "The answer is KELBY  marsh.", True),  # case and spacing

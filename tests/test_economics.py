@@ -53,7 +53,13 @@ def test_the_expert_policies_are_played_where_experts_exist(gaming_rows):
 
 def test_pasting_every_tool_result_is_rejected_at_the_outcome_stage(gaming_rows):
     pasted = [r for r in gaming_rows if r["variant"] == "gaming:paste_outputs"]
-    assert len(pasted) == 160
+    # Not played where the gold route relays one expert's reply: pasting it is that route.
+    relays = {
+        r["task_id"]
+        for r in gaming_rows
+        if r["variant"] == "gold" and [c["name"] for c in r["tool_calls"]] == ["ask_expert"]
+    }
+    assert len(pasted) == 160 - len(relays) and relays
     assert all(r["failure_stage"] == "outcome" for r in pasted)
     long_results = [r for r in pasted if any(len(c["output"]) >= 24 for c in r["tool_calls"])]
     assert long_results and all(
@@ -169,7 +175,8 @@ def test_validate_catches_a_tampered_price_table_and_cost(tmp_path):
     table = pq.read_table(shard)
     rows = table.to_pylist()
     prices = json.loads(rows[0]["prices"])
-    prices["calculator"]["fee"] = 0.0
+    tool = json.loads(rows[0]["gold_actions"])[0]["name"]  # offered whatever the dropout drew
+    prices[tool]["fee"] += 1.0
     rows[0]["prices"] = json.dumps(prices, sort_keys=True, separators=(",", ":"))
     pq.write_table(type(table).from_pylist(rows, schema=table.schema), shard)
     tampered = cli("validate", str(out))

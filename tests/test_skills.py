@@ -24,13 +24,18 @@ def test_a_reply_bills_its_stated_reasoning_plus_its_own_text():
 
 
 def test_right_with_the_profiles_probability_by_kind():
-    known = Known("42", kind="program", difficulty="hard")
     for alias, profile in PROFILES.items():
-        right = sum(
-            answer_matches("42", simulated_answer(alias, f"question {i}?", known)[0])
-            for i in range(600)
-        )
+        right = 0
+        for i in range(600):  # 600 different problems of one kind and difficulty
+            known = Known(str(1000 + i), kind="program", difficulty="hard")
+            right += answer_matches(known.answer, simulated_answer(alias, "question?", known)[0])
         assert abs(right / 600 - profile.p_correct("program", "hard")) < 0.06, alias
+
+
+def test_a_problem_gets_the_same_answer_however_it_is_worded():
+    known = Known("4197207", kind="program", difficulty="hard")
+    replies = {simulated_answer("expert-3", q, known)[0] for q in ("Q?", "Q? Keep it cheap.")}
+    assert len(replies) == 1
 
 
 def test_changing_a_profile_changes_the_capability_sentence():

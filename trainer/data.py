@@ -8,16 +8,25 @@ and keeps all task columns, which the environment's `reset` rebuilds the task fr
 from __future__ import annotations
 
 import json
+import typing
 from pathlib import Path
 from typing import Any
 
 from toolscale.core.errors import ConfigError
+from toolscale.core.records import Task
 from toolscale.core.registry import names
 from toolscale.sample.worlds import WorldStore
 from toolscale.write.features import TASK_FEATURES
 from trainer.environment import ASK_USER, environment_key, tool_schemas
 
 SFT_COLUMNS = ["task_id", "domain", "messages"]
+# Task columns that may be null in a row (a stateful task has no expected answer, a task without
+# routes no oracle reward), so a null there is no sign of a missing column.
+NULLABLE = {
+    name
+    for name, info in Task.model_fields.items()
+    if type(None) in typing.get_args(info.annotation)
+}
 
 
 def load_config(dataset: str, config: str) -> Any:
@@ -84,7 +93,7 @@ def grpo_rows(options: Any) -> Any:
         options.max_tasks,
     )
     rows = load_config(dataset, config or "tasks")
-    needed = [c for c in TASK_FEATURES if c != "expected_answer"]  # null for stateful tasks
+    needed = [c for c in TASK_FEATURES if c not in NULLABLE]
     rows = check_rows(rows, needed, config or "tasks", domains)
     wanted, levels = _templates(options.templates), _templates(options.difficulties)
     if wanted:

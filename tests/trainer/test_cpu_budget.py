@@ -58,16 +58,17 @@ def test_trace_variant_filter_keeps_the_named_routes(dataset):
     import datasets
 
     traces = datasets.load_dataset(str(dataset), "traces", split="train")
-    wanted = {"gold", "alternative_2"}
-    kept = sft_rows(options(dataset, trace_variants="gold,alternative_2"))
+    wanted = {"expert-1", "code_executor"}
+    kept = sft_rows(options(dataset, trace_variants="expert-1,code_executor"))
     assert len(kept) == sum(v in wanted for v in traces["variant"]) < len(traces)
-    # alternative_2 is the math domain's expert route: its conversations call ask_expert once.
+    # The routes are named for what they call: expert-1 asks that expert once, code_executor
+    # runs one program.
     calls = [
         [c["function"]["name"] for m in row["messages"] for c in m["tool_calls"] or []]
         for row in kept
     ]
-    assert any(c == ["ask_expert"] for c in calls)
-    assert all(c == ["ask_expert"] or set(c) == {"calculator"} for c in calls)
+    assert any(c == ["ask_expert"] for c in calls) and any(c == ["code_executor"] for c in calls)
+    assert all(c in (["ask_expert"], ["code_executor"]) for c in calls)
 
 
 def test_top_layers_only_get_gradients():

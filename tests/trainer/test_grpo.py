@@ -119,8 +119,9 @@ def test_two_grpo_steps_change_parameters_from_real_sandbox_rewards(tmp_path, mo
     for task, calls in verified:
         gold = json.loads(task.gold_actions and json.dumps(task.gold_actions))
         assert [c.name for c in calls] == [g["name"] for g in gold]
-        for call in calls:  # each output is what the calculator really computes
-            assert call.output == evaluate(json.loads(call.arguments)["expression"])
+        for call in calls:  # a calculator's output is what the calculator really computes
+            if call.name == "calculator":
+                assert call.output == evaluate(json.loads(call.arguments)["expression"])
     assert all(calls == [] for calls in failed)
 
     # The update moved the weights.

@@ -51,7 +51,8 @@ def _bare(text: str) -> str:
 def answer_matches(expected: str, final_message: str) -> bool:
     """Whether the message commits to the expected answer (`committed_answer`). A numeric answer
     must be the one number of the statement ("$69.30" and "12 hours" count, "12 or 13" does
-    not; relative tolerance 1e-6). A text answer must be the statement, ignoring case, commas,
+    not; relative tolerance 1e-9, so 4197208 is not 4197207 and 1234568.89 is not 1234567.89). A
+    text answer must be the statement, ignoring case, commas,
     spacing, a leading article and a trailing parenthesis ("the Vell (a river)" matches "Vell")."""
     value = committed_answer(final_message)
     if value is None:
@@ -64,7 +65,7 @@ def answer_matches(expected: str, final_message: str) -> bool:
             expected
         )
     stated_numbers = _numbers(value)
-    return len(stated_numbers) == 1 and abs(stated_numbers[0] - target) <= 1e-6 * max(
+    return len(stated_numbers) == 1 and abs(stated_numbers[0] - target) <= 1e-9 * max(
         1.0, abs(target)
     )
 

@@ -6,7 +6,8 @@ gold route and detours, by `GamingTeacher`; `toolscale.publish.reward_check` run
 
 - `ask_blank`: ask the strongest expert "?" and relay its reply;
 - `expert_does_all`: send the whole task to the strongest expert and relay its reply;
-- `paste_outputs`: play the gold calls, then answer with every tool result pasted;
+- `paste_outputs`: play the gold calls, then answer with every tool result pasted (not played
+  where the gold route relays one expert reply: pasting it is that route);
 - `every_tool_once`: call every offered tool once (arguments filled from its schema), then play
   the gold route and give the gold answer;
 - `repeat_cheap`: play the gold route, then call the cheapest offered tool ten more times;
@@ -24,7 +25,9 @@ On stateful tasks the policies in UNWORKED do none of the task's work, and `chec
 if any of them is verified on more than 1% of a domain's tasks.
 
 Every policy answers in the format the user asked for (JSON when asked), as a gaming policy
-would. A policy that needs a tool the task does not offer (experts in stateful domains) is not
+would. A policy that relays a call the task's own routes make (`TaskSpec.routes`, e.g. asking
+expert-1 the whole question where that is a route) is not played: it is that route. A policy that
+needs a tool the task does not offer (experts in stateful domains) is not
 played. This module only plays; it judges nothing.
 """
 
@@ -56,6 +59,7 @@ POLICIES = (
     "parrot",
     "refusal_without_lookup",
 )
+RELAYING = ("ask_blank", "expert_does_all", "cheapest_route", "dearest_route")  # relay one call
 UNWORKED = ("no_tools", "cheapest_route", "dearest_route", "parrot", "refusal_without_lookup")
 STRONGEST = "expert-1"
 _DUMMY = {"string": "x", "integer": 1, "number": 1, "boolean": False, "array": [], "object": {}}
@@ -134,7 +138,8 @@ def routes(item: SampledTask) -> dict[str, tuple[list[Action], Answer]]:
         plays["ask_blank"] = ([Action(ask, {"expert": STRONGEST, "question": "?"})], relay)
         whole = Action(ask, {"expert": STRONGEST, "question": task.instruction})
         plays["expert_does_all"] = ([whole], relay)
-    plays["paste_outputs"] = (gold, lambda outs: ("\n".join(o.output for o in outs), None))
+    if not (len(gold) == 1 and gold[0].name == "ask_expert"):  # else pasting is relaying: gold
+        plays["paste_outputs"] = (gold, lambda outs: ("\n".join(o.output for o in outs), None))
     everything = [Action(name, filled_arguments(schema)) for name, schema in offered.items()]
     plays["every_tool_once"] = ([*everything, *gold], gold_answer)
     cheap = _cheapest(task)
@@ -155,7 +160,10 @@ def routes(item: SampledTask) -> dict[str, tuple[list[Action], Answer]]:
     plays["parrot"] = ([], lambda outs: (parrot(task.user_scenario, task.instruction), None))
     if task.user_scenario is not None:
         plays["refusal_without_lookup"] = ([], lambda outs: (item.final_message, None))
-    return plays
+    # A policy that relays what one of the task's own routes calls (asking expert-1 the whole
+    # question is the oracle route of a fact only a strong model knows) is that route, not gaming.
+    honest = [gold, *(route.actions for route in item.routes)]
+    return {p: play for p, play in plays.items() if p not in RELAYING or play[0] not in honest}
 
 
 class GamingTeacher:

@@ -71,7 +71,11 @@ def simulated_answer(
     """(reply, usage) of simulated expert `alias` (with skill `profile`, by default its own)
     asked `question`, where `known` is what the question lets it work out, or None."""
     profile = profile or PROFILES[alias]
-    rng = random.Random(hashlib.sha256(f"{alias}|{question}".encode()).hexdigest())
+    # Seeded by the problem the question states, not by its wording: two questions that state
+    # the same problem (with or without the user's preference sentence, in other words) get the
+    # same answer from an alias, as a model asked twice at temperature 0 would give.
+    problem = question if known is None else f"{known.kind}|{known.difficulty}|{known.answer}"
+    rng = random.Random(hashlib.sha256(f"{alias}|{problem}".encode()).hexdigest())
     if known is None:
         reasoning = rng.randint(*profile.reasoning["easy"]) // 4
         reply = CANNOT
