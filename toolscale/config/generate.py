@@ -61,7 +61,9 @@ class GenerateConfig(TeacherOptions):
     resume: bool = option(False, help="Continue an interrupted run in --out.")
     workers: int = option(2, help="Sandbox worker processes.")
     chunk_size: int = option(50, help="Tasks per shard (the unit of --resume).")
-    call_timeout_s: float = 15.0
+    call_timeout_s: float = option(
+        15.0, help="Seconds a tool call may run before it fails as timed out.", flag="call_timeout"
+    )
     # Preference profiles drawn per task, with relative weights (toolscale.sample.preferences).
     profiles: dict[str, float] = option(
         help='Preference profiles and weights, e.g. "none=1,hurry=2", or "all".',
