@@ -24,7 +24,7 @@ class BankDomain(KitDomain):
     callers who give their email or customer id when asked."""
 
     name = "bank"
-    version = "3.1"
+    version = "3.2"
     family = "stateful"
     toolkit = BankTools
     policy = (Path(__file__).parent / "policy.md").read_text(encoding="utf-8")

@@ -27,7 +27,7 @@ def _world(seed: int) -> dict[str, Any]:
 
 class RailwayDomain(KitDomain):
     name = "railway"
-    version = "3.1"
+    version = "3.2"
     family = "stateful"
     toolkit = RailwayTools
     policy = (Path(__file__).parent / "policy.md").read_text(encoding="utf-8")

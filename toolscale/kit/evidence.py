@@ -138,4 +138,9 @@ class KitDomain(Domain):
             for a in gold
             if a["name"] in specs and specs[a["name"]].kind is ToolKind.READ
         ]
+        # Only the domain's own tools give evidence (a look-up, or a write's receipt): `calculate`
+        # shows a sum of the numbers it was given, which an agent that never looked them up
+        # could only have made up.
+        own = (ToolKind.READ, ToolKind.WRITE)
+        looked = [c for c in looked if c[0] in specs and specs[c[0]].kind in own]
         return missing_evidence(facts, scenario, looked, reads)

@@ -1,13 +1,16 @@
 """The reference teacher: plays the gold actions through the sandbox, no LLM involved.
 
-With `detours` it also plays correct but less efficient routes, so efficiency varies between
-the traces of one task: the gold route with its first READ call repeated (a redundant lookup),
-and every alternative route the domain offers (e.g. an expert or code_executor instead of the
-calculator). A conversational task's route is played as a conversation with the scripted user
-(toolscale.play.conversation: the agent asks for what only the user knows and confirms each write),
-so its traces have several user turns. A route that ends by asking an expert answers with the
-expert's reply, as an agent relying on it would; a simulated expert can be wrong, and the
-verifier then rejects the attempt at the outcome stage like any other wrong attempt.
+With `detours` it also plays correct but less efficient routes, so efficiency varies between the
+traces of one task: the gold route with its first READ call repeated (a redundant lookup), and
+every alternative route the domain offers (e.g. an expert or code_executor instead of the
+calculator); for a stateful task also the mistakes an agent makes (toolscale.play.mistakes: a
+guessed id, a loop of look-ups, a forbidden tool, the write left out or made twice, the answer
+without its look-ups), some recovered and correct, some rejected with their stage. A
+conversational task's route is played as a conversation with the scripted user
+(toolscale.play.conversation: the agent asks for what only the user knows and confirms each
+write), so its traces have several user turns. A route that ends by asking an expert answers
+with the expert's reply, as an agent relying on it would; a simulated expert can be wrong, and
+the verifier then rejects the attempt at the outcome stage like any other wrong attempt.
 
 When the task's preference profile asks for a JSON answer with a confidence, every route answers
 `{"answer": ..., "confidence": ...}` (confidence 1.0 for its own answer, the expert's stated
@@ -22,6 +25,7 @@ from toolscale.core.records import Task
 from toolscale.core.registry import get_domain
 from toolscale.core.task_state import state_json
 from toolscale.play.conversation import plan_conversation
+from toolscale.play.mistakes import mistakes
 from toolscale.play.transcript import Transcript, close_draft, open_draft, record_call
 from toolscale.sample.preferences import as_json_answer
 from toolscale.sample.tasks import SampledTask, said
@@ -51,6 +55,8 @@ def _routes(item: SampledTask, detours: bool) -> list[tuple[str, list[Action], s
         for n, route in enumerate(item.alternatives, 1)
     ]
     routes += [(r.name, r.actions, r.final_message) for r in item.routes]
+    if task.user_scenario is not None:  # a stateful task: an agent's real mistakes too
+        routes += [(name, actions, item.final_message) for name, actions in mistakes(task, specs)]
     if task.preference.answer_format == "json_confidence":
         routes.append(("plain_answer", gold, item.final_message))
     return routes
