@@ -62,7 +62,7 @@ def test_a_sound_domain_added_through_the_environment_passes():
         (
             "probe_alt_read",
             "problem [read_purity] tasks 0, 1, 2 and 5 more: READ tool read changed the state in "
-            "alternative route 1",
+            "route alternative_1",
         ),
         (
             "probe_noop",

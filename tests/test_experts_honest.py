@@ -6,7 +6,7 @@ import pytest
 
 from domains.knowledge import KnowledgeDomain
 from domains.math import MathDomain
-from toolscale.core.contract import answer_matches, item_rng
+from toolscale.core.contract import ToolError, answer_matches, item_rng
 from toolscale.tools.experts import CANNOT, EXPERTS
 
 N = 200  # tasks per domain: 400 in all
@@ -29,6 +29,16 @@ def _ask(domain, spec, alias: str, question: str) -> str:
     return kit.ask_expert(alias, question)
 
 
+def _reply(domain, spec, alias: str, question: str) -> str:
+    """The expert's reply, or the tool error an empty question gets (bounded arguments, issue
+    26): the error is what the agent reads instead, and it states no answer."""
+    try:
+        return _ask(domain, spec, alias, question)
+    except ToolError as error:
+        assert not question.strip(), question  # only an empty question is refused
+        return str(error)
+
+
 def _without_question(text: str) -> str:
     """The instruction with its question sentence (the one ending in "?") removed."""
     head, _, _ = text.rpartition("?")
@@ -41,7 +51,7 @@ def test_a_question_that_does_not_state_the_problem_is_never_answered(tasks):
     for domain, specs in tasks.values():
         for spec in specs:
             for question in ("?", "What is the answer?", _without_question(spec.instruction)):
-                reply = _ask(domain, spec, "expert-1", question)
+                reply = _reply(domain, spec, "expert-1", question)
                 asked += 1
                 correct += answer_matches(spec.answer, reply)
                 assert reply == CANNOT or not answer_matches(spec.answer, reply)

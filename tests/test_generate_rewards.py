@@ -13,6 +13,7 @@ import pytest
 from tests.test_generate import cli
 from toolscale.judge.rewards import row_total
 from toolscale.sample.preferences import BUDGET_SLACK
+from toolscale.tools.experts import stated_confidence as expert_confidence
 from toolscale.write.output import Output
 
 pytestmark = pytest.mark.slow
@@ -141,8 +142,14 @@ def test_json_profile_gold_complies_and_plain_answer_does_not(dataset):
             assert all(r["variant"] != "plain_answer" for r in attempts)
             continue
         variants = {r["variant"]: r for r in attempts}
-        assert variants["gold"]["verified"] and variants["gold"]["preference_compliant"]
-        assert variants["gold"]["stated_confidence"] == 1.0
+        gold = variants["gold"]
+        assert gold["verified"] and gold["preference_compliant"]
+        # Its own answer is sure (1.0); a gold route that ends by asking an expert (the oracle's
+        # choice on a fact question) relays the confidence the expert's reply states.
+        last = gold["tool_calls"][-1] if gold["tool_calls"] else None
+        relayed = last is not None and last["name"] == "ask_expert"
+        sure = expert_confidence(last["output"]) if relayed else 1.0
+        assert sure is not None and gold["stated_confidence"] == sure
         assert variants["plain_answer"]["verified"]
         assert not variants["plain_answer"]["preference_compliant"]
 
@@ -196,7 +203,10 @@ def test_profiles_follow_the_configured_spread(tmp_path):
     tasks = rows(out, "tasks")
     hurry = [t for t in tasks if t["preference_profile"] == "hurry"]
     assert all(t["instruction"].endswith("than needed.") for t in hurry)
-    # The domain part of each task is the same as with no preference at all.
+    # The domain part of each task is the same as with no preference at all: its instruction,
+    # its state and the routes it admits. Which route is gold is the oracle's choice under the
+    # task's preference (issue 22: a preference may change the best route), so the gold actions
+    # are the same where the oracle picked the same route (always, in a domain with no routes).
     plain = tmp_path / "plain"
     cli(
         "generate",
@@ -213,8 +223,12 @@ def test_profiles_follow_the_configured_spread(tmp_path):
     for task in tasks:
         other = base[(task["domain"], task["index"])]
         assert task["instruction"].startswith(other["instruction"])
-        assert task["gold_actions"] == other["gold_actions"]
         assert task["initial_state"] == other["initial_state"]
+        names = [{r["name"] for r in t["route_table"]} for t in (task, other)]
+        assert names[0] == names[1]
+        assert bool(names[0]) == (task["domain"] in ("knowledge", "math"))
+        if task["oracle_route"] == other["oracle_route"]:
+            assert task["gold_actions"] == other["gold_actions"]
 
 
 def test_validate_catches_a_changed_reward(dataset, tmp_path):

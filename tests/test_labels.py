@@ -44,9 +44,11 @@ def labels(item: SampledTask, draft: Transcript, verified: bool, config: RewardC
 
 
 def routes(item: SampledTask) -> dict[str, list[dict[str, Any]]]:
+    """The gold route and every other route of the task, by the name the reference teacher gives
+    its attempt."""
     found = {"gold": item.task.gold_actions}
-    for number, route in enumerate(item.alternatives, 1):
-        found[f"alternative_{number}"] = [a.as_dict() for a in route]
+    for name, route in item.other_routes():
+        found[name] = [a.as_dict() for a in route]
     return found
 
 
@@ -55,101 +57,102 @@ def routes(item: SampledTask) -> dict[str, list[dict[str, Any]]]:
 # $0.0002, 120 ms + 0.5 ms per output token; the orchestrator $0.10 / $0.40 per 1M tokens read /
 # written, 150 ms per turn + 12 ms per token written. Tokens are ceil(characters / 4).
 #
-# math seed 0 index 4, gold = calculator x3 on "1 * 12 + 6 * 11.25 + 2 * 2.25" (29 chars),
-# "84 * (1 - 25 / 100)" and "63 * (1 + 10 / 100)" (19 chars each), results "84", "63", "69.3",
-# final "The answer is $69.30." (21 chars). A call is written as its name (calculator, 10 chars)
-# plus its JSON arguments {"expression":"..."} (17 chars + the expression):
-#   written = ceil(56/4) + ceil(46/4) + ceil(46/4) + ceil(21/4) = 14 + 12 + 12 + 6 = 44
-#   read    = 1 + 1 + 1 = 3; turns = 4
-#   cost    = 3 * 0.00001 + (3 * 0.10 + 44 * 0.40) / 1e6 = 0.00003 + 0.0000179 = 0.0000479
-#   latency = 3 * 10 + 4 * 150 + 44 * 12 = 30 + 600 + 528 = 1158 ms
-MATH_GOLD_COST, MATH_GOLD_LATENCY = 0.0000479, 1158.0
-# alternative_1 = one code_executor call printing "69.3": its code is 5 lines of 40 + 38 + 35 +
-# 24 + 55 = 192 chars and 4 newlines written as \n, {"code":"..."} adds 11: 211 chars, plus the
-# name (13): ceil(224/4) = 56 tokens written, + 6 for the final message; 1 token read; 2 turns.
+# math seed 0 index 6 (a fuel-cost word problem), gold = calculator x3 on "180 * 1.6" (9 chars),
+# "288 / 100 * 10.5" (16) and "30.24 * 1.25" (12), results "288", "30.24", "37.8", final
+# "The answer is $37.80." (21 chars). A call is written as its name (calculator, 10 chars) plus
+# its JSON arguments {"expression":"..."} (17 chars + the expression):
+#   written = ceil(36/4) + ceil(43/4) + ceil(39/4) + ceil(21/4) = 9 + 11 + 10 + 6 = 36
+#   read    = 1 + 2 + 1 = 4; turns = 4
+#   cost    = 3 * 0.00001 + (4 * 0.10 + 36 * 0.40) / 1e6 = 0.00003 + 0.0000148 = 0.0000448
+#   latency = 3 * 10 + 4 * 150 + 36 * 12 = 30 + 600 + 432 = 1062 ms
+MATH_GOLD_COST, MATH_GOLD_LATENCY = 0.0000448, 1062.0
+# The code_executor route = one call printing "37.8": its code is 5 lines of 22 + 32 + 20 + 23 +
+# 55 = 152 chars and 4 newlines written as \n, {"code":"..."} adds 11: 171 chars, plus the name
+# (13): ceil(184/4) = 46 tokens written, + 6 for the final message; 1 token read; 2 turns.
 #   call    = 0.0001 + 0.0002 * 0.3005 s = 0.0001601, 300 + 0.5 * 1 = 300.5 ms
-#   total   = 0.0001601 + (1 * 0.10 + 62 * 0.40) / 1e6 = 0.000185;
-#             300.5 + 2 * 150 + 62 * 12 = 1344.5 ms
-MATH_CODE_COST, MATH_CODE_LATENCY = 0.000185, 1344.5
+#   total   = 0.0001601 + (1 * 0.10 + 52 * 0.40) / 1e6 = 0.000181;
+#             300.5 + 2 * 150 + 52 * 12 = 1224.5 ms
+MATH_CODE_COST, MATH_CODE_LATENCY = 0.000181, 1224.5
 
 
 def test_math_hurry_by_hand():
-    item = sampled("math", 4, "hurry")
+    item = sampled("math", 6, "hurry")
     assert [a["name"] for a in item.task.gold_actions] == ["calculator"] * 3
     assert item.task.price_schedule == "standard"
     assert item.task.reference_cost == pytest.approx(MATH_GOLD_COST, abs=1e-12)
-    assert item.task.preference.max_latency_ms == item.task.reference_latency_ms == 1158.0
+    assert item.task.preference.max_latency_ms == item.task.reference_latency_ms == 1062.0
     draft, ok = play(item, item.task.gold_actions, item.final_message)
     metrics, got = labels(item, draft, ok)
     assert ok and metrics["cost"] == pytest.approx(0.00003, abs=1e-12)
     assert metrics["latency_ms"] == 30.0
-    assert (metrics["orchestrator_input_tokens"], metrics["orchestrator_output_tokens"]) == (3, 44)
-    assert (metrics["num_tokens"], metrics["repeated_calls"]) == (47, 0)
-    assert metrics["orchestrator_cost"] == pytest.approx(0.0000179, abs=1e-12)
+    assert (metrics["orchestrator_input_tokens"], metrics["orchestrator_output_tokens"]) == (4, 36)
+    assert (metrics["num_tokens"], metrics["repeated_calls"]) == (40, 0)
+    assert metrics["orchestrator_cost"] == pytest.approx(0.0000148, abs=1e-12)
     assert metrics["total_cost"] == pytest.approx(MATH_GOLD_COST, abs=1e-12)
     assert metrics["total_latency_ms"] == MATH_GOLD_LATENCY
     # The gold route is the reference: -0.08 * 1 - 0.08 * 1.
     assert got["reward_efficiency"] == pytest.approx(-0.16)
     assert (got["solved_quickly"], got["reward_preference"]) == (True, 0.5)
     assert got["reward_total"] == pytest.approx(1 - 0.16 + 0.5)
-    # alternative_1 = one code_executor call: fewer calls, but over the 1158 ms budget.
-    code = routes(item)["alternative_1"]
+    # The code_executor route: fewer calls, but over the 1062 ms budget (within 2x: compliant).
+    code = routes(item)["code_executor"]
     draft, ok = play(item, code, item.final_message)
     metrics, got = labels(item, draft, ok)
     assert ok and metrics["cost"] == pytest.approx(0.0001601, abs=1e-12)
     assert metrics["latency_ms"] == 300.5
     assert metrics["total_cost"] == pytest.approx(MATH_CODE_COST, abs=1e-12)
     assert metrics["total_latency_ms"] == MATH_CODE_LATENCY
-    efficiency = -0.08 * (0.000185 / 0.0000479) - 0.08 * (1344.5 / 1158)  # about -0.4019
+    efficiency = -0.08 * (0.000181 / 0.0000448) - 0.08 * (1224.5 / 1062)  # about -0.4155
     assert got["reward_efficiency"] == pytest.approx(efficiency)
+    assert got["preference_compliant"]
     assert (got["solved_quickly"], got["reward_preference"]) == (False, 0.1)
     assert got["reward_total"] == pytest.approx(1 + efficiency + 0.1)
-    # Tokens form on the gold route: -0.01 * 3 calls - 0.0001 * 47 tokens = -0.0347.
+    # Tokens form on the gold route: -0.01 * 3 calls - 0.0001 * 40 tokens = -0.034.
     draft, ok = play(item, item.task.gold_actions, item.final_message)
     _, got = labels(item, draft, ok, RewardConfig(efficiency="tokens"))
-    assert got["reward_efficiency"] == pytest.approx(-0.0347)
+    assert got["reward_efficiency"] == pytest.approx(-0.034)
 
 
 def test_math_json_confidence_by_hand():
-    # {"answer":"The answer is $69.30.","confidence":1.0} is 11 + 21 + 19 = 51 chars: 13 tokens
-    # written instead of the plain answer's 6, so 51 in all. The reference teacher answers the
+    # {"answer":"The answer is $37.80.","confidence":1.0} is 11 + 21 + 19 = 51 chars: 13 tokens
+    # written instead of the plain answer's 6, so 43 in all. The reference teacher answers the
     # gold route so under this profile, and that route is the task's reference:
-    #   cost = 0.00003 + (3 * 0.10 + 51 * 0.40) / 1e6 = 0.0000507; latency 30 + 600 + 612 = 1242.
-    item = sampled("math", 4, "json_confidence")
-    assert item.task.reference_cost == pytest.approx(0.0000507, abs=1e-12)
-    assert item.task.reference_latency_ms == 1242.0
+    #   cost = 0.00003 + (4 * 0.10 + 43 * 0.40) / 1e6 = 0.0000476; latency 30 + 600 + 516 = 1146.
+    item = sampled("math", 6, "json_confidence")
+    assert item.task.reference_cost == pytest.approx(0.0000476, abs=1e-12)
+    assert item.task.reference_latency_ms == 1146.0
     answer = canonical_json({"answer": item.final_message, "confidence": 0.8})  # also 51 chars
     draft, ok = play(item, item.task.gold_actions, answer)
     metrics, got = labels(item, draft, ok)
     assert ok and got["preference_compliant"] and got["stated_confidence"] == 0.8
-    assert metrics["total_cost"] == pytest.approx(0.0000507, abs=1e-12)
-    assert metrics["total_latency_ms"] == 1242.0
+    assert metrics["total_cost"] == pytest.approx(0.0000476, abs=1e-12)
+    assert metrics["total_latency_ms"] == 1146.0
     assert got["reward_efficiency"] == pytest.approx(-0.16)
     assert got["reward_total"] == pytest.approx(1 - 0.16 + 0.5)
-    # The same route answered in plain text (0.0000479, 1158 ms) is correct and a little cheaper,
+    # The same route answered in plain text (0.0000448, 1062 ms) is correct and a little cheaper,
     # but ignores the profile: scored as a wrong answer (outcome 0, preference 0), so below the
-    # compliant attempt's 1.34 (before, 1 - 0.1501 = 0.85).
+    # compliant attempt's 1.34.
     draft, ok = play(item, item.task.gold_actions, item.final_message)
     _, got = labels(item, draft, ok)
     assert ok and not got["preference_compliant"]
     assert (got["reward_preference"], got["stated_confidence"]) == (0.0, None)
-    efficiency = -0.08 * (0.0000479 / 0.0000507) - 0.08 * (1158 / 1242)  # about -0.1501
+    efficiency = -0.08 * (0.0000448 / 0.0000476) - 0.08 * (1062 / 1146)  # about -0.1494
     assert got["reward_efficiency"] == pytest.approx(efficiency)
     assert got["reward_outcome"] == 0.0
     assert got["reward_total"] == pytest.approx(0 + efficiency + 0.0)
 
 
 def test_math_cheap_group_reward_by_hand():
-    # P = outcome 1, cost 1, latency 0.2; all three routes correct, but alternative_1 (code,
-    # $0.000185) costs over twice the gold route's $0.0000479, the cheap user's budget: it is
-    # scored as incorrect, 0, and outcome [1, 0, 1] gives the other two 1 each. alternative_3
-    # = the gold route with its last call repeated: 4 calls, read
-    # 4, written 14 + 12 + 12 + 12 + 6 = 56, 5 turns:
-    #   cost = 0.00004 + (4 * 0.10 + 56 * 0.40) / 1e6 = 0.0000628
-    #   latency = 40 + 5 * 150 + 56 * 12 = 1462 ms
-    # -cost [-0.0000479, -0.000185, -0.0000628] -> [1, 0, (0.000185 - 0.0000628) / 0.0001371]
-    # -latency [-1158, -1344.5, -1462] -> [1, (1462 - 1344.5) / 304, 0]
-    item = sampled("math", 4, "cheap")
+    # P = outcome 1, cost 1, latency 0.2; all three routes correct, but the code_executor route
+    # ($0.000181) costs over twice the gold route's $0.0000448, the cheap user's budget: it is
+    # scored as incorrect, 0, and outcome [1, 0, 1] gives the other two 1 each.
+    # calculator_repeat = the gold route with its last call repeated: 4 calls, read
+    # 4 + 1 = 5, written 9 + 11 + 10 + 10 + 6 = 46, 5 turns:
+    #   cost = 0.00004 + (5 * 0.10 + 46 * 0.40) / 1e6 = 0.0000589
+    #   latency = 40 + 5 * 150 + 46 * 12 = 1342 ms
+    # -cost [-0.0000448, -0.000181, -0.0000589] -> [1, 0, (0.000181 - 0.0000589) / 0.0001362]
+    # -latency [-1062, -1224.5, -1342] -> [1, (1342 - 1224.5) / 280, 0]
+    item = sampled("math", 6, "cheap")
     assert item.task.preference.vector.model_dump() == {
         "tools": {},
         "outcome": 1.0,
@@ -158,16 +161,16 @@ def test_math_cheap_group_reward_by_hand():
     }
     found = routes(item)
     traces = []
-    for name in ("gold", "alternative_1", "alternative_3"):
+    for name in ("gold", "code_executor", "calculator_repeat"):
         draft, ok = play(item, found[name], item.final_message)
         metrics, got = labels(item, draft, ok)
         traces.append(as_trace(item, draft, ok, metrics, got))
-    costs = [MATH_GOLD_COST, MATH_CODE_COST, 0.0000628]
+    costs = [MATH_GOLD_COST, MATH_CODE_COST, 0.0000589]
     assert [t.total_cost for t in traces] == pytest.approx(costs, abs=1e-12)
-    assert [t.total_latency_ms for t in traces] == [1158.0, 1344.5, 1462.0]
+    assert [t.total_latency_ms for t in traces] == [1062.0, 1224.5, 1342.0]
     scores = [t.reward_group for t in group_labels(item.task, traces)]
     assert [t.preference_compliant for t in traces] == [True, False, True]
-    assert scores == pytest.approx([1 + 1 + 0.2 * 1, 0.0, 1 + 1222 / 1371 + 0])
+    assert scores == pytest.approx([1 + 1 + 0.2 * 1, 0.0, 1 + 1221 / 1362 + 0])
 
 
 def as_trace(item, draft, verified, metrics, got) -> Trace:

@@ -164,19 +164,26 @@ def _chain(corpus: Corpus, kind: str, name: str, target: str, masked: str) -> st
     return _follow(corpus, name, asked[0]) if len(asked) == 1 else None
 
 
+def _words(cues: set[re.Pattern[str]], masked: str) -> set[tuple[int, int]]:
+    """Where in the question the relation words of `cues` stand."""
+    return {found.span() for cue in cues for found in cue.finditer(masked)}
+
+
+_CUES = {edge.cue for edge in _EDGES}
+
+
 def _asked(kind: str, target: str, masked: str) -> list[tuple[_Edge, ...]]:
-    """The paths whose every relation the question names, keeping those that name the most
-    relations ("the mentor of X born" is the mentor's birth town, not X's)."""
-    asked = [p for p in set(_paths(kind, target)) if all(e.cue.search(masked) for e in p)]
-    if not asked:
-        return []
-    cues = {p: len({e.cue.pattern for e in p}) for p in asked}
-    most = max(cues.values())
-    return [
+    """The shortest paths whose every relation the question names and which account for every
+    relation word in it: "the mentor of X born" is the mentor's birth town, not X's; "where is X
+    headquartered, and where was its founder born?" fits neither path whole, so none."""
+    named = _words(_CUES, masked)
+    asked = [
         p
-        for p in asked
-        if cues[p] == most and len(p) == min(len(q) for q in asked if cues[q] == most)
+        for p in set(_paths(kind, target))
+        if all(e.cue.search(masked) for e in p) and _words({e.cue for e in p}, masked) == named
     ]
+    shortest = min((len(p) for p in asked), default=0)
+    return [p for p in asked if len(p) == shortest]
 
 
 def _edge(source: str, target: str, masked: str) -> _Edge | None:

@@ -160,7 +160,9 @@ _READERS: tuple[tuple[re.Pattern[str], Callable[..., tuple[int, int]]], ...] = (
         lambda n: (_collatz(n), n),
     ),
     (
-        re.compile(rf"make {_N} cents from coins worth ([\d, and]+) cents"),
+        # the coin list as the sampler writes it, "1, 5, 10 and 25": a list with a gap in it
+        # ("1, , 10 and 25") is not read as fewer coins
+        re.compile(rf"make {_N} cents from coins worth ((?:\d+, )*\d+ and \d+) cents"),
         None,  # read below: the coin list
     ),
     (

@@ -1,4 +1,5 @@
-"""Tests of the knowledge domain: corpus, deterministic BM25 search, and the gold routes."""
+"""Tests of the knowledge domain: corpus, deterministic BM25 search, the gold routes and the other
+routes each question admits."""
 
 from __future__ import annotations
 
@@ -10,11 +11,19 @@ import pytest
 
 from domains.knowledge import KnowledgeDomain
 from domains.knowledge.corpus import Corpus, Doc, build_corpus
-from domains.knowledge.expert import answer
+from domains.knowledge.expert import known
 from domains.knowledge.index import Index, build_index, tokens
+from domains.knowledge.tasks import EXPERT_TEMPLATES
 from domains.knowledge.tools import KnowledgeTools
-from toolscale.core.contract import ToolError, item_rng, state_hash
-from toolscale.tools.experts import simulated_answer
+from toolscale.core.contract import (
+    Route,
+    TaskSpec,
+    ToolError,
+    committed_answer,
+    item_rng,
+    state_hash,
+)
+from toolscale.tools.experts import EXPERTS, simulated_answer
 
 SEED, SIZE = 0, 300
 
@@ -35,9 +44,14 @@ def test_corpus_is_reproducible_from_seed_with_unique_names() -> None:
     corpus = build_corpus(5, 120)
     assert build_corpus.__wrapped__(5, 120) == corpus
     assert build_corpus.__wrapped__(6, 120).docs != corpus.docs
-    assert len(corpus.docs) == 120
-    assert len(corpus.doc_of) == 120  # titles unique
-    assert [d.doc_id for d in corpus.docs] == [f"doc-{i:04d}" for i in range(120)]
+    # 120 entity documents, then a travel guide for one town in eight: 120 // 5 = 24 towns, 3
+    assert len(corpus.docs) == 123
+    assert len(corpus.doc_of) == 123  # titles unique
+    assert [d.doc_id for d in corpus.docs] == [f"doc-{i:04d}" for i in range(123)]
+    guides = corpus.docs[120:]
+    assert [d.title for d in guides] == [f"Travel guide: {town}" for town in corpus.disputed]
+    for doc, (town, river) in zip(guides, corpus.disputed.items(), strict=True):
+        assert river != corpus.towns[town].river and river in doc.text  # the guide is wrong
 
 
 def test_documents_state_the_facts_the_answers_rely_on() -> None:
@@ -121,6 +135,18 @@ def test_age_question_answer_is_hand_checkable_from_the_two_documents() -> None:
     assert spec.final_message.endswith(f"was {spec.answer} years old. The answer is {spec.answer}.")
 
 
+def _routes(spec: TaskSpec) -> dict[str, Route]:
+    return {r.name: r for r in spec.routes}
+
+
+def _asks(spec: TaskSpec) -> dict[str, list]:
+    """Each expert's one-call route: the gold route of the expert it names, or its own route."""
+    routes = {name: r.actions for name, r in _routes(spec).items() if name in EXPERTS}
+    if spec.gold_route in EXPERTS:
+        routes[spec.gold_route] = spec.gold_actions
+    return routes
+
+
 def test_gold_routes_replay_and_lead_to_the_answer() -> None:
     domain = KnowledgeDomain()
     corpus = build_corpus(SEED, SIZE)
@@ -143,16 +169,50 @@ def test_gold_routes_replay_and_lead_to_the_answer() -> None:
         assert spec.answer in outputs[-1]
         assert spec.answer.casefold() not in spec.instruction.casefold()
         assert domain.check_answer(spec.answer, spec.final_message)
-        assert len(spec.alternatives) == 4
-        # The last alternative reads the last searched entity's document by id, after searching.
+        assert spec.alternatives == []  # named routes replace the old alternatives
+        assert set(_asks(spec)) == set(EXPERTS)  # every expert is a route of every question
+        if spec.template in EXPERT_TEMPLATES:  # no document states it: an expert answers
+            assert spec.gold_route in EXPERTS and len(spec.gold_actions) == 1
+            assert domain.check_answer(spec.answer, outputs[-1])
+            continue
+        years = spec.template in ("years_between", "age_at_event")
+        assert spec.gold_route == ("search+calculator" if years else "search")
+        # The re-read detour reads the last searched entity's document by id, after searching.
         queries = [a.arguments["query"] for a in spec.gold_actions if a.name == "search"]
-        reread = spec.alternatives[3]
-        assert [a.name for a in reread][: len(queries) + 1] == [
+        reread = _routes(spec)["search_reread"]
+        assert reread.detour
+        assert [a.name for a in reread.actions][: len(queries) + 1] == [
             *["search"] * len(queries),
             "read_document",
         ]
-        assert reread[len(queries)].arguments == {"doc_id": corpus.doc_of[queries[-1]]}
+        assert reread.actions[len(queries)].arguments == {"doc_id": corpus.doc_of[queries[-1]]}
     assert seen == set(domain.templates)
+
+
+def test_expert_only_questions_have_a_search_detour_and_a_wrong_cheap_route() -> None:
+    domain = KnowledgeDomain()
+    corpus = build_corpus(SEED, SIZE)
+    checked = set()
+    for i in range(300):
+        spec = domain.sample(item_rng("knowledge", SEED, i), SEED, i)
+        if spec.template not in EXPERT_TEMPLATES:
+            continue
+        checked.add(spec.template)
+        look, ask = _routes(spec)["search>expert-1"].actions
+        assert (look.name, ask.arguments) == (
+            "search",
+            {"expert": "expert-1", "question": spec.instruction},
+        )
+        subject = look.arguments["query"]
+        if spec.template == "disputed":  # trusting the travel guide names its wrong river
+            guide = _routes(spec)["search_trust_guide"]
+            assert (
+                guide.detour and guide.final_message == f"The answer is {corpus.disputed[subject]}."
+            )
+            assert not domain.check_answer(spec.answer, guide.final_message)
+        else:  # nothing states the mentor: the search finds the person, not the answer
+            assert subject in corpus.people and corpus.mentors[subject] in spec.final_message
+    assert checked == set(EXPERT_TEMPLATES)
 
 
 def test_expert_answers_from_the_corpus_with_the_answer_or_a_same_kind_name() -> None:
@@ -162,19 +222,21 @@ def test_expert_answers_from_the_corpus_with_the_answer_or_a_same_kind_name() ->
     for i in range(60):
         spec = domain.sample(item_rng("knowledge", SEED, i), SEED, i)
         assert spec.initial_state == {"corpus": {"seed": SEED, "size": SIZE}}  # no answer key
-        (ask,) = spec.alternatives[1]
-        assert ask.name == "ask_expert" and ask.arguments["question"] == spec.instruction
-        reply = domain.toolkit(json.loads(json.dumps(spec.initial_state))).ask_expert(
-            **ask.arguments
-        )
         # The toolkit's expert looks the question up in the run's world.
-        known = answer(corpus, spec.instruction)
-        assert known is not None and known[0] == spec.answer
-        assert reply == simulated_answer(ask.arguments["expert"], spec.instruction, known)[0]
-        stated = reply.removeprefix("The answer is ").removesuffix(".")
-        if spec.template in ("single_hop", "two_hop", "three_hop"):
-            kinds = [corpus.people, corpus.towns, corpus.rivers]
-            pool = next((set(k) for k in kinds if spec.answer in k), seas)
-            assert stated in pool
-        else:
-            assert stated.lstrip("-").isdigit()  # a year count, right or offset
+        reading = known(corpus, spec.instruction)
+        assert reading is not None and reading.answer == spec.answer
+        for alias, actions in _asks(spec).items():
+            (ask,) = actions
+            assert ask.name == "ask_expert"
+            assert ask.arguments == {"expert": alias, "question": spec.instruction}
+            reply = domain.toolkit(json.loads(json.dumps(spec.initial_state))).ask_expert(
+                **ask.arguments
+            )
+            assert reply == simulated_answer(alias, spec.instruction, reading)[0]
+            stated = committed_answer(reply)
+            if spec.template in ("years_between", "age_at_event"):
+                assert stated.lstrip("-").isdigit()  # a year count, right or offset
+            else:
+                kinds = [corpus.people, corpus.towns, corpus.rivers]
+                pool = next((set(k) for k in kinds if spec.answer in k), seas)
+                assert stated in pool

@@ -7,7 +7,7 @@ import pytest
 from domains.knowledge import KnowledgeDomain
 from domains.knowledge.corpus import Corpus, build_corpus
 from domains.knowledge.expert import answer
-from domains.knowledge.tasks import _CHAINS, TEMPLATES
+from domains.knowledge.tasks import _CHAINS, EXPERT_TEMPLATES, TEMPLATES
 from toolscale.core.contract import TaskSpec, item_rng
 
 SEEDS, PER_SEED = (0, 1), 300
@@ -46,10 +46,20 @@ def _kind_names(corpus: Corpus, name: str) -> set[str] | None:
     return next((set(group) for group in groups if name in group), None)
 
 
+def _entities(spec: TaskSpec) -> list[str]:
+    """The entities a question names: those its gold route searches, or for a question only an
+    expert answers (a mentor, a disputed river), the one its `search>expert-1` detour looks up."""
+    actions = spec.gold_actions
+    if spec.template in EXPERT_TEMPLATES:
+        (detour,) = [r for r in spec.routes if r.name == "search>expert-1"]
+        actions = detour.actions
+    return [a.arguments["query"] for a in actions if a.name == "search"]
+
+
 def test_sample_has_every_template_and_question_form(tasks: list[TaskSpec]) -> None:
     assert {spec.template for spec in tasks} == set(TEMPLATES)
     asked = {spec.instruction for spec in tasks}
-    start = {spec.instruction: spec.gold_actions[0].arguments["query"] for spec in tasks}
+    start = {spec.instruction: _entities(spec)[0] for spec in tasks}
     forms = [question for chains in _CHAINS.values() for _, _, question in chains]
     missing = [f for f in forms if not any(f.format(start[q]) == q for q in asked)]
     assert missing == []
@@ -115,9 +125,8 @@ def test_unanswerable_questions_get_none() -> None:
 def test_questions_without_their_entity_names_get_none(tasks: list[TaskSpec]) -> None:
     for spec in tasks[:100]:
         question = spec.instruction
-        for action in spec.gold_actions:
-            if action.name == "search":
-                question = question.replace(action.arguments["query"], "")
+        for name in _entities(spec):
+            question = question.replace(name, "")
         assert question != spec.instruction
         assert answer(_corpus(spec), question) is None, question
 
@@ -141,6 +150,16 @@ def test_rewordings_are_answered_from_the_corpus() -> None:
         assert _ask(corpus, f"Which river runs through {t.name}?") == t.river
     for r in sorted(corpus.rivers.values(), key=lambda r: r.name)[:5]:
         assert _ask(corpus, f"Which sea does the {r.name} flow into?") == r.sea
+    # Facts no document states: a mentor, and the mentor's (not the pupil's) birth town.
+    for p in sorted(corpus.people.values(), key=lambda p: p.name)[:5]:
+        mentor = corpus.mentors[p.name]
+        assert _ask(corpus, f"Who was the mentor of {p.name}?") == mentor
+        town = corpus.people[mentor].birth_town
+        assert _ask(corpus, f"In which town was the mentor of {p.name} born?") == town
+    # A river a travel guide names wrongly: the expert knows the world, not the guide.
+    for town, guide in sorted(corpus.disputed.items())[:3]:
+        river = corpus.towns[town].river
+        assert river != guide and _ask(corpus, f"Which river flows through {town}?") == river
 
 
 def test_question_words_before_the_question_are_not_read() -> None:

@@ -11,8 +11,8 @@ TOOLSCALE_DOMAINS). Every problem is one `Finding`; identical ones on several ta
 - determinism: sampling the same (seed, index) again gives the same task id;
 - verify: the reference teacher's gold attempt verifies, and no attempt it plays (gold, detours,
   alternatives) crashes a tool (`crash`);
-- read_purity: the READ calls of alternative routes leave the state as it is (gold routes are
-  checked while sampling);
+- read_purity: the READ calls of the other routes (alternatives and named routes) leave the state
+  as it is (gold routes are checked while sampling);
 - do_nothing: an attempt with no call and no answer fails every task, and one with no call that
   says the gold final message fails every task whose gold route writes;
 - parrot (stateful domains): an attempt with no call that repeats everything the user said or
@@ -20,7 +20,8 @@ TOOLSCALE_DOMAINS). Every problem is one `Finding`; identical ones on several ta
   gold final message (a refusal without the look-up that justifies it); checked on tasks 0..N-1
   and then on further indexes until every template has been drawn (`PARROT_DRAWS` per
   template at most; a template never drawn is a warning);
-- reachable: every tool appears in some gold or alternative route of the N tasks;
+- reachable: every tool appears in some gold or alternative route (named routes included) of
+  the N tasks;
 - fuzz: hostile arguments (`toolscale.publish.fuzz`, `fuzz` calls per tool, each on a fresh state)
   crash no tool, take no tool past its time bound, change no state through a READ tool, and get
   short error texts; one line per tool and kind of failure.
@@ -155,18 +156,18 @@ async def _sample(
 async def _read_purity(
     pool: SandboxPool, domain: Domain, item: SampledTask, index: int
 ) -> list[Finding]:
-    """Each READ call of each alternative route, replayed up to and including it, leaves the
-    state hash of the route's prefix before it."""
+    """Each READ call of each other route, replayed up to and including it, leaves the state hash
+    of the route's prefix before it."""
     found = []
     state_json = canonical_state(item.task.initial_state)
-    for n, route in enumerate(item.alternatives, 1):
+    for name, route in item.other_routes():
         calls = [(a.name, a.arguments) for a in route]
         for k in _reads(domain, route):
             (_, before), (_, after) = [
                 await pool.replay(domain.name, state_json, calls[:stop]) for stop in (k, k + 1)
             ]
             if before != after:
-                message = f"READ tool {route[k].name} changed the state in alternative route {n}"
+                message = f"READ tool {route[k].name} changed the state in route {name}"
                 found.append(Finding("read_purity", message, index))
     return found
 
@@ -258,7 +259,7 @@ async def check_task(
         )
         found.append(Finding("determinism", message, index))
     used = {a["name"] for a in built.task.gold_actions}
-    used |= {a.name for route in built.alternatives for a in route}
+    used |= {a.name for _, route in built.other_routes() for a in route}
     item = prepare(built, Economics(), {"none": 1.0})
     drafts = await ReferenceTeacher(detours=True).attempts(item, pool)
     for draft in drafts:

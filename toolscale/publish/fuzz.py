@@ -67,7 +67,7 @@ async def _bases(pool: SandboxPool, domain: Domain, seed: int, tasks: int) -> di
         digest = item.state_digest or state_hash(item.task.initial_state)
         first = first or (text, digest)
         routes = [[(a["name"], a["arguments"]) for a in item.task.gold_actions]]
-        routes += [[(a.name, a.arguments) for a in route] for route in item.alternatives]
+        routes += [[(a.name, a.arguments) for a in route] for _, route in item.other_routes()]
         for name, arguments in (call for route in routes for call in route):
             if name not in found and isinstance(arguments, dict):
                 found[name] = _Base(text, digest, dict(arguments))

@@ -74,6 +74,12 @@ class SampledTask:
     gold_route: str = "gold"
     route_outcomes: dict[str, tuple[list[CallOutcome], str]] = field(default_factory=dict)
 
+    def other_routes(self) -> list[tuple[str, list[Action]]]:
+        """Every route besides the gold one, named as the reference teacher names its attempt:
+        the alternatives ("alternative_1", ...) and the named routes, detours included."""
+        numbered = [(f"alternative_{n}", r) for n, r in enumerate(self.alternatives, 1)]
+        return [*numbered, *((r.name, r.actions) for r in self.routes)]
+
 
 @dataclass(frozen=True)
 class Economics:
