@@ -7,20 +7,18 @@ import operator
 
 from toolscale.core.contract import ToolError
 from toolscale.tools import bounded_arith
-from toolscale.tools.bounded_arith import Clock
 
 _UNARY = {ast.UAdd: operator.pos, ast.USub: operator.neg}
 
 
-def _eval(node: ast.AST, clock: Clock) -> float:
-    clock.tick()
+def _eval(node: ast.AST) -> float:
     if isinstance(node, ast.Constant) and type(node.value) in (int, float):
         return bounded_arith.literal(node.value)
     if isinstance(node, ast.BinOp) and bounded_arith.supported(node.op):
-        left, right = _eval(node.left, clock), _eval(node.right, clock)
+        left, right = _eval(node.left), _eval(node.right)
         return bounded_arith.apply(node.op, left, right)
     if isinstance(node, ast.UnaryOp) and type(node.op) in _UNARY:
-        return _UNARY[type(node.op)](_eval(node.operand, clock))
+        return _UNARY[type(node.op)](_eval(node.operand))
     raise ToolError(f"unsupported expression element: {ast.dump(node)[:60]}")
 
 
@@ -36,7 +34,7 @@ def evaluate(expression: str) -> str:
         raise ToolError(f"invalid expression: {expression!r}") from None
     bounded_arith.check_shape(tree)
     try:
-        value = _eval(tree.body, Clock())
+        value = _eval(tree.body)
     except ZeroDivisionError:
         raise ToolError("division by zero") from None
     if isinstance(value, float) and value.is_integer():

@@ -5,9 +5,13 @@ Python's integers grow without limit: `(((9**64)**64)**64)**64` passes an expone
 step, yet builds a number of millions of digits (~13 s of CPU, then a ValueError when printed).
 Here each operand and result must stay below MAX_MAGNITUDE (1e100) in absolute value; a power is
 estimated from its operands' logarithms before it is computed; results that are not finite
-real numbers (an overflow, a negative base to a fractional power) are ToolErrors; nesting and
-time are bounded too. The bounds are far above what a tool task needs (the largest calculator
-value of the bundled domains' tasks is below 1e12) and far below what costs time.
+real numbers (an overflow, a negative base to a fractional power) are ToolErrors; nesting is
+bounded too. With the calculator's 500-character limit that bounds the work (a few hundred
+operations on numbers below 1e100: well under a millisecond) without a clock, so a result never
+depends on how loaded the machine is (a wall-clock limit made a loaded sampler's legitimate
+expression a ToolError, and a replay could disagree with its recording). The bounds are far
+above what a tool task needs (the largest calculator value of the bundled domains' tasks is
+below 1e12).
 This module only checks and applies single operations; `toolscale.tools.arith` parses.
 """
 
@@ -16,7 +20,6 @@ from __future__ import annotations
 import ast
 import math
 import operator
-import time
 from collections.abc import Callable
 
 from toolscale.core.contract import ToolError
@@ -24,7 +27,6 @@ from toolscale.core.contract import ToolError
 MAX_MAGNITUDE = 1e100
 MAX_EXPONENT = 64
 MAX_DEPTH = 200  # nested operations: a sum of 200 terms nests 200 deep (recursion stays safe)
-TIME_LIMIT_S = 0.05
 
 Number = int | float
 _BINARY: dict[type[ast.operator], Callable[[Number, Number], Number]] = {
@@ -106,14 +108,3 @@ def depth(tree: ast.AST) -> int:
 def check_shape(tree: ast.AST) -> None:
     if depth(tree) > MAX_DEPTH:
         raise ToolError(f"expression nested too deeply (at most {MAX_DEPTH} levels)")
-
-
-class Clock:
-    """The time an evaluation may still take; `tick` raises a ToolError once it is spent."""
-
-    def __init__(self, limit_s: float = TIME_LIMIT_S) -> None:
-        self.deadline = time.perf_counter() + limit_s
-
-    def tick(self) -> None:
-        if time.perf_counter() > self.deadline:
-            raise ToolError("expression takes too long to evaluate; split it into smaller steps")
