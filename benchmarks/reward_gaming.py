@@ -25,8 +25,8 @@ import pandas as pd
 
 from toolscale.config.generate import GenerateConfig
 from toolscale.pipeline.generate import generate
-from toolscale.publish.card_economics import group_spread
 from toolscale.publish.reward_check import check_rewards
+from toolscale.stats.economics import group_spread
 
 
 def main() -> None:

@@ -3,13 +3,8 @@ route is the oracle (best) route on, and each fixed route's mean reward relative
 
     python benchmarks/routing_economy.py OUT
 
-A fixed route is a policy that always plays the same kind of route, whatever the task: "always
-calculator", "always expert-1" (its route on every task; a task that does not admit it scores 0, as
-a wrong answer would, slightly generously), "always cheapest" / "always dearest" (the candidate
-route with the lowest / highest total cost on each task, right or wrong; "mistakes included"
-also counts the detours, e.g. a calculator shortcut on a program problem). Rewards are the
-`reward_total` of the tasks' route tables (toolscale.sample.oracle), the gold route being the
-oracle.
+Fixed routes and the oracle are those of `toolscale.stats.routes` (the data card shows the same
+tables).
 Also printed: the share of rejected attempts per domain (traces vs rejected configs). Checks the
 issue-22 targets: >= 3 routes best on >= 10% each, none on > 60%, some expert alias on >= 10%, no
 fixed route above 70% of the oracle; exits 1 when one fails.
@@ -18,10 +13,12 @@ fixed route above 70% of the oracle; exits 1 when one fails.
 from __future__ import annotations
 
 import sys
-from collections import Counter, defaultdict
+from collections import Counter
 from pathlib import Path
 
 import datasets
+
+from toolscale.stats.routes import routing
 
 EXPERTS = ("expert-1", "expert-2", "expert-3")
 
@@ -36,34 +33,10 @@ def report(out: Path) -> bool:
     attempts = Counter((r["domain"], r["verified"]) for c in ("traces", "rejected")
                        for r in _load(out, c))  # fmt: skip
     ok = True
-    by_domain: dict[str, list[dict]] = defaultdict(list)
-    for task in tasks:
-        if task["oracle_route"]:
-            by_domain[task["domain"]].append(task)
-    for domain, rows in sorted(by_domain.items()):
-        n = len(rows)
-        best = Counter(r["oracle_route"] for r in rows)
-        oracle = sum(r["oracle_reward"] for r in rows) / n
-        families = sorted({s["name"] for r in rows for s in r["route_table"] if not s["detour"]})
-        fixed: dict[str, float] = {}
-        for name in families:
-            fixed[f"always {name}"] = (
-                sum(
-                    next((s["reward_total"] for s in r["route_table"] if s["name"] == name), 0.0)
-                    for r in rows
-                )
-                / n
-            )
-        for label, pick, detours in (
-            ("always cheapest", min, False),
-            ("always dearest", max, False),
-            ("always cheapest, mistakes included", min, True),
-        ):
-            total = 0.0
-            for r in rows:
-                candidates = [s for s in r["route_table"] if detours or not s["detour"]]
-                total += pick(candidates, key=lambda s: s["total_cost"])["reward_total"]
-            fixed[label] = total / n
+    for table in routing(tasks):
+        domain, n, best, fixed, oracle = (
+            table.domain, table.tasks, Counter(table.best), table.fixed, table.oracle_mean
+        )  # fmt: skip
         rejected = attempts[(domain, False)] / max(1, sum(attempts[(domain, v)] for v in (0, 1)))
         print(f"\n## {domain}: {n} tasks, oracle mean reward_total {oracle:.3f}, "
               f"rejected attempts {100 * rejected:.1f}%")  # fmt: skip
@@ -71,7 +44,7 @@ def report(out: Path) -> bool:
         for name, count in best.most_common():
             print(f"| {name} | {count} | {100 * count / n:.1f}% |")
         print("\n| fixed route | mean reward_total | / oracle |\n|---|---|---|")
-        for label, value in sorted(fixed.items(), key=lambda kv: -kv[1]):
+        for label, value in fixed.items():
             print(f"| {label} | {value:.3f} | {100 * value / oracle:.1f}% |")
         shares = [c / n for c in best.values()]
         checks = {

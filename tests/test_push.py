@@ -48,7 +48,8 @@ def hub(monkeypatch):
 
 def expected_files(out: Path) -> set[str]:
     data = {p.relative_to(out).as_posix() for p in (out / "data").glob("*/*.parquet") if rows_in(p)}
-    return data | {"README.md", "run.json", "assets/efficiency.png", "assets/rewards.png"}
+    assets = {p.relative_to(out).as_posix() for p in (out / "assets").glob("*.png")}
+    return data | {"README.md", "run.json"} | assets
 
 
 def rows_in(path: Path) -> int:

@@ -3,7 +3,10 @@ task as it ends (with the endpoints' request and token counts), and the bar show
 
 from __future__ import annotations
 
+import io
 from typing import Any
+
+from rich.console import Console
 
 from tests.teachers.fake_openai import FakeOpenAI, Plans, gold_turns
 from toolscale.cli.progress import StageProgress
@@ -66,3 +69,18 @@ def test_the_bar_shows_requests_and_tokens_per_second(monkeypatch):
         assert "requests" not in reference.bar.tasks[0].fields["stages"]
     finally:
         reference.stop()
+
+
+def test_the_bar_fits_an_80_column_terminal_without_cutting_the_counts():
+    out = Console(file=io.StringIO(), width=80, force_terminal=False)
+    bar = StageProgress(total=200, out=out)
+    stats = RunStats.total([])
+    bar.update(stats, {"teacher": {"requests": 1234, "cached": 56, "completion_tokens": 99999}})
+    assert bar.bar is not None
+    bar.bar.refresh()
+    bar.stop()
+    lines = out.file.getvalue().splitlines()
+    assert lines and all(len(line) <= 80 for line in lines)
+    shown = " ".join(" ".join(line.split()) for line in lines)
+    assert "…" not in shown
+    assert bar.bar.tasks[0].fields["stages"] in shown  # every count is on screen, wrapped

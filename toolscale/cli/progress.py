@@ -9,6 +9,7 @@ from typing import Any
 
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Column
 
 from toolscale.stats.run import RunStats
 
@@ -18,17 +19,20 @@ console = Console(stderr=True)  # every command's messages go to stderr
 class StageProgress:
     """A progress bar with live counts per stage, shown from the first finished task on (so
     that a configuration error prints alone); for an LLM teacher also its requests and the
-    completion tokens per second since the command started."""
+    completion tokens per second since the command started. The counts wrap onto further lines
+    on a narrow terminal (rich measures its width) rather than being cut off."""
 
-    def __init__(self, total: int) -> None:
+    def __init__(self, total: int, out: Console = console) -> None:
         self.total = total
+        self.out = out
         self.bar: Progress | None = None
         self.started = time.monotonic()
 
     def update(self, stats: RunStats, endpoints: dict[str, Any] | None = None) -> None:
         if self.bar is None:
-            columns = (TextColumn("generate"), BarColumn(), TextColumn("{task.fields[stages]}"))
-            self.bar = Progress(*columns, TimeElapsedColumn(), console=console)
+            stages = TextColumn("{task.fields[stages]}", table_column=Column(overflow="fold"))
+            columns = (TextColumn("generate"), BarColumn(bar_width=20), TimeElapsedColumn(), stages)
+            self.bar = Progress(*columns, console=self.out)
             self.bar.start()
             self.job = self.bar.add_task("generate", total=self.total, stages="")
         funnel = stats.funnel()

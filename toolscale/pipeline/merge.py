@@ -196,7 +196,7 @@ def _write(inputs: list[Input], config: dict[str, Any], root: Path, dest: Path) 
     if output.row_count("tasks"):
         from toolscale.publish.card import card  # matplotlib and jinja2: only once there is a card
 
-        card(root, repo_id=str(dest))
+        card(root, repo_id=dest.name)  # `root` becomes `dest`: the card names dest's folder
     return summary
 
 

@@ -1,10 +1,14 @@
 """`toolscale card`: render OUT/README.md, the Hub dataset card, from run.json and the data.
 
-The card is `data_cards/template.md` (Jinja2, rendered by `huggingface_hub.DatasetCard`) filled
-with the numbers of `toolscale.stats.card_numbers` and the plots of
-`toolscale.publish.card_plots`. Its YAML lists a `configs:` entry for every config with rows, so
-`datasets.load_dataset(OUT, config)` and the Hub viewer work; a config without rows is left out
-because `datasets` cannot load an empty split.
+One renderer for every output: `data_cards/template.md` (Jinja2) holds what every card has (the
+metadata, the configuration, licence, citation) and includes the section of the command that
+made the output, `data_cards/generate.md` (with its tau2 lines among the limitations) or
+`data_cards/synthesize.md`. The numbers come from `toolscale.stats.card_numbers` (generate) or
+run.json (synthesize), the plots from `toolscale.publish.card_plots`. The YAML lists a `configs:`
+entry for every config with rows, so `datasets.load_dataset(OUT, config)` and the Hub viewer
+work; a config without rows is left out because `datasets` cannot load an empty split. Loading
+examples name the repository id when one is given (`toolscale push` does), otherwise the folder's
+own name (a path relative to the folder above it, right wherever the folder is moved).
 """
 
 from __future__ import annotations
@@ -14,20 +18,32 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
+import jinja2
 from datasets import DatasetInfo, SplitDict, SplitInfo
 from datasets.info import DatasetInfosDict
 from huggingface_hub import DatasetCard, DatasetCardData
 
 from toolscale.core.errors import ConfigError
 from toolscale.core.registry import get_domain, names
+from toolscale.publish import card_synthesize
+from toolscale.publish.card_config import shown
+from toolscale.publish.card_examples import examples
 from toolscale.publish.card_plots import draw
-from toolscale.stats.card_numbers import EFFICIENCY_COLUMNS, CardStats, collect
+from toolscale.stats.card_numbers import CardStats, collect
 from toolscale.stats.numbers import Summary
+from toolscale.stats.routes import POLICIES, Routing
 from toolscale.tau2.report import card_lines
 from toolscale.write.features import CONFIGS
 from toolscale.write.output import atomic_write
 
 _SIZES = ((1_000, "n<1K"), (10_000, "1K<n<10K"), (100_000, "10K<n<100K"), (1_000_000, "100K<n<1M"))
+_TEMPLATES = jinja2.Environment(
+    loader=jinja2.FunctionLoader(
+        lambda name: files("data_cards").joinpath(name).read_text(encoding="utf-8")
+    ),
+    keep_trailing_newline=True,
+    undefined=jinja2.StrictUndefined,
+)
 
 
 def size_category(rows: int) -> str:
@@ -71,42 +87,23 @@ def card_data(stats: CardStats, license_id: str, title: str) -> DatasetCardData:
     return data
 
 
-def generation_rows(stats: CardStats) -> list[tuple[str, str]]:
-    """Every resolved option (so an LLM teacher's model, endpoint and sampling settings show up
-    as soon as run.json records them), then derived values and versions."""
-    run = stats.run
-    rows = [(f"config.{k}", json.dumps(v)) for k, v in sorted(run.get("config", {}).items())]
-    attempts = stats.rows["traces"] + stats.rows["rejected"]
-    rows.append(("attempts per task", number(attempts / stats.rows["tasks"], 2)))
-    versions = run.get("versions", {})
-    rows += [(f"version.{k}", str(v)) for k, v in sorted(versions.items())]
-    if "toolscale_commit" not in versions:
-        rows.append(("version.toolscale_commit", "not recorded"))
-    rows += [
-        ("sample failures", str(run.get("sample_failures", 0))),
-        ("sandbox worker restarts", str(run.get("worker_restarts", 0))),
-    ]
-    return rows
-
-
 def limitations(stats: CardStats) -> list[str]:
     run = stats.run
     found = []
     if run.get("config", {}).get("teacher") == "reference":
         found.append(
-            "Traces were played by the reference teacher, which follows the gold actions (with "
-            "detours: also alternative correct routes). They show correct tool use, not the "
-            "variety or the mistakes of a language model."
+            "The reference teacher played the traces (gold, and with detours the other routes and "
+            "scripted mistakes): not the variety of a language model."
         )
     if any(e.get("backend") == "simulated" for e in run.get("experts", {}).values()):
         found.append(
-            "Model tools (experts) are simulated: each answers correctly with its stated "
-            "accuracy and otherwise wrongly, and token counts are estimated from text."
+            "Experts (model tools) are simulated: right with the probability their skill profile "
+            "gives the question, billed for the tokens they write."
         )
     if all_synthetic({d["domain"] for d in stats.domains}):
         found.append(
-            "Databases, people, entities and documents are synthetic, drawn from seeded "
-            "generators; facts in them are fictional."
+            "Databases, people, entities and documents are synthetic (seeded generators); their "
+            "facts are fictional."
         )
     if not stats.rows["rejected"]:
         found.append("No attempt failed, so there are no negatives (`rejected` is empty).")
@@ -138,12 +135,47 @@ def teacher_terms(run: dict[str, Any]) -> str:
 
 def summaries(found: dict[str, Summary]) -> list[tuple[str, dict[str, str]]]:
     return [
-        (name, {k: number(v) for k, v in vars(s).items()} | {"count": str(s.count)})
+        (name, {k: number(v, 3) for k, v in vars(s).items()} | {"count": str(s.count)})
         for name, s in found.items()
     ]
 
 
-def context(stats: CardStats, repo_id: str, plots: list[str]) -> dict[str, Any]:
+def user(run: dict[str, Any]) -> str:
+    config = run.get("config", {})
+    if config.get("user_model"):
+        where = config.get("user_base_url") or "the teacher's endpoint"
+        return f"Users were simulated by the model `{config['user_model']}` ({where})."
+    return (
+        "Users are scripted (no LLM): from the task's `user_scenario` they give what the agent "
+        "asks for and they know, confirm or decline a proposed action, and say when they do not "
+        "know; they never name a tool."
+    )
+
+
+def routing_rows(table: Routing) -> dict[str, Any]:
+    """One domain's oracle table: each route (share of tasks it is best on, mean reward of always
+    playing it, as a share of the oracle's), then the policies by cost (best on: —)."""
+    rows = []
+    for policy, mean in table.fixed.items():
+        route = policy.removeprefix("always ")
+        best = "—" if policy in POLICIES else f"{100 * table.share(route):.0f}%"
+        ratio = table.of_oracle(policy)
+        rows.append([route, best, f"{mean:.3f}", "n/a" if ratio is None else f"{100 * ratio:.0f}%"])
+    for route in table.best:  # a detour can be the best route of a task: no fixed row of its own
+        if f"always {route}" not in table.fixed:
+            rows.append([route, f"{100 * table.share(route):.0f}%", "—", "—"])
+    return {"domain": table.domain, "tasks": table.tasks, "oracle": f"{table.oracle_mean:.3f}",
+            "rows": rows}  # fmt: skip
+
+
+def versions(run: dict[str, Any]) -> str:
+    found = run.get("versions", {})
+    shown_ = [f"{k} {v}" for k, v in sorted(found.items()) if k != "toolscale_commit"]
+    commit = found.get("toolscale_commit", "not recorded")
+    return f"{', '.join(shown_)}; toolscale commit {commit}"
+
+
+def generate_context(stats: CardStats, repo_id: str, plots: list[dict[str, str]]) -> dict:
     run = stats.run
     cost = dict(stats.cost)
     verified = stats.rows["traces"]
@@ -151,66 +183,83 @@ def context(stats: CardStats, repo_id: str, plots: list[str]) -> dict[str, Any]:
         total = cost[key]
         cost[f"{key}_per_trace"] = total / verified if verified and total is not None else None
     loadable = [c for c in CONFIGS if stats.rows[c]]
-    domains = [d["domain"] for d in stats.domains]
+    attempts = stats.rows["traces"] + stats.rows["rejected"]
     return {
+        "kind": "generate",
         "repo_id": repo_id,
+        "local": "/" not in repo_id,
         "status": run.get("status", "unknown"),
-        "toolscale_version": run.get("versions", {}).get("toolscale", "unknown"),
         "teacher": run.get("config", {}).get("teacher", "unknown"),
-        "domain_names": ", ".join(domains),
+        "domain_names": ", ".join(d["domain"] for d in stats.domains),
         "rows": stats.rows,
         "bytes": stats.bytes,
         "loadable": loadable,
         "empty_configs": ", ".join(f"`{c}`" for c in CONFIGS if c not in loadable),
         "reward_columns": bool(stats.rewards),
         "domains": stats.domains,
-        "generation": generation_rows(stats),
+        "stateful": any(d["family"] == "stateful" for d in stats.domains),
+        "user": user(run),
+        "variants": stats.variants,
+        "examples": examples(stats.tasks, stats.traces),
+        "routing": [routing_rows(r) for r in stats.routing],
+        "same_tasks": [
+            {**c, **{k: f"{c[k]:.3g}" for k in ("gold_cost", "cost")}}
+            | {k: f"{c[k]:.1f}" for k in ("gold_latency_s", "latency_s")}
+            | {"verified": f"{100 * c['verified']:.0f}%"}
+            for c in stats.same_tasks
+        ],
         "experts": sorted(run.get("experts", {}).items()),
-        "config_json": json.dumps(run.get("config", {}), indent=2, sort_keys=True),
         "funnel": stats.funnel,
         "rejected_by_stage": sorted(stats.rejected_by_stage.items()),
         "efficiency": summaries(stats.efficiency),
         "rewards": summaries(stats.rewards),
-        "efficiency_plots": [p for p in plots if p.endswith("efficiency.png")],
-        "reward_plots": [p for p in plots if p.endswith("rewards.png")],
+        "plots": plots,
         "preferences": [(k, sorted(v.items())) for k, v in sorted(stats.preferences.items())],
         "economics": stats.economics,
-        "attempts": stats.rows["traces"] + stats.rows["rejected"],
+        "attempts": attempts,
+        "attempts_per_task": number(attempts / stats.rows["tasks"], 2),
         "cost": {k: number(v) for k, v in cost.items()},
-        "isolation": run.get("isolation", "not recorded"),
         "limitations": limitations(stats),
-        "teacher_terms": teacher_terms(run),
     }
+
+
+def render(data: DatasetCardData, context: dict[str, Any]) -> str:
+    text = _TEMPLATES.get_template("template.md").render(
+        card_data=data.to_yaml(), **data.to_dict(), **context
+    )
+    return str(DatasetCard(text))
 
 
 def card(out: Path, repo_id: str | None = None, license_id: str = "apache-2.0") -> Path:
     """(Re)write OUT/README.md and its plots from OUT/run.json and the shards; return the path.
 
     Args:
-        out: A toolscale output folder.
-        repo_id: The Hub id the card's loading example uses; the folder path when None.
+        out: A toolscale output folder (of generate, merge or synthesize).
+        repo_id: The Hub id the card's loading examples use; the folder's name (a path relative
+            to the folder that holds it) when None.
         license_id: The dataset's licence, as a Hub licence identifier.
     """
     if not out.is_dir():
         raise ConfigError(f"{out} does not exist; give the --out folder of a generate run")
-    run = out / "run.json"
-    summary = json.loads(run.read_text()) if run.is_file() else {}
-    if summary.get("command") == "synthesize":  # its own card: the funnel, no traces
-        from toolscale.publish.card_synthesize import write_card
-
-        return write_card(out, summary)
-    stats = collect(out)
-    title = f"toolscale dataset: {', '.join(d['domain'] for d in stats.domains)}"
-    rewards = list(stats.rewards)
-    efficiency = [c for c in EFFICIENCY_COLUMNS if c in stats.efficiency]
-    plots = draw(out, stats.traces, efficiency, rewards)
-    template = files("data_cards").joinpath("template.md").read_text(encoding="utf-8")
-    rendered = DatasetCard.from_template(
-        card_data(stats, license_id, title),
-        template_str=template,
-        title=title,
-        **context(stats, repo_id or str(out), plots),
-    )
+    run_path = out / "run.json"
+    run = json.loads(run_path.read_text()) if run_path.is_file() else {}
+    common = {
+        "toolscale_version": run.get("versions", {}).get("toolscale", "unknown"),
+        "versions": versions(run),
+        "configuration": shown(run.get("command", "generate"), run.get("config", {})),
+        "teacher_terms": teacher_terms(run),
+    }
+    if run.get("command") == "synthesize":  # tasks only: the funnel, no traces
+        section = card_synthesize.context(run)
+        data = card_synthesize.card_data(out, license_id)
+        context = {"kind": "synthesize", "title": section["title"], "s": section}
+        context |= {"stateful": True, "teacher_terms": ""}
+    else:
+        stats = collect(out)
+        title = f"toolscale dataset: {', '.join(d['domain'] for d in stats.domains)}"
+        data = card_data(stats, license_id, title)
+        where = repo_id or out.resolve().name  # a relative path: `datasets` needs a folder name
+        context = {"title": title} | generate_context(stats, where, draw(out, stats))
     path = out / "README.md"
-    atomic_write(path, str(rendered).encode("utf-8"))
+    atomic_write(path, render(data, common | context).encode("utf-8"))
     return path

@@ -2,9 +2,12 @@
 
 The probe starts a real sandboxed interpreter at each level, strongest first (bwrap, unshare,
 rlimits; see `toolscale.sandbox.command`) and keeps the first that runs. A level below bwrap is
-logged once as a warning. `isolation_level()` is what run.json and the data card record: the
-level, plus `+uid` when the code runs under a dedicated unprivileged uid (possible only when
-toolscale runs as root), which is what makes the kernel enforce the process-count limit.
+logged as a warning once per run: the process that starts the sandbox workers
+(`toolscale.sandbox.pool`) decides and hands its decision to them in the environment variable
+`TOOLSCALE_SANDBOX_LEVEL`, so a worker neither probes again nor warns again.
+`isolation_level()` is what run.json and the data card record: the level, plus `+uid` when the
+code runs under a dedicated unprivileged uid (possible only when toolscale runs as root), which
+is what makes the kernel enforce the process-count limit.
 """
 
 from __future__ import annotations
@@ -23,6 +26,8 @@ from toolscale.sandbox.command import ENV, argv
 log = logging.getLogger(__name__)
 
 LEVELS = ("bwrap", "unshare", "rlimits")
+# Set by the parent for its worker processes: the level it found (see the module docstring).
+LEVEL_ENV = "TOOLSCALE_SANDBOX_LEVEL"
 _PROBE_JOB = b"1 256 16\nprint('ok')"
 
 
@@ -64,7 +69,11 @@ def _works(level: str) -> bool:
 
 @cache
 def sandbox_level() -> str:
-    """The strongest level that works here: "bwrap", "unshare" or "rlimits"."""
+    """The strongest level that works here: "bwrap", "unshare" or "rlimits"; in a worker, the
+    level its parent found (`LEVEL_ENV`), without probing or warning again."""
+    given = os.environ.get(LEVEL_ENV)
+    if given in LEVELS:
+        return given
     level = next(lv for lv in LEVELS if _works(lv))
     if level != "bwrap":
         log.warning(

@@ -26,6 +26,7 @@ from typing import Any
 
 from toolscale.core.contract import derived_schemas
 from toolscale.sandbox.execute import CallOutcome
+from toolscale.sandbox.isolation import LEVEL_ENV, sandbox_level
 from toolscale.sandbox.worker import PRIME, READY, Failure
 
 _MAX_IN_FLIGHT = 8
@@ -74,6 +75,7 @@ class _Process:
             [sys.executable, "-c", boot, str(child.fileno()), repr(self.pool.call_timeout_s)],
             pass_fds=[child.fileno()],
             stdin=subprocess.DEVNULL,
+            env={**os.environ, LEVEL_ENV: self.pool.level},  # decided once, by the parent
         )
         child.close()
         # Replies are read through a Connection (its framing, blocking reads of a reply the
@@ -196,11 +198,13 @@ class _Process:
 
 class SandboxPool:
     """`async with SandboxPool(workers=2) as pool:` then `pool.sample`, `pool.episode`,
-    `pool.replay`. `call_timeout_s` bounds each tool call."""
+    `pool.replay`. `call_timeout_s` bounds each tool call. The isolation level of untrusted code
+    is found here, once, and handed to every worker (`toolscale.sandbox.isolation`)."""
 
     def __init__(
         self, workers: int = 2, call_timeout_s: float = 15.0, grace_s: float = 5.0
     ) -> None:
+        self.level = ""
         self.size = workers
         self.call_timeout_s = call_timeout_s
         self.grace_s = grace_s
@@ -209,6 +213,7 @@ class SandboxPool:
 
     async def __aenter__(self) -> SandboxPool:
         self.loop = asyncio.get_running_loop()
+        self.level = sandbox_level()
         self.procs = [_Process(self) for _ in range(self.size)]
         self._watchdog = asyncio.create_task(self._watch())
         return self

@@ -19,18 +19,17 @@ import pyarrow.parquet as pq
 from datasets import Features
 
 from toolscale.core.errors import ConfigError
-from toolscale.publish import card_economics
+from toolscale.stats import economics, variants
 from toolscale.stats.numbers import Summary, summarize
+from toolscale.stats.routes import Routing, routing
 from toolscale.write.features import CONFIGS, FEATURES
 
 # Trace columns whose distribution over verified traces the card shows.
 EFFICIENCY_COLUMNS = (
     "num_tool_calls",
     "num_turns",
-    "extra_calls",
     "cost",
     "latency_ms",
-    "tool_output_chars",
 )
 # Failure stages that end an attempt before its calls count as executed.
 _NOT_EXECUTED = ("teacher", "format", "execution")
@@ -51,6 +50,11 @@ class CardStats:
     economics: dict[str, Any]
     cost: dict[str, Any]
     traces: pd.DataFrame
+    tasks: pd.DataFrame
+    attempts: pd.DataFrame  # traces and rejected, each with its variant's `kind`
+    variants: list[dict[str, Any]]
+    same_tasks: list[dict[str, Any]]
+    routing: list[Routing]
 
 
 def percent(part: int, whole: int) -> str:
@@ -110,6 +114,8 @@ def domain_rows(tasks: pd.DataFrame, attempts: pd.DataFrame) -> list[dict[str, A
                 "solved": percent(solved, len(group)),
                 "gold": percent(int(gold["verified"].sum()), len(gold)) if len(gold) else "n/a",
                 "mean_calls": f"{ok['num_tool_calls'].mean():.2f}" if len(ok) else "n/a",
+                "tool_names": sorted(tools),
+                "templates": sorted(group["template"].value_counts().items()),
             }
         )
     return rows
@@ -200,6 +206,7 @@ def collect(root: Path) -> CardStats:
         raise ConfigError(f"{root} holds no tasks; nothing to describe")
     parts = [f for f in (frames["traces"], frames["rejected"]) if len(f)]
     attempts = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
+    attempts = variants.with_kinds(tasks, attempts)
     stages = funnel(tasks, attempts, int(run.get("config", {}).get("num_tasks", len(tasks))))
     check_against_run(run, {name: count for name, count, _ in stages if name != "planned"})
     traces = frames["traces"]
@@ -227,11 +234,15 @@ def collect(root: Path) -> CardStats:
         },
         preferences=preference_counts([tasks, traces]),
         economics={
-            "schedules": card_economics.schedules(run, tasks),
-            "routes": card_economics.routes(attempts),
-            "group_spread": card_economics.group_spread(attempts),
-            "gaming": card_economics.gaming(root),
+            "schedules": economics.schedules(run, tasks),
+            "group_spread": economics.group_spread(attempts),
+            "gaming": economics.gaming(root),
         },
         cost=cost_summary(run, attempts, len(traces)),
         traces=traces,
+        tasks=tasks,
+        attempts=attempts,
+        variants=variants.counts(attempts),
+        same_tasks=variants.same_tasks(attempts),
+        routing=routing(tasks.to_dict("records")),
     )

@@ -22,7 +22,7 @@ from typing import Any
 from toolscale.config.shard import Shard
 from toolscale.core.errors import ConfigError
 from toolscale.pipeline.inputs import Input, add_numbers
-from toolscale.publish.card_synthesize import write_card
+from toolscale.publish.card import card
 from toolscale.stats.synthesize import Yields
 from toolscale.synthesize import dedup
 from toolscale.synthesize.pipeline import CHUNK, DomainResult, duplicate_reason, rejected_row
@@ -144,5 +144,5 @@ def write(inputs: list[Input], config: dict[str, Any], root: Path) -> dict[str, 
         ],
     }
     write_json(root / "run.json", summary)
-    write_card(root, summary)
+    card(root)
     return summary

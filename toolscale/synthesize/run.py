@@ -189,9 +189,9 @@ def synthesize(config: SynthesizeConfig) -> dict[str, Any]:
             }
             write_part(config.out, ShardPart(domains=parts))
     write_json(config.out / "run.json", summary)
-    from toolscale.publish.card_synthesize import write_card
+    from toolscale.publish.card import card
 
-    write_card(config.out, summary)
+    card(config.out)
     if state.status == "budget_exhausted":
         raise BudgetStop(summary)
     if state.status == "stopped":

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
+import secrets
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -27,9 +27,22 @@ from toolscale.write.features import CONFIGS, arrow_schema
 MARKER = ".toolscale"
 
 
+def _create(folder: Path, name: str) -> tuple[int, Path]:
+    """A new file beside the target, with the permissions the umask gives (0o666 less the umask,
+    as `open` gives them; `tempfile.mkstemp` would make it 0o600 whatever the umask)."""
+    while True:
+        tmp = folder / f".{name}.{secrets.token_hex(6)}.tmp"
+        try:
+            return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666), tmp
+        except FileExistsError:
+            continue
+
+
 def atomic_write(path: Path, data: bytes) -> None:
+    """Write `data` to `path` through a temporary file and a rename, so a killed run never leaves
+    a half-written file under its real name. The file gets the mode `open` would give it."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    fd, tmp = _create(path.parent, path.name)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
@@ -37,7 +50,7 @@ def atomic_write(path: Path, data: bytes) -> None:
             os.fsync(handle.fileno())
         os.replace(tmp, path)
     except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        tmp.unlink(missing_ok=True)
         raise
 
 

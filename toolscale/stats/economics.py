@@ -1,10 +1,10 @@
-"""The data card's economics section: schedules used, gold vs detour routes, group-reward signal.
+"""The data card's economics numbers: schedules used, group-reward signal, the gaming check.
 
 Computed from the rows and run.json like every other card number: how many tasks drew each
-price schedule; per domain, the mean modelled cost, latency and orchestrator tokens of gold and
-of the other routes; per domain, the share of tasks with at least two attempts whose
-`reward_group` is not constant (a group with no spread teaches GRPO nothing); and the gaming
-table of `toolscale check-rewards` when OUT/reward_check.json exists. It renders nothing.
+price schedule; per domain, the share of tasks with at least two attempts whose `reward_group`
+is not constant (a group with no spread teaches GRPO nothing); and the gaming table of
+`toolscale check-rewards` when OUT/reward_check.json exists. Routes are compared on the same
+tasks in `toolscale.stats.variants`. It renders nothing.
 """
 
 from __future__ import annotations
@@ -25,26 +25,6 @@ def schedules(run: dict[str, Any], tasks: pd.DataFrame) -> list[dict[str, Any]]:
         {"name": name, "tasks": int(counts.get(name, 0)), "description": text}
         for name, text in sorted(described.items())
     ]
-
-
-def routes(attempts: pd.DataFrame) -> list[dict[str, Any]]:
-    """Mean total cost ($), latency (ms) and orchestrator tokens of gold vs the other routes."""
-    if not len(attempts) or "total_cost" not in attempts:
-        return []
-    frame = attempts.assign(route=attempts["variant"].where(attempts["variant"] == "gold", "other"))
-    table = []
-    for (domain, route), group in frame.groupby(["domain", "route"], sort=True):
-        table.append(
-            {
-                "domain": domain,
-                "route": "gold" if route == "gold" else "detours and other attempts",
-                "attempts": len(group),
-                "cost": f"{group['total_cost'].mean():.6f}",
-                "latency_ms": f"{group['total_latency_ms'].mean():.0f}",
-                "tokens": f"{group['num_tokens'].mean():.0f}",
-            }
-        )
-    return table
 
 
 def group_spread(attempts: pd.DataFrame) -> list[dict[str, Any]]:

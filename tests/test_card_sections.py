@@ -1,0 +1,241 @@
+"""The card's sections for a reader deciding whether to train on the data: what each variant is
+for (with counts), an example per family, snippets that run against the output, the oracle
+table, comparisons on the same tasks, plots that show something, Markdown that renders."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import stat
+from collections import Counter
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from markdown_it import MarkdownIt
+
+from tests.publishing_data import rows, shared
+from toolscale.core.records import Task
+from toolscale.publish.card import card
+from toolscale.publish.card_plots import reward_panels, varies
+from toolscale.sample.worlds import WorldStore
+from toolscale.stats.routes import fixed_routes
+from toolscale.stats.variants import kind, same_tasks
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def dataset() -> Path:
+    out = shared()
+    card(out)
+    return out
+
+
+def text_of(out: Path) -> str:
+    return (out / "README.md").read_text()
+
+
+def body(out: Path) -> str:
+    return text_of(out).split("---\n", 2)[2]
+
+
+def section(text: str, title: str) -> str:
+    return text.split(f"\n## {title}", 1)[1].split("\n## ", 1)[0]
+
+
+def markdown_tables(text: str) -> list[tuple[list[str], list[list[str]]]]:
+    """(header cells, body rows) of every table, as markdown-it parses them."""
+    tokens = MarkdownIt("commonmark").enable("table").parse(text)
+    found, cells, row, part = [], [], [], None
+    for t in tokens:
+        if t.type == "table_open":
+            header, rows_ = [], []
+        elif t.type in ("thead_open", "tbody_open"):
+            part = t.type
+        elif t.type == "tr_open":
+            row = []
+        elif t.type == "inline" and part is not None and cells is not None:
+            row.append(t.content)
+        elif t.type == "tr_close":
+            (header if part == "thead_open" else rows_).append(row)
+        elif t.type == "table_close":
+            found.append((header[0], rows_))
+            part = None
+    return found
+
+
+def test_the_card_parses_every_table_has_rows_and_every_image_exists(dataset):
+    text = body(dataset)
+    tables = markdown_tables(text)
+    assert len(tables) >= 8
+    for header, rows_ in tables:
+        assert rows_, header  # a header without rows is no table
+        assert all(len(r) == len(header) for r in rows_), header
+    images = [
+        child.attrs["src"]
+        for t in MarkdownIt("commonmark").parse(text)
+        if t.type == "inline"
+        for child in t.children or []
+        if child.type == "image"
+    ]
+    assert len(images) >= 3
+    assert all((dataset / src).is_file() for src in images)
+    assert text.count("<details>") == text.count("</details>") == 1
+    assert text.count("```") % 2 == 0
+
+
+def test_variants_are_counted_per_kind_and_domain(dataset):
+    tasks = {t["id"]: t for t in rows(dataset, "tasks")}
+    attempts = rows(dataset, "traces") + rows(dataset, "rejected")
+    domains = sorted({a["domain"] for a in attempts})
+    expected: Counter[tuple[str, str, bool]] = Counter()
+    for a in attempts:
+        table = {s["name"]: s["detour"] for s in tasks[a["task_id"]]["route_table"]}
+        expected[(kind(a["variant"], table), a["domain"], a["verified"])] += 1
+    header = ["kind", *domains, "use", "variants"]
+    shown = next(rows_ for h, rows_ in markdown_tables(body(dataset)) if h == header)
+    assert {r[0] for r in shown} >= {"gold", "detour", "route"}
+    for cells in shown:
+        for domain, cell in zip(domains, cells[1 : 1 + len(domains)], strict=True):
+            ok, failed = expected[(cells[0], domain, True)], expected[(cells[0], domain, False)]
+            assert cell == f"{ok} / {failed}", (cells[0], domain)
+    assert 'keep `variant == "gold"`' in text_of(dataset)
+
+
+def test_kinds_come_from_the_route_table():
+    assert kind("gold", {}) == "gold"
+    assert kind("search_retry", {"search_retry": True}) == "detour"
+    assert kind("expert-2", {"expert-2": False}) == "route"
+    assert kind("alternative_1", {}) == "route"
+    assert kind("repeat_read", {}) == "detour"
+    assert kind("plain_answer", {}) == "format"
+    assert kind("sampled", {}) == "other"
+
+
+def test_one_example_trace_per_family_as_a_conversation(dataset):
+    shown = section(text_of(dataset), "Example traces")
+    families = sorted({t["family"] for t in rows(dataset, "tasks")})
+    for family in families:
+        assert re.search(rf"^{family}: `\w+`, template `\w+`, variant `gold`$", shown, re.M)
+    assert shown.count("- **system**: `tasks.system_prompt`") == len(families)
+    assert "- **assistant** calls `" in shown and "- **tool** `" in shown
+    assert shown.count("- **user**: ") >= len(families) + 1  # the stateful one is a conversation
+
+
+def test_the_snippets_run_against_the_output(dataset, monkeypatch):
+    loading = section(text_of(dataset), "Loading, SFT examples, GRPO prompts")
+    code = "\n".join(re.findall(r"```python\n(.*?)```", loading, re.S))
+    assert f'load_dataset("{dataset.name}", "worlds"' in code  # relative to the folder above
+    monkeypatch.chdir(dataset.parent)
+    monkeypatch.setenv("HF_DATASETS_CACHE", str(dataset.parent / "hf-cache"))
+    scope: dict = {}
+    exec(compile(code, "card-snippets", "exec"), scope)
+    traces, tasks = rows(dataset, "traces"), rows(dataset, "tasks")
+    assert len(scope["sft"]) == sum(r["variant"] == "gold" for r in traces)
+    first = scope["sft"][0]
+    assert first["messages"][0]["role"] == "system" and first["tools"][0]["type"] == "function"
+    assert any(m["tool_calls"] for m in first["messages"] if m["role"] == "assistant")
+    assert len(scope["grpo"]) == len(tasks) and scope["pairs"]
+    assert all(g["reward_total"] > o["reward_total"] for g, o in scope["pairs"])
+    # The state rebuilt with plain jsonpatch is the one toolscale rebuilds.
+    task = scope["task"]
+    worlds = WorldStore.of_output(dataset)
+    assert scope["state"] == Task.from_row(task, worlds).initial_state
+
+
+def test_the_oracle_table_matches_the_route_tables(dataset):
+    tasks = [t for t in rows(dataset, "tasks") if t["oracle_route"]]
+    shown = section(text_of(dataset), "Routing: the oracle against fixed routes")
+    for domain in sorted({t["domain"] for t in tasks}):
+        mine = [t for t in tasks if t["domain"] == domain]
+        oracle = sum(t["oracle_reward"] for t in mine) / len(mine)
+        assert f"`{domain}`: {len(mine)} tasks, oracle mean reward {oracle:.3f}" in shown
+        part = shown.split(f"`{domain}`: ", 1)[1].split("\n\n`", 1)[0]
+        cells = [[c.strip() for c in ln.strip("|").split("|")] for ln in part.splitlines()]
+        lines = {c[0]: c[1:] for c in cells if len(c) == 4}
+        best = Counter(t["oracle_route"] for t in mine)
+        for route, count in best.items():
+            assert lines[route][0] == f"{100 * count / len(mine):.0f}%"
+        calc = sum(
+            next((s["reward_total"] for s in t["route_table"] if s["name"] == "calculator"), 0)
+            for t in mine
+        ) / len(mine)
+        if "calculator" in lines:
+            assert lines["calculator"][1] == f"{calc:.3f}"
+
+
+def test_fixed_routes_by_hand():
+    def score(name, reward, cost, detour=False):
+        return {"name": name, "reward_total": reward, "total_cost": cost, "detour": detour}
+
+    a = {"route_table": [score("calculator", 1.0, 0.1), score("expert-1", 0.5, 2.0)]}
+    b = {"route_table": [score("expert-1", 0.8, 2.0), score("guess", 0.9, 0.0, detour=True)]}
+    found = fixed_routes([a, b])
+    assert found["always calculator"] == pytest.approx(0.5)
+    assert found["always expert-1"] == pytest.approx(0.65)
+    assert found["always cheapest"] == pytest.approx(0.9)  # A: calculator, B: expert-1
+    assert found["always dearest"] == pytest.approx(0.65)
+    assert found["always cheapest, mistakes included"] == pytest.approx(0.95)  # B: the guess
+    assert next(iter(found)) == "always cheapest, mistakes included"  # best first
+
+
+def test_routes_are_compared_on_the_same_tasks_only():
+    # Task A: gold $10, no detour; task B: gold $1, a detour $2 (twice, $1.5 and $2.5).
+    # Averaged over attempts, gold costs $5.5 and detours $2: detours look cheaper. They are not.
+    frame = pd.DataFrame(
+        [
+            ("A", "gold", 10.0, 1000.0, True),
+            ("B", "gold", 1.0, 100.0, True),
+            ("B", "detour", 1.5, 300.0, True),
+            ("B", "detour", 2.5, 500.0, False),
+        ],
+        columns=["task_id", "kind", "total_cost", "total_latency_ms", "verified"],
+    ).assign(domain="d")
+    naive = frame.groupby("kind")["total_cost"].mean()
+    assert naive["detour"] < naive["gold"]  # the comparison the old card made
+    (row,) = same_tasks(frame)
+    assert (row["kind"], row["tasks"]) == ("detour", 1)
+    assert row["gold_cost"] == 1.0 and row["cost"] == 2.0
+    assert row["gold_latency_s"] == 0.1 and row["latency_s"] == 0.4
+    assert row["verified"] == 0.5
+
+
+def test_no_plot_of_a_constant():
+    assert not varies(pd.Series([1.0, 1.0, 1.0]))
+    assert not varies(pd.Series([True, False]))
+    assert varies(pd.Series([0.0, 1.0]))
+    frame = pd.DataFrame(
+        {
+            "domain": ["flat", "flat", "spread", "spread"],
+            "kind": ["gold", "detour", "gold", "detour"],
+            "reward_total": [1.0, 1.0, 1.0, 0.2],
+        }
+    )
+    assert [title for title, _ in reward_panels(frame)] == ["spread: reward_total by kind"]
+
+
+def test_configuration_is_shown_once_collapsed_without_defaults_or_local_paths(dataset):
+    text = text_of(dataset)
+    shown = section(text, "Configuration")
+    assert shown.count("<details>") == 1
+    options = {line.split(" | ")[0].strip("| ") for line in shown.splitlines() if "| `" in line}
+    assert {"domains", "num_tasks", "detours", "seed"} <= options
+    assert not options & {"out", "cache_dir", "workers", "chunk_size", "max_turns"}  # defaults
+    assert str(dataset) not in text and '"api_key_env"' not in text
+
+
+def test_the_output_files_have_the_mode_the_umask_gives(dataset):
+    umask = os.umask(0)
+    os.umask(umask)
+    files = [p for p in dataset.rglob("*") if p.is_file() and "hf-cache" not in p.parts]
+    assert files
+    assert {stat.S_IMODE(p.stat().st_mode) for p in files} == {0o666 & ~umask}
+
+
+def test_a_card_rendered_again_is_the_same(dataset):
+    before = text_of(dataset)
+    card(dataset)
+    assert text_of(dataset) == before
+    assert json.loads((dataset / "run.json").read_text())["status"] == "complete"
