@@ -31,3 +31,28 @@ def test_detours_of_a_stateful_run_are_judged_by_their_outcome(tmp_path) -> None
     assert stages["guessed_id"] == stages["lookup_loop"] == {None}  # recovered: correct
     assert stages["write_skipped"] == {"outcome"} and stages["no_lookup"] == {"outcome"}
     assert stages["gold"] == {None}
+
+
+def test_every_mistake_variant_is_declared_so_the_card_counts_it_a_detour(tmp_path) -> None:
+    from toolscale.core.registry import get_domain
+    from toolscale.play.mistakes import VARIANTS, mistakes
+    from toolscale.sample.tasks import build_task
+    from toolscale.stats.variants import kind
+
+    for name in ("bank", "railway"):
+        domain = get_domain(name)
+        for index in range(12):
+            task = build_task(domain, 0, index, 15.0).task
+            for variant, _ in mistakes(task, domain.toolkit.specs()):
+                assert variant in VARIANTS and kind(variant, {}) == "detour"
+
+
+def test_a_schedule_headline_keeps_its_parentheses_whole() -> None:
+    from toolscale.stats.economics import headline
+
+    assert headline("self-hosted experts (cheaper, slower), a search index") == (
+        "self-hosted experts (cheaper, slower)"
+    )
+    assert headline("hosted APIs at 2025 list prices: a GPT-5-class expert") == (
+        "hosted APIs at 2025 list prices"
+    )

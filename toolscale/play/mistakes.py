@@ -17,6 +17,15 @@ from toolscale.core.contract import Action, ToolKind, ToolSpec
 from toolscale.core.records import Task
 
 LOOP = 4  # how many times the looping agent makes each look-up
+# The variants `mistakes` can return (what the card and other readers count as detours).
+VARIANTS = (
+    "guessed_id",
+    "lookup_loop",
+    "forbidden_tool",
+    "write_skipped",
+    "write_twice",
+    "no_lookup",
+)
 
 
 def _id_argument(action: Action) -> str | None:

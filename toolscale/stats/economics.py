@@ -16,13 +16,25 @@ from typing import Any
 import pandas as pd
 
 
+def headline(description: str) -> str:
+    """A schedule description's first clause: before its colon, then before its first comma
+    outside parentheses. Example: "self-hosted experts (cheaper, slower), a search index" ->
+    "self-hosted experts (cheaper, slower)"."""
+    head, depth = description.split(":")[0], 0
+    for i, char in enumerate(head):
+        depth += (char == "(") - (char == ")")
+        if char == "," and depth == 0:
+            return head[:i]
+    return head
+
+
 def schedules(run: dict[str, Any], tasks: pd.DataFrame) -> list[dict[str, Any]]:
     described = {s["name"]: s["description"] for s in run.get("config", {}).get("schedules", [])}
     if "price_schedule" not in tasks:
         return []
     counts = tasks["price_schedule"].value_counts()
     return [
-        {"name": name, "tasks": int(counts.get(name, 0)), "description": text}
+        {"name": name, "tasks": int(counts.get(name, 0)), "description": headline(text)}
         for name, text in sorted(described.items())
     ]
 

@@ -3,11 +3,12 @@ counts of each kind per domain, and comparisons between kinds on the same tasks 
 
 A variant is the route an attempt played (`toolscale.play.reference`): `gold` (the oracle route
 where the task has one), another route the task admits (a tool, an expert, a combination; a
-stateful domain's `alternative_N`), a detour (a deliberate mistake: `repeat_read`, a wrong tool
-first, a failed call then fixed, a cheap route that gets the answer wrong; the route table's
-`detour` flag), `plain_answer` (the gold actions answered without the format the user asked for),
-or an LLM teacher's `sampled` attempt. The kind of a route-table variant is read from the task's
-own route table, so a new route needs no entry here.
+stateful domain's `alternative_N`), a detour (a deliberate mistake: `repeat_read`, a stateful
+task's mistakes of `toolscale.play.mistakes`, a wrong tool first, a failed call then fixed, a
+cheap route that gets the answer wrong; the route table's `detour` flag), `plain_answer` (the
+gold actions answered without the format the user asked for), or an LLM teacher's `sampled`
+attempt. The kind of a route-table variant is read from the task's own route table, so a new
+route needs no entry here.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from typing import Any
 
 import pandas as pd
 
+from toolscale.play.mistakes import VARIANTS as MISTAKES
+
 KINDS = ("gold", "route", "detour", "format", "other")
 USES = {
     "gold": "SFT: the gold (oracle) route",
@@ -25,7 +28,7 @@ USES = {
     "format": "gold, ignoring the asked format: preference pairs",
     "other": "an LLM teacher's attempt or another variant",
 }
-_DETOURS = ("repeat_read",)
+_DETOURS = ("repeat_read", *MISTAKES)  # the reference teacher's detours outside route tables
 
 
 def kind(variant: str, table: Mapping[str, bool]) -> str:
