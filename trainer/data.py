@@ -11,11 +11,12 @@ import json
 from pathlib import Path
 from typing import Any
 
+from toolscale.core.contract import canonical_json
 from toolscale.core.errors import ConfigError
 from toolscale.core.registry import names
 from toolscale.sample.worlds import WorldStore
 from toolscale.write.features import TASK_FEATURES
-from trainer.environment import ASK_USER, environment_key, tool_schemas
+from trainer.environment import ASK_USER, environment_key, policy_system_prompt, tool_schemas
 
 SFT_COLUMNS = ["task_id", "domain", "messages"]
 
@@ -102,7 +103,10 @@ def grpo_rows(options: Any) -> Any:
     def prompt(row: dict[str, Any]) -> dict[str, Any]:
         return {
             "prompt": [
-                {"role": "system", "content": row["system_prompt"]},
+                {
+                    "role": "system",
+                    "content": policy_system_prompt(row["domain"], row["system_prompt"]),
+                },
                 {"role": "user", "content": row["instruction"]},
             ],
             "environment": _key(row),
@@ -148,7 +152,7 @@ def user_turns_as_tool(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
             i += 1
             continue
         call_id = f"ask_{i}"
-        arguments = json.dumps({"message": m["content"]})
+        arguments = canonical_json({"message": m["content"]})  # as every other call
         call = {"id": call_id, "name": ASK_USER, "arguments": arguments}
         out.append({**m, "content": "", "tool_calls": [call]})
         out.append(
@@ -193,8 +197,11 @@ def sft_rows(options: Any, task_ids: set[str] | None = None) -> Any:
         traces = traces.select(range(min(max_tasks, len(traces))))
 
     def conversation(row: dict[str, Any]) -> dict[str, Any]:
+        messages = [_chat_message(m) for m in user_turns_as_tool(row["messages"])]
+        if messages and messages[0]["role"] == "system":
+            messages[0]["content"] = policy_system_prompt(row["domain"], messages[0]["content"])
         return {
-            "messages": [_chat_message(m) for m in user_turns_as_tool(row["messages"])],
+            "messages": messages,
             # The tools as a GRPO prompt shows them (TRL's order and rendering), as JSON text,
             # which TRL's SFT tokenizer accepts as is.
             "tools": json.dumps(tool_schemas(_key(tasks[row["task_id"]]))),

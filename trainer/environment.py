@@ -36,6 +36,24 @@ from toolscale.sandbox.pool import Episode
 
 TASK_FIELDS = tuple(Task.model_fields)
 ENDED = "The customer has ended the conversation."
+# What a policy is told about the user turn it reaches through a tool (SFT, GRPO and evaluation
+# prompts alike; generation's teachers talk to the user in plain messages instead).
+ASK_USER_NOTE = (
+    "You talk to the customer only through the ask_user tool: ask them for the details you "
+    "need and for their confirmation before you change anything. When you are done, write your "
+    "final answer to them as a plain message, without a tool call."
+)
+
+
+def has_user(domain: str) -> bool:
+    """Whether the domain's environments have `ask_user` (its tasks may be conversations)."""
+    return get_domain(domain).family == "stateful"
+
+
+def policy_system_prompt(domain: str, system_prompt: str) -> str:
+    """The system prompt a trained policy sees: the task's, plus `ASK_USER_NOTE` when its
+    environment has `ask_user`."""
+    return f"{system_prompt}\n\n{ASK_USER_NOTE}" if has_user(domain) else system_prompt
 
 
 class ToolscaleEnvironment:
@@ -167,7 +185,7 @@ def environment_class(
     members: dict[str, Any] = {"sandbox": sandbox, "worlds": worlds or {}}
     for name in names:
         members[name] = _tool_method(name, getattr(toolkit, name))
-    if get_domain(domain).family == "stateful":  # its tasks may be conversations
+    if has_user(domain):
         members[ASK_USER] = ask_user
     return type(f"{domain.title()}Environment", (ToolscaleEnvironment,), members)
 

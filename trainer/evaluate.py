@@ -28,7 +28,12 @@ from typing import Any
 from toolscale.judge.rewards import RewardConfig
 from toolscale.sandbox.bridge import SandboxThread
 from trainer.decode import continue_prompts
-from trainer.environment import environment_factories, environment_key, tool_methods
+from trainer.environment import (
+    environment_factories,
+    environment_key,
+    policy_system_prompt,
+    tool_methods,
+)
 from trainer.rewards import final_answer, linear_rewards
 
 KEPT_LABELS = (
@@ -117,7 +122,10 @@ def rollouts(
         tools.append(tool_methods(environment))
         prompts.append(
             [
-                {"role": "system", "content": row["system_prompt"]},
+                {
+                    "role": "system",
+                    "content": policy_system_prompt(row["domain"], row["system_prompt"]),
+                },
                 {"role": "user", "content": row["instruction"]},
             ]
         )
