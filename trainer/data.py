@@ -16,6 +16,7 @@ from toolscale.core.errors import ConfigError
 from toolscale.core.registry import names
 from toolscale.sample.worlds import WorldStore
 from toolscale.write.features import TASK_FEATURES
+from trainer import split
 from trainer.environment import ASK_USER, environment_key, policy_system_prompt, tool_schemas
 
 SFT_COLUMNS = ["task_id", "domain", "messages"]
@@ -76,8 +77,10 @@ def dataset_worlds(dataset: str, rows: Any) -> WorldStore:
     return store
 
 
-def grpo_rows(options: Any) -> Any:
-    """The `tasks` rows to train on (filtered), each with its chat prompt and environment."""
+def grpo_rows(options: Any, heldout: bool = False) -> Any:
+    """The `tasks` rows to train on (filtered), each with its chat prompt and environment; with
+    `heldout`, the tasks `--heldout_fraction` keeps out of training instead (no task among them
+    shares its content with a training task, `trainer.split`)."""
     dataset, config, domains, max_tasks = (
         options.dataset,
         options.dataset_config,
@@ -85,7 +88,8 @@ def grpo_rows(options: Any) -> Any:
         options.max_tasks,
     )
     rows = load_config(dataset, config or "tasks")
-    needed = [c for c in TASK_FEATURES if c != "expected_answer"]  # null for stateful tasks
+    # Null by design: expected_answer for stateful tasks, oracle_reward for tasks without routes.
+    needed = [c for c in TASK_FEATURES if c not in ("expected_answer", "oracle_reward")]
     rows = check_rows(rows, needed, config or "tasks", domains)
     wanted, levels = _templates(options.templates), _templates(options.difficulties)
     if wanted:
@@ -97,6 +101,7 @@ def grpo_rows(options: Any) -> Any:
             f"no tasks of the templates {options.templates!r} "
             f"and difficulties {options.difficulties!r}"
         )
+    rows = _side(rows, getattr(options, "heldout_fraction", 0.0), heldout)
     if max_tasks:
         rows = rows.select(range(min(max_tasks, len(rows))))
 
@@ -113,6 +118,14 @@ def grpo_rows(options: Any) -> Any:
         }
 
     return rows.map(prompt)
+
+
+def _side(rows: Any, fraction: float, heldout: bool) -> Any:
+    """The training (or held-out) side of the content-disjoint split of `tasks` rows."""
+    if fraction <= 0:
+        return rows
+    train, kept_out = split.split(rows, fraction)
+    return rows.select(kept_out if heldout else train)
 
 
 def _chat_message(message: dict[str, Any]) -> dict[str, Any]:
@@ -188,6 +201,12 @@ def sft_rows(options: Any, task_ids: set[str] | None = None) -> Any:
     variants = _templates(getattr(options, "trace_variants", "all"))
     if variants:
         traces = traces.filter(lambda v: v in variants, input_columns="variant")
+    fraction = getattr(options, "heldout_fraction", 0.0)
+    if fraction > 0:  # no trace of a held-out task's content
+        traces = traces.filter(
+            lambda i: not split.held_out(split.content_key(tasks[i]), fraction),
+            input_columns="task_id",
+        )
     if len(traces) == 0:
         raise ConfigError(
             f"no verified traces of the templates {options.templates!r}, difficulties "

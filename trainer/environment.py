@@ -4,7 +4,7 @@
 of its initial state in the sandbox worker pool. The domain's tools become public methods with the
 toolkit's own signatures and docstrings, so TRL derives the same schemas the dataset carries.
 Every call that reaches the environment is executed in the sandbox and logged (`Executed`); when
-the rollout is done, `judge(completion, tokens, config)` turns the policy's messages and that log
+the rollout is done, `_judge(completion, tokens, config)` turns the policy's messages and that log
 into a Transcript (`toolscale.play.rollout`: every emitted call recorded, refused ones too) and
 judges it with generation's `Rubric` into the very Trace row generation would write.
 A stateful domain's environment also has `ask_user`: TRL's tool loop has no user turn, so the
@@ -107,7 +107,7 @@ class ToolscaleEnvironment:
         ]
         return "; ".join(f"{name} {o.status}: {o.output}" for name, o in broken)
 
-    def judge(
+    def _judge(
         self, completion: Sequence[dict[str, Any]], tokens: int, config: RewardConfig
     ) -> Trace:
         """The rollout as generation's Trace row, judged once: `completion` is the policy's

@@ -4,7 +4,7 @@
 Each function has TRL's signature (`completions`, `environments`, `completion_ids`, dataset
 columns, ...) and returns one float per completion. A rollout is judged once (by the first
 function that asks) into the Trace row generation would write for the same conversation
-(`trainer.environment.ToolscaleEnvironment.judge`); the others reuse its labels. The policy is
+(`trainer.environment.ToolscaleEnvironment._judge`); the others reuse its labels. The policy is
 charged as a teacher is: its written text (tool-calling turns included) and every tool result and
 user reply it read, estimated from the characters (`toolscale.judge.metrics`); TRL's token count
 is recorded as `teacher_completion_tokens`. A rollout without a final answer fails as a teacher's
@@ -52,7 +52,7 @@ def rollout_labels(
     cached = getattr(environment, "_labels", None)
     if cached is not None:
         return cached
-    trace = environment.judge(completion, tokens, config)
+    trace = environment._judge(completion, tokens, config)
     excluded = environment.excluded
     if excluded:
         print(f"toolscale: rollout of task {trace.task_id} left out: {excluded}", file=sys.stderr)

@@ -148,7 +148,7 @@ def test_a_rollout_is_judged_as_the_same_conversation_generated_by_an_llm_teache
     generated = sandbox.run(Rubric(config).trace(task, played, "scripted", sandbox.pool))
 
     environment = environment_for(row, sandbox, worlds)
-    rolled = environment.judge(policy_rollout(environment, turns), 321, config)
+    rolled = environment._judge(policy_rollout(environment, turns), 321, config)
 
     assert generated.verified and rolled.verified
     assert comparable(rolled) == comparable(generated)  # every message, call, metric, label
@@ -183,7 +183,7 @@ def test_a_rollout_cut_with_calls_pending_fails_below_every_verified_trace(railw
             ],
         }
     )
-    trace = environment.judge(completion, 50, RewardConfig())
+    trace = environment._judge(completion, 50, RewardConfig())
     assert not trace.verified
     assert (trace.failure_stage, trace.failure_reasons) == ("teacher", [PENDING])
     assert trace.reward_total < min(t["reward_total"] for t in verified)
@@ -199,7 +199,7 @@ def test_a_rollout_whose_results_were_rolled_back_has_no_final_answer(railway, s
     completion = policy_rollout(environment, agent_turns(gold, chatter=""))
     cut = completion[:-2]  # the last call's result rolled back, no answer written
     assert cut[-1]["role"] == "assistant" and cut[-1]["tool_calls"]
-    trace = environment.judge(cut, 50, RewardConfig())
+    trace = environment._judge(cut, 50, RewardConfig())
     assert trace.final_state_hash == task.expected_state_hash  # every gold call ran
     assert not trace.verified and trace.failure_stage == "teacher"
     assert trace.num_tool_calls == len(gold_calls(gold))
@@ -219,7 +219,7 @@ def test_a_call_the_tool_loop_refuses_is_recorded_priced_and_fails_at_format(rai
     assert results[0]["content"] == "{'error': 'Tool book_everything not found.'}"
     assert environment.executed == ()  # it never reached the sandbox
     completion = [message, *results, {"role": "assistant", "content": "Done."}]
-    trace = environment.judge(completion, 20, RewardConfig())
+    trace = environment._judge(completion, 20, RewardConfig())
     assert trace.failure_stage == "format"
     assert "call_0: unknown tool 'book_everything'" in trace.failure_reasons
     assert [(c.name, c.status, c.output) for c in trace.tool_calls] == [
@@ -298,6 +298,6 @@ def test_an_agent_going_in_circles_is_hung_up_on_and_fails(railway, sandbox):
         completion += [message, *play_calls(environment, message)]
     assert [m["content"] for m in completion if m["role"] == "tool"][-1] == ENDED
     completion.append({"role": "assistant", "content": "Goodbye."})
-    trace = environment.judge(completion, 30, RewardConfig())
+    trace = environment._judge(completion, 30, RewardConfig())
     assert trace.failure_stage == "teacher"
     assert "went in circles" in trace.failure_reasons[0]
