@@ -301,3 +301,12 @@ def test_an_agent_going_in_circles_is_hung_up_on_and_fails(railway, sandbox):
     trace = environment._judge(completion, 30, RewardConfig())
     assert trace.failure_stage == "teacher"
     assert "went in circles" in trace.failure_reasons[0]
+
+
+def test_an_llm_teacher_going_in_circles_is_hung_up_on_as_a_policy_is(railway, sandbox):
+    task, _, _, _ = conversational(railway)
+    same = {"role": "assistant", "content": "What is your date of birth?"}
+    teacher = OpenAITeacher(Scripted([same] * 5), name="scripted")
+    played = sandbox.run(teacher.play(task, sandbox.pool, 0))
+    assert played.failure is not None and "went in circles" in played.failure[1]
+    assert sum(m.role == "user" for m in played.messages) == 3  # opening + two answers

@@ -35,7 +35,9 @@ _FILLER = {"of", "the", "a", "an", "for", "your", "my"}
 # A question asking to go ahead with an action (answered before any key it names: "I am about to
 # block card number 4111. Shall I proceed?" asks for a yes, not for the card number).
 _PROCEED = re.compile(
-    r"\b(proceed|go ahead|shall i|should i|do you want me to|would you like me to|may i)\b",
+    r"(?:^|[,:;]\s*)(?:shall|should|can|may) (?:i|we)\b"  # "Shall I proceed?", "OK, can I ...?"
+    r"|\b(?:do you want|would you like) (?:me|us) to\b"
+    r"|\b(?:proceed|go ahead)(?: (?:with|and)\b[^?]*)?\s*\?",  # "Proceed with it?", not "Go ahead:"
     re.IGNORECASE,
 )
 _CONFIRM = re.compile(r"\b(confirm|is that (?:right|correct|ok))\b", re.IGNORECASE)
@@ -65,24 +67,24 @@ def asks_for(message: str, key: str) -> bool:
     return all(any(s in said for s in _SYNONYMS.get(w, (w,))) for w in words)
 
 
-def _asking(message: str) -> tuple[str, str]:
+def _asking(message: str) -> tuple[list[str], str]:
     """(the message's questions, its questions and requests): the sentences that ask."""
     sentences = [s.strip() for s in _SENTENCE.split(message) if s.strip()]
     questions = [s for s in sentences if s.endswith("?")]
     requests = [s for s in sentences if s.endswith("?") or _REQUEST.search(s)]
-    return " ".join(questions), " ".join(requests)
+    return questions, " ".join(requests)
 
 
 def reply(scenario: UserScenario, agent_message: str) -> str | None:
     """The user's answer to the agent's latest message, or None: the conversation is over."""
     questions, requests = _asking(agent_message)
-    if _PROCEED.search(questions):  # a proposal: "... Shall I proceed?"
+    if any(_PROCEED.search(q) for q in questions):  # a proposal: "... Shall I proceed?"
         return YES if scenario.accepts_changes else NO
     details = {**scenario.stated, **scenario.known}
     asked = [key for key in details if asks_for(requests, key)]
     if asked:
         return " ".join(f"My {key} is {details[key]}." for key in asked)
-    if _CONFIRM.search(questions):
+    if any(_CONFIRM.search(q) for q in questions):
         return YES if scenario.accepts_changes else NO
     if questions:
         return DONT_KNOW
