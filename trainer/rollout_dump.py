@@ -3,8 +3,8 @@
 One JSON line per dumped rollout: the training step, the task (id, template, profile), the whole
 completion as the policy produced and read it (its messages: assistant turns with their parsed
 tool calls, tool results, the final answer), the calls the judge recorded (executed, or refused by
-the tool loop), and the labels its
-rewards came from (verified, failure stage, cost, latency, tokens, reward components). It sits
+the tool loop), the failure stage and reasons, why it was left out of the update if it was, and
+the labels its rewards came from (verified, cost, latency, tokens, reward components). It sits
 beside metrics.jsonl, so a surprising point on a metrics curve can be read rollout by rollout.
 
 Which rollouts: the first `per_step` of the batch each reward computation sees, on the main
