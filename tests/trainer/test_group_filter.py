@@ -145,7 +145,7 @@ def test_a_rollout_without_a_reward_is_dropped_alone(tmp_path):
     global REWARDS
     saved, REWARDS = REWARDS, [0.0, 1.0, None, 1.0]
     try:
-        trainer, out = scored_batch(tmp_path, threshold=0.1)
+        _trainer, out = scored_batch(tmp_path, threshold=0.1)
     finally:
         REWARDS = saved
     assert out["tool_mask"][2].sum() == 0 and out["tool_mask"][:2].sum() > 0
