@@ -41,6 +41,7 @@ from trainer.grpo import grpo
 from trainer.model import LOCAL, load
 from trainer.reward_config import load_saved_reward, stored_reward
 from trainer.sft import sft
+from trainer.split import disjoint
 
 DOMAIN, DIFFICULTY = "math", "easy"
 # One-step problems whose calculator expression copies the problem's numbers ("7 * 2.54",
@@ -65,22 +66,30 @@ def route(calls: dict[str, int]) -> str:
     return "calculator" if calls.get("calculator") else "none"
 
 
-def heldout_rows(work: Path, count: int) -> datasets.Dataset:
+def heldout_rows(work: Path, count: int) -> tuple[datasets.Dataset, int]:
+    """The first `count` held-out tasks of the subset whose content (normalised problem and
+    answer, `trainer.split`) is no training task's, and how many were skipped as shared."""
     rows = datasets.load_dataset(str(work / "heldout"), "tasks", split="train")
     wanted = set(TEMPLATES.split(","))
     rows = rows.filter(
         lambda d, t: d == DIFFICULTY and t in wanted, input_columns=["difficulty", "template"]
     )
+    training = datasets.load_dataset(str(work / "train"), "tasks", split="train")
+    kept = disjoint(list(training), list(rows))
+    first = kept[:count]
+    shared = (first[-1] + 1 if first else len(rows)) - len(first)
+    rows = rows.select(first)
     if len(rows) < count:
         raise SystemExit(f"only {len(rows)} held-out tasks; generate more (--heldout-pool)")
-    return rows.select(range(count))
+    return rows, shared
 
 
 def score(phase: str, model_name: str, rows: Any, work: Path, args: Any) -> dict[str, Any]:
     """Evaluate one policy (kept in WORK/eval_PHASE.json once done)."""
     path = work / f"eval_{phase}.json"
     if not path.exists():
-        model, tokenizer = load(model_name)
+        # Every policy is scored under the template SFT and GRPO train with (the base model too).
+        model, tokenizer = load(model_name, "qwen3_instruct_2507")
         reward = load_saved_reward(model_name) or stored_reward(str(work / "train")).config
         start = time.perf_counter()
         result = evaluate(
@@ -188,9 +197,10 @@ def money(value: float | None) -> str:
 
 def tables(results: dict[str, Any]) -> str:
     head = (
-        "| policy | success rate | mean cost per solved task | mean tool calls "
+        "| policy | success rate | mean cost per rollout (failed included) "
+        "| mean cost per solved task | mean tool calls "
         "| mean reward_total | preference compliance (avoid_tool tasks) |\n"
-        "|---|---|---|---|---|---|\n"
+        "|---|---|---|---|---|---|---|\n"
     )
     lines = []
     for phase in ("base", "sft", "grpo"):
@@ -198,7 +208,8 @@ def tables(results: dict[str, Any]) -> str:
         avoid = r["avoid_tool_compliance"]
         lines.append(
             f"| {LABELS[phase]} | {r['success_rate']:.2f} ({r['solved']}/{r['tasks']}) "
-            f"| {money(r['cost_per_solved'])} | {r['mean_tool_calls']:.2f} "
+            f"| {money(r['mean_cost'])} | {money(r['cost_per_solved'])} "
+            f"| {r['mean_tool_calls']:.2f} "
             f"| {r['mean_reward']:.3f} | {r['preference_compliance']:.2f} "
             f"({'n/a' if avoid is None else f'{avoid:.2f}'}) |"
         )
@@ -220,10 +231,10 @@ def plot(results: dict[str, Any], target: Path) -> None:
 
     phases = ("base", "sft", "grpo")
     names = ["base", "SFT", "SFT+GRPO"]
-    costs = [results[p]["cost_per_solved"] for p in phases]
+    costs = [results[p]["mean_cost"] for p in phases]
     panels = [
         ("success rate", [results[p]["success_rate"] for p in phases], "{:.2f}"),
-        ("mean cost per solved task ($, log)", [c or 0.0 for c in costs], "${:.6f}"),
+        ("mean cost per rollout ($, log)", [c or 0.0 for c in costs], "${:.6f}"),
         ("mean tool calls", [results[p]["mean_tool_calls"] for p in phases], "{:.2f}"),
         ("mean reward_total", [results[p]["mean_reward"] for p in phases], "{:.3f}"),
         ("preference compliance", [results[p]["preference_compliance"] for p in phases], "{:.2f}"),
@@ -275,6 +286,9 @@ def main() -> None:
     parser.add_argument("--max-turns", type=int, default=4)
     parser.add_argument("--max-new-tokens", type=int, default=160)
     parser.add_argument("--eval-batch", type=int, default=25)
+    parser.add_argument(
+        "--plots", default="train_orchestrator", help="benchmarks/PLOTS{,_sft,_grpo}.png"
+    )
     args = parser.parse_args()
     work: Path = args.work
     clock: dict[str, float] = {}
@@ -296,11 +310,12 @@ def main() -> None:
             )
     clock["generate"] = time.perf_counter() - start
     train_ids = set(datasets.load_dataset(str(work / "train"), "tasks", split="train")["id"])
-    heldout = heldout_rows(work, args.heldout)
+    heldout, shared = heldout_rows(work, args.heldout)
     if not train_ids.isdisjoint(heldout["id"]):
         raise SystemExit("held-out tasks must not be training tasks")
     results: dict[str, Any] = {
         "heldout_tasks": len(heldout),
+        "heldout_skipped_as_training_content": shared,
         "args": vars(args) | {"work": str(work)},
     }
     for phase, model_name, train in (
@@ -323,11 +338,11 @@ def main() -> None:
     )
     results["invocations"].append({k: round(v, 1) for k, v in clock.items()})
     previous.write_text(json.dumps(results, indent=2))
-    plot(results, HERE / "train_orchestrator.png")
+    plot(results, HERE / f"{args.plots}.png")
     for phase in ("sft", "grpo"):
         curves = work / phase / "metrics.png"
         if curves.exists():
-            shutil.copyfile(curves, HERE / f"train_orchestrator_{phase}.png")
+            shutil.copyfile(curves, HERE / f"{args.plots}_{phase}.png")
     print(tables(results))
     print(json.dumps(results["invocations"][-1]))
 

@@ -100,6 +100,13 @@ class ToolscaleArguments:
     )
     warm_start_lr: float = field(default=3e-3, metadata={"help": "Warm start learning rate."})
     max_tasks: int | None = field(default=None, metadata={"help": "Use at most this many rows."})
+    heldout_fraction: float = field(
+        default=0.0,
+        metadata={
+            "help": "Share of task contents (normalised instruction and answer) kept out of "
+            "training for evaluation, content-disjoint (trainer.split); 0: train on every task."
+        },
+    )
     sandbox_workers: int = field(default=2, metadata={"help": "Sandbox worker processes."})
 
 

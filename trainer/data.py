@@ -12,12 +12,14 @@ import typing
 from pathlib import Path
 from typing import Any
 
+from toolscale.core.contract import canonical_json
 from toolscale.core.errors import ConfigError
 from toolscale.core.records import Task
 from toolscale.core.registry import names
 from toolscale.sample.worlds import WorldStore
 from toolscale.write.features import TASK_FEATURES
-from trainer.environment import ASK_USER, environment_key, tool_schemas
+from trainer import split
+from trainer.environment import ASK_USER, environment_key, policy_system_prompt, tool_schemas
 
 SFT_COLUMNS = ["task_id", "domain", "messages"]
 # Task columns that may be null in a row (a stateful task has no expected answer, a task without
@@ -84,8 +86,10 @@ def dataset_worlds(dataset: str, rows: Any) -> WorldStore:
     return store
 
 
-def grpo_rows(options: Any) -> Any:
-    """The `tasks` rows to train on (filtered), each with its chat prompt and environment."""
+def grpo_rows(options: Any, heldout: bool = False) -> Any:
+    """The `tasks` rows to train on (filtered), each with its chat prompt and environment; with
+    `heldout`, the tasks `--heldout_fraction` keeps out of training instead (no task among them
+    shares its content with a training task, `trainer.split`)."""
     dataset, config, domains, max_tasks = (
         options.dataset,
         options.dataset_config,
@@ -105,19 +109,31 @@ def grpo_rows(options: Any) -> Any:
             f"no tasks of the templates {options.templates!r} "
             f"and difficulties {options.difficulties!r}"
         )
+    rows = _side(rows, getattr(options, "heldout_fraction", 0.0), heldout)
     if max_tasks:
         rows = rows.select(range(min(max_tasks, len(rows))))
 
     def prompt(row: dict[str, Any]) -> dict[str, Any]:
         return {
             "prompt": [
-                {"role": "system", "content": row["system_prompt"]},
+                {
+                    "role": "system",
+                    "content": policy_system_prompt(row["domain"], row["system_prompt"]),
+                },
                 {"role": "user", "content": row["instruction"]},
             ],
             "environment": _key(row),
         }
 
     return rows.map(prompt)
+
+
+def _side(rows: Any, fraction: float, heldout: bool) -> Any:
+    """The training (or held-out) side of the content-disjoint split of `tasks` rows."""
+    if fraction <= 0:
+        return rows
+    train, kept_out = split.split(rows, fraction)
+    return rows.select(kept_out if heldout else train)
 
 
 def _chat_message(message: dict[str, Any]) -> dict[str, Any]:
@@ -157,7 +173,7 @@ def user_turns_as_tool(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
             i += 1
             continue
         call_id = f"ask_{i}"
-        arguments = json.dumps({"message": m["content"]})
+        arguments = canonical_json({"message": m["content"]})  # as every other call
         call = {"id": call_id, "name": ASK_USER, "arguments": arguments}
         out.append({**m, "content": "", "tool_calls": [call]})
         out.append(
@@ -193,6 +209,12 @@ def sft_rows(options: Any, task_ids: set[str] | None = None) -> Any:
     variants = _templates(getattr(options, "trace_variants", "all"))
     if variants:
         traces = traces.filter(lambda v: v in variants, input_columns="variant")
+    fraction = getattr(options, "heldout_fraction", 0.0)
+    if fraction > 0:  # no trace of a held-out task's content
+        traces = traces.filter(
+            lambda i: not split.held_out(split.content_key(tasks[i]), fraction),
+            input_columns="task_id",
+        )
     if len(traces) == 0:
         raise ConfigError(
             f"no verified traces of the templates {options.templates!r}, difficulties "
@@ -202,8 +224,11 @@ def sft_rows(options: Any, task_ids: set[str] | None = None) -> Any:
         traces = traces.select(range(min(max_tasks, len(traces))))
 
     def conversation(row: dict[str, Any]) -> dict[str, Any]:
+        messages = [_chat_message(m) for m in user_turns_as_tool(row["messages"])]
+        if messages and messages[0]["role"] == "system":
+            messages[0]["content"] = policy_system_prompt(row["domain"], messages[0]["content"])
         return {
-            "messages": [_chat_message(m) for m in user_turns_as_tool(row["messages"])],
+            "messages": messages,
             # The tools as a GRPO prompt shows them (TRL's order and rendering), as JSON text,
             # which TRL's SFT tokenizer accepts as is.
             "tools": json.dumps(tool_schemas(_key(tasks[row["task_id"]]))),

@@ -2,10 +2,18 @@
 
 `reset(**row)` rebuilds the row's task (a `tasks` config row) and opens a fresh episode on a copy
 of its initial state in the sandbox worker pool. The domain's tools become public methods with the
-toolkit's own signatures and docstrings, so TRL derives the same schemas the dataset carries. Every
-call is executed in the sandbox and recorded in a Transcript, which the reward functions hand to the
-same verifier and labelers as generation. A stateful domain's environment also has `ask_user`:
-TRL's tool loop has no user turn, so the policy talks to the task's scripted user through it.
+toolkit's own signatures and docstrings, so TRL derives the same schemas the dataset carries.
+Every call that reaches the environment is executed in the sandbox and logged (`Executed`); when
+the rollout is done, `_judge(completion, tokens, config)` turns the policy's messages and that log
+into a Transcript (`toolscale.play.rollout`: every emitted call recorded, refused ones too) and
+judges it with generation's `Rubric` into the very Trace row generation would write.
+A stateful domain's environment also has `ask_user`: TRL's tool loop has no user turn, so the
+policy talks to the task's scripted user through it (and SFT conversations show user turns the
+same way, `trainer.data`).
+
+A call that times out is run once more (a worker starved by load is no fault of the policy); a
+rollout with a crashed tool or a call that timed out twice is still judged (failure stage
+"execution") but `excluded`: the reward functions leave it out of the update and report it.
 """
 
 from __future__ import annotations
@@ -13,24 +21,39 @@ from __future__ import annotations
 import functools
 import inspect
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from toolscale.core.records import Message, Task
+from toolscale.core.records import Task, Trace
 from toolscale.core.registry import get_domain
 from toolscale.core.task_state import state_json
 from toolscale.judge.rewards import RewardConfig
 from toolscale.judge.rubric import Rubric
-from toolscale.judge.verify import Verdict
 from toolscale.play import scripted_user
-from toolscale.play.transcript import Transcript, close_draft, open_draft, record_call
+from toolscale.play.rollout import ASK_USER, Executed, transcript_of
 from toolscale.sandbox.bridge import SandboxThread
 from toolscale.sandbox.pool import Episode
 
 TASK_FIELDS = tuple(Task.model_fields)
-# TRL's rollouts have no user turn: a stateful environment reaches the task's (scripted) user
-# through this tool, and SFT conversations are rendered the same way (trainer.data).
-ASK_USER = "ask_user"
+ENDED = "The customer has ended the conversation."
+# What a policy is told about the user turn it reaches through a tool (SFT, GRPO and evaluation
+# prompts alike; generation's teachers talk to the user in plain messages instead).
+ASK_USER_NOTE = (
+    "You talk to the customer only through the ask_user tool: ask them for the details you "
+    "need and for their confirmation before you change anything. When you are done, write your "
+    "final answer to them as a plain message, without a tool call."
+)
+
+
+def has_user(domain: str) -> bool:
+    """Whether the domain's environments have `ask_user` (its tasks may be conversations)."""
+    return get_domain(domain).family == "stateful"
+
+
+def policy_system_prompt(domain: str, system_prompt: str) -> str:
+    """The system prompt a trained policy sees: the task's, plus `ASK_USER_NOTE` when its
+    environment has `ask_user`."""
+    return f"{system_prompt}\n\n{ASK_USER_NOTE}" if has_user(domain) else system_prompt
 
 
 class ToolscaleEnvironment:
@@ -45,14 +68,18 @@ class ToolscaleEnvironment:
         self._episode: Episode = self.sandbox.pool.episode(
             self._task.domain, state_json(self._task)
         )
-        self._draft = open_draft(self._task, "policy", 0)
-        self._verdict: Verdict | None = None
+        self._executed: list[Executed] = []
+        self._said: list[str] = []  # what the policy said to the user, through ask_user
+        self._ended = False  # the user ended the conversation
+        self._trace: Trace | None = None
         self._labels: dict[str, Any] | None = None  # set by trainer.rewards.rollout_labels
         return None  # the prompt column already holds the system prompt and the instruction
 
     def _call(self, name: str, arguments: dict[str, Any]) -> str:
         outcome = self.sandbox.run(self._episode.call(name, arguments))
-        record_call(self._draft, self._task, name, arguments, outcome)
+        if outcome.status == "timeout":  # the worker was replaced; the call did not count
+            outcome = self.sandbox.run(self._episode.call(name, arguments))
+        self._executed.append(Executed(name, dict(arguments), outcome=outcome))
         return outcome.output
 
     @property
@@ -60,34 +87,57 @@ class ToolscaleEnvironment:
         return self._task
 
     @property
-    def draft(self) -> Transcript:
-        return self._draft
+    def executed(self) -> tuple[Executed, ...]:
+        """What reached the environment so far, in order."""
+        return tuple(self._executed)
 
-    def _judge(self, final_answer: str) -> Verdict:
-        """Close the episode with the model's final answer and verify it (once per rollout)."""
-        if self._verdict is None:
-            final_hash = self.sandbox.run(self._episode.finish())
-            close_draft(self._draft, final_answer, final_hash)
-            # The verdict does not depend on the reward's weights: the default rubric judges it.
-            judged = Rubric(RewardConfig()).verdict(self._task, self._draft, self.sandbox.pool)
-            self._verdict = self.sandbox.run(judged)
-        return self._verdict
+    @property
+    def trace(self) -> Trace | None:
+        """The judged rollout (None until `judge` ran)."""
+        return self._trace
+
+    @property
+    def excluded(self) -> str:
+        """Why the rollout is left out of the update ("" when it is not): a tool crashed (a bug,
+        not the policy's doing) or a call timed out twice."""
+        broken = [
+            (e.name, e.outcome)
+            for e in self._executed
+            if e.outcome is not None and e.outcome.status in ("crash", "timeout")
+        ]
+        return "; ".join(f"{name} {o.status}: {o.output}" for name, o in broken)
+
+    def _judge(
+        self, completion: Sequence[dict[str, Any]], tokens: int, config: RewardConfig
+    ) -> Trace:
+        """The rollout as generation's Trace row, judged once: `completion` is the policy's
+        messages after the prompt, `tokens` the completion's length in tokens (TRL's count)."""
+        if self._trace is None:
+            draft = transcript_of(self._task, completion, self._executed, tokens)
+            draft.final_state_hash = self.sandbox.run(self._episode.finish())
+            judged = Rubric(config).trace(self._task, draft, "policy", self.sandbox.pool)
+            self._trace = self.sandbox.run(judged)
+        return self._trace
 
 
 def ask_user(self, message: str) -> str:  # type: ignore[no-untyped-def]  (TRL reads the hints)
     """Say something to the customer (ask for a detail you need, or ask them to confirm an
-    action) and get their reply.
+    action you propose) and get their reply. Give your final answer as a plain message, not
+    through this tool.
 
     Args:
         message: What you say to the customer.
     """
     scenario = self._task.user_scenario
-    answer = scripted_user.reply(scenario, message) if scenario else None
-    self._draft.messages.append(Message(role="assistant", content=message))
-    if answer is None:
-        return "The customer has nothing to add."
-    self._draft.messages.append(Message(role="user", content=answer, name="scripted_user"))
-    return answer
+    self._said.append(message)
+    circling = scripted_user.in_circles(self._said)
+    answer = None
+    if scenario is not None and not self._ended and not circling:
+        answer = scripted_user.reply(scenario, message)
+    self._ended = self._ended or answer is None
+    logged = Executed(ASK_USER, {"message": message}, reply=answer, circling=circling)
+    self._executed.append(logged)
+    return ENDED if answer is None else answer
 
 
 def _tool_method(name: str, tool: Callable[..., Any]) -> Callable[..., str]:
@@ -135,7 +185,7 @@ def environment_class(
     members: dict[str, Any] = {"sandbox": sandbox, "worlds": worlds or {}}
     for name in names:
         members[name] = _tool_method(name, getattr(toolkit, name))
-    if get_domain(domain).family == "stateful":  # its tasks may be conversations
+    if has_user(domain):
         members[ASK_USER] = ask_user
     return type(f"{domain.title()}Environment", (ToolscaleEnvironment,), members)
 

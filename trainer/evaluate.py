@@ -10,7 +10,11 @@ RewardConfig (give the trained model's own, `trainer.reward_config.load_saved_re
 and the same reward functions, charged for the same tokens (the completion as TRL counts it:
 everything after the prompt, the tool results included). The mean is of `reward_total` (the
 linear form); the group-normalised form needs several rollouts per task, which this does not
-make. Each rollout's labels are kept (`Evaluation.rollouts`) for breakdowns.
+make. Each rollout's labels are kept (`Evaluation.rollouts`) for breakdowns. Costs are averaged
+over every rollout (`mean_cost`: a failed rollout cost what it spent) and over the solved ones
+(`cost_per_solved`). A call the model makes is handled as TRL's tool loop handles it: only the
+environment's tools can be called (never `reset` or anything private), and a refused call is
+answered with TRL's error text and still recorded by the judge.
 """
 
 from __future__ import annotations
@@ -24,7 +28,12 @@ from typing import Any
 from toolscale.judge.rewards import RewardConfig
 from toolscale.sandbox.bridge import SandboxThread
 from trainer.decode import continue_prompts
-from trainer.environment import environment_factories, environment_key, tool_methods
+from trainer.environment import (
+    environment_factories,
+    environment_key,
+    policy_system_prompt,
+    tool_methods,
+)
 from trainer.rewards import final_answer, linear_rewards
 
 KEPT_LABELS = (
@@ -48,6 +57,7 @@ class Evaluation:
     mean_reward: float
     mean_tool_calls: float
     mean_completion_tokens: float
+    mean_cost: float  # mean total_cost ($) over every rollout, failed ones included
     cost_per_solved: float  # mean total_cost ($) of the verified rollouts; nan when none
     preference_compliance: float  # share of rollouts that keep their profile's hard constraints
     rollouts: tuple[dict[str, Any], ...] = ()  # per task: id, labels, reward_total, answer
@@ -58,20 +68,21 @@ class Evaluation:
 
 
 def play_calls(environment: Any, message: dict[str, Any]) -> list[dict[str, Any]]:
-    """Execute a message's tool calls in its environment; the tool messages that answer them.
-    A wrong tool name or argument is the model's mistake, shown to it as the tool's answer."""
+    """Execute a message's tool calls in its environment, as TRL 1.16's tool loop does; the tool
+    messages that answer them. A wrong tool name or argument is the model's mistake, shown to it
+    as the tool's answer (TRL's own error text)."""
+    tools = {method.__name__: method for method in tool_methods(environment)}
     replies = []
     for call in message.get("tool_calls") or []:
-        function = call["function"]
-        method = getattr(environment, function["name"], None)
-        if method is None or function["name"].startswith("_"):
-            result = f"Error: unknown tool {function['name']!r}"
-        else:
-            try:
-                result = method(**(function.get("arguments") or {}))
-            except TypeError as exc:
-                result = f"Error: {exc}"
-        replies.append({"role": "tool", "name": function["name"], "content": result})
+        function = call.get("function", {})
+        name = function.get("name", "unknown")
+        try:
+            if name not in tools:
+                raise ValueError(f"Tool {name} not found.")
+            result: Any = tools[name](**function.get("arguments"))
+        except Exception as exc:  # what TRL does: the error goes back to the model
+            result = {"error": str(exc)}
+        replies.append({"role": "tool", "name": name, "content": str(result)})
     return replies
 
 
@@ -111,7 +122,10 @@ def rollouts(
         tools.append(tool_methods(environment))
         prompts.append(
             [
-                {"role": "system", "content": row["system_prompt"]},
+                {
+                    "role": "system",
+                    "content": policy_system_prompt(row["domain"], row["system_prompt"]),
+                },
                 {"role": "user", "content": row["instruction"]},
             ]
         )
@@ -185,24 +199,21 @@ def evaluate(
             seed,
         )
         columns = {k: [row[k] for row in listed] for k in listed[0]}
-        scores = [
+        for f in linear_rewards(reward):  # judge every rollout as training does
             f(
                 completions=completions,
                 environments=environments,
                 completion_ids=[[0] * n for n in tokens],  # only their lengths are read
                 **columns,
             )
-            for f in linear_rewards(reward)
-        ]
-        weights = [reward.w_o, reward.w_e, reward.w_p]
-        totals = [
-            sum(w * s[i] for w, s in zip(weights, scores, strict=True))
-            for i in range(len(environments))
-        ]
+        # A rollout left out of training (a crashed tool) still counts here, at what it scored.
+        totals = [float(env._labels["reward_total"]) for env in environments]
         records = tuple(
             {
                 "id": row["id"],
                 **{k: env._labels[k] for k in KEPT_LABELS},  # set by the reward functions
+                "failure_stage": env._labels["failure_stage"],
+                "excluded": env._labels["excluded"],
                 "reward_total": total,
                 "completion_tokens": count,
                 "final_answer": final_answer(completion),
@@ -221,6 +232,7 @@ def evaluate(
         mean_reward=sum(totals) / n,
         mean_tool_calls=sum(r["num_tool_calls"] for r in records) / n,
         mean_completion_tokens=sum(tokens) / n,
+        mean_cost=sum(r["total_cost"] for r in records) / n,
         cost_per_solved=sum(solved) / len(solved) if solved else math.nan,
         preference_compliance=sum(bool(r["preference_compliant"]) for r in records) / n,
         rollouts=records,

@@ -2,10 +2,15 @@
 (`toolscale.judge.rubric`: verifier, metrics, labels) on what the policy really did in the sandbox.
 
 Each function has TRL's signature (`completions`, `environments`, `completion_ids`, dataset
-columns, ...) and returns one float per completion. A rollout is closed, verified and labelled
-once (by the first function that asks) and the others reuse its labels. The policy's own
-completion tokens (tool results included, as TRL counts them) stand in for the teacher's tokens,
-so r_efficiency charges the policy for what it writes and reads.
+columns, ...) and returns one float per completion. A rollout is judged once (by the first
+function that asks) into the Trace row generation would write for the same conversation
+(`trainer.environment.ToolscaleEnvironment._judge`); the others reuse its labels. The policy is
+charged as a teacher is: its written text (tool-calling turns included) and every tool result and
+user reply it read, estimated from the characters (`toolscale.judge.metrics`); TRL's token count
+is recorded as `teacher_completion_tokens`. A rollout without a final answer fails as a teacher's
+attempt without one does. A rollout with a crashed tool, or a call that timed out twice, gets no
+reward (None: TRL leaves it out of the group baseline and gives it no advantage) and is counted
+in `toolscale/excluded`.
 
 Variants: `linear` gives three functions (r_outcome, r_efficiency, r_preference) weighted
 w_o / w_e / w_p by TRL, so their weighted sum is the dataset's `reward_total`; `toolorchestra`
@@ -16,23 +21,24 @@ of every component, reward_total, success rate, tool calls and cost is logged as
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from typing import Any, Protocol
 
 from toolscale.judge.rewards import GroupFeatures, RewardConfig, group_rewards
-from toolscale.judge.rubric import Rubric
+from toolscale.play.rollout import final_text
 from trainer.environment import ToolscaleEnvironment
 
-RewardFunction = Callable[..., list[float]]
+RewardFunction = Callable[..., list[float | None]]
 
 
 def final_answer(completion: list[dict[str, Any]]) -> str:
-    """The last assistant message's text, without a <think> block."""
-    for message in reversed(completion):
-        if message.get("role") == "assistant" and not message.get("tool_calls"):
-            text = message.get("content") or ""
-            return text.split("</think>")[-1].strip()
-    return ""
+    """The rollout's final answer: its last message's text (without a <think> block) when that
+    message calls no tool, else "" (the rollout stopped with calls pending)."""
+    last = next((m for m in reversed(completion) if m.get("role") == "assistant"), None)
+    if last is None or last.get("tool_calls") or completion[-1].get("role") != "assistant":
+        return ""
+    return final_text(last.get("content") or "")
 
 
 def rollout_labels(
@@ -41,15 +47,16 @@ def rollout_labels(
     tokens: int,
     config: RewardConfig,
 ) -> dict[str, Any]:
-    """Verdict, metrics and labels of one rollout, computed once and kept on its environment."""
+    """The rollout's Trace columns (verdict, metrics, labels) and `excluded` (why it gets no
+    reward, "" when it gets one), computed once and kept on its environment."""
     cached = getattr(environment, "_labels", None)
     if cached is not None:
         return cached
-    verdict = environment._judge(final_answer(completion))
-    draft = environment.draft
-    draft.teacher_completion_tokens = tokens
-    scored = Rubric(config).score(environment.task, draft, verdict.verified)
-    environment._labels = {**scored, "verified": verdict.verified}
+    trace = environment._judge(completion, tokens, config)
+    excluded = environment.excluded
+    if excluded:
+        print(f"toolscale: rollout of task {trace.task_id} left out: {excluded}", file=sys.stderr)
+    environment._labels = {**trace.model_dump(), "excluded": excluded}
     return environment._labels
 
 
@@ -63,6 +70,10 @@ def _all_labels(
     ]
 
 
+def _kept(labels: list[dict[str, Any]], key: str) -> list[float | None]:
+    return [None if x.get("excluded") else x[key] for x in labels]
+
+
 LOGGED = {  # metric name: label, averaged over the batch and logged under every variant
     "toolscale/success_rate": "verified",
     "toolscale/tool_calls": "num_tool_calls",
@@ -71,6 +82,7 @@ LOGGED = {  # metric name: label, averaged over the batch and logged under every
     "toolscale/reward_efficiency": "reward_efficiency",
     "toolscale/reward_preference": "reward_preference",
     "toolscale/reward_total": "reward_total",
+    "toolscale/excluded": "excluded",
 }
 
 
@@ -93,7 +105,8 @@ def _log(log_metric: Callable | None, labels: list[dict[str, Any]]) -> None:
     if log_metric is None or not labels:
         return
     for name, key in LOGGED.items():
-        log_metric(name, sum(float(x[key]) for x in labels) / len(labels))
+        values = [bool(x.get(key)) if key == "excluded" else x[key] for x in labels]
+        log_metric(name, sum(float(v) for v in values) / len(values))
 
 
 def linear_rewards(config: RewardConfig, dump: Dump | None = None) -> list[RewardFunction]:
@@ -105,15 +118,15 @@ def linear_rewards(config: RewardConfig, dump: Dump | None = None) -> list[Rewar
         labels = _all_labels(config, completions, environments, completion_ids)
         _log(log_metric, labels)
         _dump(dump, trainer_state, completions, environments, labels)
-        return [x["reward_outcome"] for x in labels]
+        return _kept(labels, "reward_outcome")
 
     def reward_efficiency(completions, environments, completion_ids=None, **_):
         labels = _all_labels(config, completions, environments, completion_ids)
-        return [x["reward_efficiency"] for x in labels]
+        return _kept(labels, "reward_efficiency")
 
     def reward_preference(completions, environments, completion_ids=None, **_):
         labels = _all_labels(config, completions, environments, completion_ids)
-        return [x["reward_preference"] for x in labels]
+        return _kept(labels, "reward_preference")
 
     return [reward_outcome, reward_efficiency, reward_preference]
 
@@ -130,8 +143,11 @@ def group_reward(config: RewardConfig, dump: Dump | None = None) -> RewardFuncti
         groups: dict[str, list[int]] = {}
         for i, env in enumerate(environments):
             groups.setdefault(env.task.id, []).append(i)
-        rewards = [0.0] * len(environments)
+        rewards: list[float | None] = [None] * len(environments)
         for members in groups.values():
+            members = [i for i in members if not labels[i].get("excluded")]
+            if not members:
+                continue
             task = environments[members[0]].task
             features = [GroupFeatures.of(labels[i]) for i in members]
             for i, score in zip(

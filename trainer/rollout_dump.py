@@ -2,8 +2,9 @@
 
 One JSON line per dumped rollout: the training step, the task (id, template, profile), the whole
 completion as the policy produced and read it (its messages: assistant turns with their parsed
-tool calls, tool results, the final answer), the calls the sandbox executed, and the labels its
-rewards came from (verified, failure stage, cost, latency, tokens, reward components). It sits
+tool calls, tool results, the final answer), the calls the judge recorded (executed, or refused by
+the tool loop), the failure stage and reasons, why it was left out of the update if it was, and
+the labels its rewards came from (verified, cost, latency, tokens, reward components). It sits
 beside metrics.jsonl, so a surprising point on a metrics curve can be read rollout by rollout.
 
 Which rollouts: the first `per_step` of the batch each reward computation sees, on the main
@@ -97,9 +98,11 @@ class RolloutDump(TrainerCallback):
                             "status": c.status,
                             "output": c.output,
                         }
-                        for c in environment.draft.tool_calls
+                        for c in environment.trace.tool_calls
                     ],
-                    "failure_stage": getattr(environment._verdict, "failure_stage", None),
+                    "failure_stage": label.get("failure_stage"),
+                    "failure_reasons": label.get("failure_reasons"),
+                    "excluded": label.get("excluded", ""),
                     **{k: _plain(label.get(k)) for k in DUMPED_LABELS},
                 }
                 handle.write(json.dumps(record) + "\n")

@@ -5,7 +5,7 @@ asked."""
 from __future__ import annotations
 
 from toolscale.core.contract import UserScenario
-from toolscale.play.scripted_user import DONT_KNOW, NO, YES, asks_for, reply
+from toolscale.play.scripted_user import CIRCLE, DONT_KNOW, NO, YES, asks_for, in_circles, reply
 
 SCENARIO = UserScenario(
     reason_for_call="You want to cancel your trip.",
@@ -43,3 +43,27 @@ def test_a_request_to_go_ahead_is_answered_before_the_keys_it_names() -> None:
 def test_unknown_questions_and_statements() -> None:
     assert reply(SCENARIO, "What is your date of birth?") == DONT_KNOW
     assert reply(SCENARIO, "Your booking is cancelled; 45.00 will be refunded.") is None
+
+
+def test_a_statement_that_mentions_a_key_asks_nothing() -> None:
+    # Seen with the local model: statements answered as if they were questions.
+    assert reply(SCENARIO, "The booking id is 5137.") is None
+    assert reply(SCENARIO, "I have found your booking id and your email in our system.") is None
+    # A request without a question mark is still a request.
+    assert reply(SCENARIO, "Please tell me your booking id.") == "My booking id is BK1234."
+
+
+def test_go_ahead_confirms_only_a_proposal() -> None:
+    # Seen with the local model: "No, please don't change anything." to an invitation.
+    assert reply(SCENARIO, "Please go ahead and ask your question.") is None
+    assert reply(SCENARIO, "Go ahead: what can I help you with?") == DONT_KNOW
+    assert reply(SCENARIO, "Would you like me to go ahead with the cancellation?") == YES
+    assert reply(SCENARIO, "I will cancel booking BK1234. Is that correct?") == YES
+
+
+def test_an_agent_saying_the_same_thing_again_and_again_is_in_circles() -> None:
+    ask = "Could you tell me your booking id?"
+    assert not in_circles([ask, ask])
+    assert in_circles(["Hello.", ask, ask, " could you tell me your BOOKING id? "])
+    assert not in_circles([ask, ask, "Could you tell me your email?"])
+    assert CIRCLE == 3

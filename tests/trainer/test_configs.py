@@ -88,3 +88,14 @@ def test_the_old_gradient_checkpointing_flag_is_not_overridden_by_the_config():
     argv = ["--config", str(CONFIGS / "cpu-smoke.yaml"), "--dataset", "x", "--output_dir", "/tmp/x"]
     _, config = parse([*argv, "--gradient_checkpointing", "true"])
     assert config.activation_checkpointing
+
+
+def test_8b_recipe_corrects_vllm_per_token_and_turns_thinking_off():
+    """Long multi-turn rollouts: the sequence-level IS mask (TRL's default) would drop most
+    12k-token rollouts; Qwen3's thinking would spend the completion budget the tool results need."""
+    _, config = parse_grpo("orchestrator-8b.yaml")
+    assert config.use_vllm and config.vllm_importance_sampling_correction
+    assert config.vllm_importance_sampling_mode == "token_truncate"
+    assert config.vllm_importance_sampling_clip_max == 3.0
+    assert config.chat_template_kwargs == {"enable_thinking": False}
+    assert config.max_completion_length == 12288

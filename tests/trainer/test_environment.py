@@ -11,11 +11,16 @@ from toolscale.config.generate import GenerateConfig
 from toolscale.core.records import Task
 from toolscale.core.registry import get_domain
 from toolscale.pipeline.generate import generate
-from toolscale.play.transcript import open_draft
 from toolscale.sample.worlds import WorldStore
 from trainer.args import ToolscaleArguments
 from trainer.data import grpo_rows
-from trainer.environment import TASK_FIELDS, environment_class, tool_methods, tool_schemas
+from trainer.environment import (
+    ENDED,
+    TASK_FIELDS,
+    environment_class,
+    tool_methods,
+    tool_schemas,
+)
 
 
 def test_each_task_gets_an_environment_with_the_tools_it_offers(tmp_path):
@@ -65,11 +70,13 @@ def test_a_conversational_task_trains_with_ask_user_in_rollouts_and_in_sft(tmp_p
     known = json.loads(row["user_scenario"])["known"]
     environment = environment_class(row["environment"], sandbox=None)()
     environment._task = Task.from_row({k: row[k] for k in TASK_FIELDS}, WorldStore.of_output(data))
-    environment._draft = open_draft(environment._task, "policy", 0)
+    environment._executed, environment._said, environment._ended = [], [], False
     key, value = next(iter(known.items()))
     assert environment.ask_user(f"Could you tell me your {key}?") == f"My {key} is {value}."
-    assert environment.ask_user("Thanks, one moment.") == "The customer has nothing to add."
-    assert [m.role for m in environment._draft.messages[-3:]] == ["assistant", "user", "assistant"]
+    # A statement asks nothing: the conversation is over, as when a teacher's message is not
+    # answered in generation (trainer.environment.ENDED).
+    assert environment.ask_user("Thanks, one moment.") == ENDED
+    assert [e.reply for e in environment.executed] == [f"My {key} is {value}.", None]
     traces = datasets.load_dataset(str(data), "traces", split="train")
     for trace, conversation in zip(traces, sft_rows(options), strict=True):
         users = [m for m in trace["messages"] if m["role"] == "user"]

@@ -122,3 +122,58 @@ def test_without_the_filter_the_same_group_moves_the_weights(tmp_path):
     assert trainer._metrics["train"]["toolscale/groups_dropped"] == [0.0]
     full, only_b = gradient(trainer, out), gradient(trainer, rows(out, slice(2, 4)))
     assert not all(torch.allclose(f, b, atol=1e-7) for f, b in zip(full, only_b, strict=True))
+
+
+def test_the_surviving_groups_are_normalised_as_a_batch_without_the_dropped_ones(tmp_path):
+    """TRL counted every token of the batch in `num_items_in_batch` before the filter ran; the
+    filter counts the survivors' only, so the step equals the step of a batch that never held
+    the dropped group (same completions, its own token count), not a smaller one."""
+    trainer, out = scored_batch(tmp_path, threshold=0.1)
+    mask = out["completion_mask"] * out["tool_mask"]
+    assert out["num_items_in_batch"] == mask[2:].sum() == out["completion_mask"][2:].sum()
+    alone = rows(out, slice(2, 4))
+    alone["tool_mask"] = torch.ones_like(alone["completion_mask"])
+    alone["num_items_in_batch"] = alone["completion_mask"].sum()  # a batch of group B only
+    full, only_b = gradient(trainer, out), gradient(trainer, alone)
+    assert any(g.abs().sum() > 0 for g in full)
+    assert all(torch.allclose(f, b, atol=1e-7) for f, b in zip(full, only_b, strict=True))
+
+
+def test_a_rollout_without_a_reward_is_dropped_alone(tmp_path):
+    """A rollout every reward function scored None (a crashed tool) has TRL's advantage 0;
+    the filter also takes its tokens out of the loss and of the normaliser."""
+    global REWARDS
+    saved, REWARDS = REWARDS, [0.0, 1.0, None, 1.0]
+    try:
+        _trainer, out = scored_batch(tmp_path, threshold=0.1)
+    finally:
+        REWARDS = saved
+    assert out["tool_mask"][2].sum() == 0 and out["tool_mask"][:2].sum() > 0
+    assert out["num_items_in_batch"] == (out["completion_mask"] * out["tool_mask"]).sum()
+
+
+def test_a_per_sequence_loss_is_refused_with_the_filter(tmp_path):
+    from datasets import Dataset
+    from trl import GRPOConfig
+
+    from trainer.group_filter import FilteredGRPOTrainer
+
+    model, tokenizer = load("tiny-random")
+    config = GRPOConfig(
+        output_dir=str(tmp_path / "run"),
+        use_cpu=True,
+        bf16=False,
+        report_to="none",
+        per_device_train_batch_size=2,
+        num_generations=2,
+        loss_type="grpo",
+    )
+    rows = Dataset.from_dict({"prompt": ["Say A."]})
+    with pytest.raises(ConfigError, match="loss_type 'grpo' averages over every rollout"):
+        FilteredGRPOTrainer(
+            model=model,
+            processing_class=tokenizer,
+            args=config,
+            train_dataset=rows,
+            reward_funcs=[fixed_reward],
+        )

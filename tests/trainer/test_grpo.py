@@ -77,10 +77,11 @@ def test_two_grpo_steps_change_parameters_from_real_sandbox_rewards(tmp_path, mo
     judged: list = []
     real_judge = ToolscaleEnvironment._judge
 
-    def record_judge(self, final_answer):
-        verdict = real_judge(self, final_answer)
-        judged.append((self.task, list(self.draft.tool_calls), verdict))
-        return verdict
+    def record_judge(self, completion, tokens, config):
+        trace = real_judge(self, completion, tokens, config)
+        if not any(trace is seen for *_, seen in judged):  # judged once per rollout
+            judged.append((self.task, list(trace.tool_calls), trace))
+        return trace
 
     monkeypatch.setattr(grpo_module, "load", load_scripted)
     monkeypatch.setattr(ToolscaleEnvironment, "_judge", record_judge)

@@ -39,7 +39,7 @@ def test_hostile_arguments_get_the_tools_own_error_text(sandbox):
         with pytest.raises(ToolError) as raised:  # what the tool itself says, in this process
             getattr(kit, name)(**arguments)
         assert getattr(environment, name)(**arguments) == f"Error: {raised.value}"
-    draft = environment.draft
-    assert [c.status for c in draft.tool_calls] == ["error"] * len(HOSTILE)
-    assert draft.crashes == []
-    assert "too long (100000 characters; at most 2000)" in draft.tool_calls[2].output
+    executed = [e.outcome for e in environment.executed]
+    assert [o.status for o in executed] == ["error"] * len(HOSTILE)
+    assert environment.excluded == ""  # no crash
+    assert "too long (100000 characters; at most 2000)" in executed[2].output

@@ -17,7 +17,7 @@ def environment(task_id: str, calls: int):
         )
         for _ in range(calls)
     ]
-    return SimpleNamespace(task=task, draft=SimpleNamespace(tool_calls=executed), _verdict=None)
+    return SimpleNamespace(task=task, trace=SimpleNamespace(tool_calls=executed))
 
 
 def batch(n: int):

@@ -22,7 +22,7 @@ from toolscale.core.records import Message, Task
 from toolscale.llm.client import Chat, TeacherFailure
 from toolscale.llm.toolcalls import ParsedCall, parse_message
 from toolscale.play import scripted_user
-from toolscale.play.transcript import Transcript, open_draft, record_turn
+from toolscale.play.transcript import NO_ANSWER, Transcript, open_draft, record_turn, said_to_user
 from toolscale.play.usersim import UserSimulator, scenario_for
 from toolscale.sample.tasks import SampledTask
 from toolscale.sandbox.execute import CallOutcome
@@ -106,7 +106,13 @@ class OpenAITeacher:
             if not calls:
                 draft.messages.append(Message(role="assistant", content=content))
                 draft.final_answer = content
+                if not content.strip():
+                    draft.failure = ("teacher", NO_ANSWER)
+                    return
                 if scenario is None:
+                    return
+                if scripted_user.in_circles(said_to_user(draft.messages)):
+                    draft.failure = ("teacher", scripted_user.CIRCLES)
                     return
                 if self.user is None:  # no user endpoint: the deterministic scripted user
                     reply, name = scripted_user.reply(scenario, content), "scripted_user"

@@ -51,6 +51,14 @@ class Teacher(Protocol):
         ...
 
 
+NO_ANSWER = "no final answer: the last message is empty"
+
+
+def said_to_user(messages: Sequence[Message]) -> list[str]:
+    """What the agent said to the user after the opening: its messages without tool calls."""
+    return [m.content for m in messages[2:] if m.role == "assistant" and not m.tool_calls]
+
+
 def open_draft(task: Task, variant: str, attempt: int) -> Transcript:
     """A draft holding the task's system prompt and user instruction."""
     return Transcript(
