@@ -7,8 +7,10 @@ writes the list, every task page and every attempt page as files that open from 
 
 from __future__ import annotations
 
+import contextlib
 import ipaddress
 import re
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
@@ -70,6 +72,11 @@ def write_html(index: OutputIndex, dest: Path) -> int:
     return written
 
 
+def _warm(index: OutputIndex) -> None:
+    with contextlib.suppress(ConfigError):  # the task page that needs them shows the error
+        index.worlds()
+
+
 def _is_loopback(host: str) -> bool:
     if host == "localhost":
         return True
@@ -94,6 +101,8 @@ def view(
         say(f"wrote {count} pages under {html}; open {html / 'index.html'}")
         return
     server = make_server(Pages(index), host, port)
+    # The worlds (which task pages of stateful domains need) load behind the first request.
+    threading.Thread(target=_warm, args=(index,), daemon=True).start()
     if not _is_loopback(host):
         say(
             f"warning: serving on {host}, not loopback: anyone who can reach this machine can "

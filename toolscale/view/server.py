@@ -28,15 +28,17 @@ class _Handler(BaseHTTPRequestHandler):
     def do_GET(self) -> None:
         url = urlsplit(self.path)
         path = unquote(url.path)
-        body: str | None
-        if path in ("/", "/index.html"):
-            body = self.pages.list_page(dict(parse_qsl(url.query)))
-        elif match := _PAGE.fullmatch(path):
-            kind, row_id = match.groups()
-            find = self.pages.task_page if kind == "task" else self.pages.trace_page
-            body = find(row_id)
-        else:
-            body = None
+        body: str | None = None
+        try:
+            if path in ("/", "/index.html"):
+                body = self.pages.list_page(dict(parse_qsl(url.query)))
+            elif match := _PAGE.fullmatch(path):
+                kind, row_id = match.groups()
+                find = self.pages.task_page if kind == "task" else self.pages.trace_page
+                body = find(row_id)
+        except ConfigError as exc:  # e.g. a shard changed under the server
+            self._send(HTTPStatus.INTERNAL_SERVER_ERROR, f"error: {exc}", "text/plain")
+            return
         if body is None:
             self._send(HTTPStatus.NOT_FOUND, f"not found: {path}", "text/plain")
         else:
