@@ -41,7 +41,7 @@ def open_output(source: str, revision: str | None = None) -> Path:
             )
         )
     except (HfHubHTTPError, OSError, ValueError) as exc:
-        reason = (str(exc).splitlines() or [type(exc).__name__])[0][:160]
+        reason = (str(exc).splitlines() or [type(exc).__name__])[0].split(". ")[0][:160]
         raise ConfigError(
             f"{source} is not a local folder and could not be read from the Hub ({reason}); "
             "give an output folder or a reachable Hub dataset id ORG/NAME"

@@ -79,7 +79,8 @@ def _read(root: Path, config: str, columns: list[str]) -> tuple[pa.Table, list[P
 
 def is_output(root: Path) -> bool:
     """A folder `view` can show: one with task or trace shards (a local run or a Hub download)."""
-    return any((root / "data" / c).glob("*.parquet") for c in ("tasks", *ATTEMPT_CONFIGS))
+    configs = ("tasks", *ATTEMPT_CONFIGS)
+    return any(next((root / "data" / c).glob("*.parquet"), None) for c in configs)
 
 
 class OutputIndex:
