@@ -51,6 +51,25 @@ def pretty(text: str) -> str:
         return text
 
 
+def arguments(value: str | dict[str, Any]) -> str:
+    """A call's arguments (JSON text or a dict) one per line, `name: value`, with multi-line
+    strings (code) shown as their lines rather than as one escaped JSON string."""
+    if isinstance(value, str):
+        try:
+            value = json.loads(value)
+        except ValueError:
+            return value
+    if not isinstance(value, dict):
+        return pretty_value(value)
+    lines = []
+    for name, item in value.items():
+        if isinstance(item, str) and "\n" in item:
+            lines.append(f"{name}:\n" + "\n".join(f"    {line}" for line in item.splitlines()))
+        else:
+            lines.append(f"{name}: {json.dumps(item, ensure_ascii=False)}")
+    return "\n".join(lines)
+
+
 def pretty_value(value: Any) -> str:
     if isinstance(value, str):
         return value
@@ -91,6 +110,7 @@ class Pages:
             trace_href=trace_href,
             task_href=task_href,
             pretty=pretty,
+            arguments=arguments,
             pretty_value=pretty_value,
             num=num,
             csp=self.csp,
