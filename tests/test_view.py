@@ -244,6 +244,20 @@ def test_bad_input_is_one_error_line_and_exit_2(out, tmp_path, monkeypatch):
         result = cli("view", str(out), "--port", str(taken.getsockname()[1]))
     assert_one_line_error(result, "is in use", "--port")
     assert result.returncode == 2
+    result = cli("view", str(out), "--html", str(out / "site"))
+    assert_one_line_error(result, "inside the output")
+    assert result.returncode == 2 and not (out / "site").exists()
+
+
+def test_a_host_that_is_not_loopback_is_served_with_a_warning(out):
+    args = [sys.executable, "-m", "toolscale", "view", str(out), "--host", "0.0.0.0", "--port", "0"]
+    process = subprocess.Popen(args, stderr=subprocess.PIPE, text=True)
+    try:
+        assert process.stderr.readline().startswith("warning: serving on 0.0.0.0, not loopback")
+        assert process.stderr.readline().startswith("serving ")
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
 
 
 def chromium_dom(url: str, profile: Path) -> Node:
