@@ -18,6 +18,7 @@ import urllib.request
 from collections import Counter
 from html.parser import HTMLParser
 from pathlib import Path
+from urllib.parse import urlencode
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -30,6 +31,7 @@ from toolscale.view.pages import Pages
 from toolscale.view.server import make_server
 
 HOSTILE = '<script>document.title="pwned"</script><img src=x onerror="document.title=\'pwned\'">'
+INTENT = "block a lost card <b>now</b>"
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 needs_chromium = pytest.mark.skipif(
     CHROMIUM is None, reason="no chromium on PATH (apt-get install chromium; .ci/run does)"
@@ -99,6 +101,13 @@ def out(tmp_path_factory) -> Path:
         if message["role"] == "user" or message.get("tool_call_id") == row["tool_calls"][0]["id"]:
             message["content"] = HOSTILE + message["content"]
     pq.write_table(pa.Table.from_pylist(found, schema=table.schema), path)
+    for path in sorted((root / "data" / "tasks").glob("bank-*.parquet")):
+        tasks = pq.read_table(path)
+        found = tasks.to_pylist()
+        for task in found:
+            if task["id"] == row["task_id"]:  # as a synthesized task carries it
+                task["provenance"] = json.dumps({"intent": INTENT})
+        pq.write_table(pa.Table.from_pylist(found, schema=tasks.schema), path)
     (root / "hostile.txt").write_text(row["id"])
     return root
 
@@ -122,13 +131,14 @@ def expected_counts(out: Path, chosen: dict[str, str]) -> tuple[int, dict[str, C
                 "status": "verified" if row["verified"] else row["failure_stage"],
                 "profile": row["preference_profile"],
                 "schedule": task["price_schedule"],
+                "intent": json.loads(task["provenance"]).get("intent", ""),
             }
         )
 
     def keeps(a: dict[str, str], skip: str | None) -> bool:
         return all(a[k] == v for k, v in chosen.items() if k != skip)
 
-    counts = {f: Counter(a[f] for a in attempts if keeps(a, f)) for f in attempts[0]}
+    counts = {f: Counter(a[f] for a in attempts if keeps(a, f) and a[f]) for f in attempts[0]}
     return sum(keeps(a, None) for a in attempts), counts
 
 
@@ -173,6 +183,11 @@ def assert_inert(page: Node) -> None:
     assert "pwned" not in next(n for n in page.walk() if n.tag == "title").text()
 
 
+def tasks_attempts(out: Path) -> list[dict]:
+    task_id = next(r["task_id"] for r in rows(out, "traces") if r["id"] == hostile_id(out))
+    return [r for r in rows(out, "traces") + rows(out, "rejected") if r["task_id"] == task_id]
+
+
 def most_called(out: Path) -> dict:
     return max(rows(out, "traces"), key=lambda r: (len(r["tool_calls"]), r["id"]))
 
@@ -181,6 +196,10 @@ def test_the_index_counts_equal_counts_by_hand(out):
     pages = Pages(OutputIndex(out))
     for chosen in ({}, {"domain": "bank"}, {"domain": "math", "status": "verified"}):
         assert_counts(dom(pages.list_page(chosen)), out, chosen)
+    assert expected_counts(out, {})[1]["intent"] == {INTENT: len(tasks_attempts(out))}
+    page = pages.list_page({"intent": INTENT})
+    assert "<b>now</b>" not in page
+    assert_counts(dom(page), out, {"intent": INTENT})
 
 
 def test_a_trace_page_shows_every_call_and_no_markup_from_the_trace(out):
@@ -286,7 +305,7 @@ def served(out):
 @needs_chromium
 def test_in_chromium_the_list_counts_the_calls_and_no_trace_markup_runs(out, served, tmp_path):
     for chosen in ({}, {"domain": "math"}, {"domain": "bank", "status": "verified"}):
-        query = "&".join(f"{k}={v}" for k, v in chosen.items())
+        query = urlencode(chosen)
         assert_counts(chromium_dom(f"{served}index.html?{query}", tmp_path), out, chosen)
     trace = most_called(out)
     assert_every_call_shown(chromium_dom(f"{served}trace-{trace['id']}.html", tmp_path), trace)
@@ -301,8 +320,8 @@ def test_in_chromium_html_pages_open_from_the_file_system_with_the_same_content(
     result = cli("view", str(out), "--html", str(tmp_path / "site"))
     assert result.returncode == 0, result.stderr
     site = (tmp_path / "site").as_uri()
-    for chosen in ({}, {"domain": "knowledge", "profile": "cheap"}):
-        query = "&".join(f"{k}={v}" for k, v in chosen.items())
+    for chosen in ({}, {"domain": "knowledge", "profile": "cheap"}, {"intent": INTENT}):
+        query = urlencode(chosen)
         static = chromium_dom(f"{site}/index.html?{query}", tmp_path / "a")
         assert_counts(static, out, chosen)
         assert shown_counts(static) == shown_counts(

@@ -9,6 +9,7 @@ here writes: the viewer is read-only. This module does not render (`pages`) or s
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -31,11 +32,12 @@ FACETS = {
     "status": "status",
     "profile": "preference_profile",
     "schedule": "price_schedule",
+    "intent": "intent",  # a synthesized task's (toolscale synthesize), from its provenance
 }
 TRACE_COLUMNS = ["id", "task_id", "domain", "teacher", "variant", "attempt", "verified"]
 TRACE_COLUMNS += ["failure_stage", "preference_profile", "reward_total", "num_tool_calls"]
 TRACE_COLUMNS += ["total_cost"]
-TASK_COLUMNS = ["id", "domain", "template", "price_schedule", "preference_profile"]
+TASK_COLUMNS = ["id", "domain", "template", "price_schedule", "preference_profile", "provenance"]
 ATTEMPT_CONFIGS = ("traces", "rejected")
 
 
@@ -94,7 +96,11 @@ class OutputIndex:
                 "give the --out folder of toolscale generate, or a Hub dataset id ORG/NAME"
             )
         self.root = root
-        self.tasks, self._task_paths = _read(root, "tasks", TASK_COLUMNS)
+        tasks, self._task_paths = _read(root, "tasks", TASK_COLUMNS)
+        intents = [json.loads(p or "{}").get("intent", "") for p in tasks["provenance"].to_pylist()]
+        self.tasks = tasks.drop_columns(["provenance"]).append_column(
+            "intent", pa.array(intents, pa.string())
+        )
         self._paths: list[list[Path]] = []
         parts = []
         for number, config in enumerate(ATTEMPT_CONFIGS):
@@ -117,18 +123,20 @@ class OutputIndex:
             table["verified"], "verified", pc.fill_null(table["failure_stage"], "?")
         )
         table = table.append_column("status", status)
-        info = self.tasks.select(["id", "template", "price_schedule"]).rename_columns(
-            ["task_id", "template", "price_schedule"]
+        info = self.tasks.select(["id", "template", "price_schedule", "intent"]).rename_columns(
+            ["task_id", "template", "price_schedule", "intent"]
         )
         return table.join(info, "task_id", join_type="left outer").sort_by("_pos")
 
     def facet_values(self) -> dict[str, list[str]]:
-        """Every value each filter can take in this output, sorted."""
-        return {
-            name: sorted(v for v in pc.unique(self.attempts[column]).to_pylist() if v is not None)
+        """Every value each filter can take in this output, sorted; a filter with none (intent,
+        in an output without synthesized tasks) is left out."""
+        values = {
+            name: sorted(v for v in pc.unique(self.attempts[column]).to_pylist() if v)
             for name, column in FACETS.items()
             if column in self.attempts.column_names
         }
+        return {name: found for name, found in values.items() if found}
 
     def _mask(self, chosen: Mapping[str, str], skip: str | None = None) -> pa.Array:
         mask = pa.array([True] * len(self.attempts))
@@ -146,9 +154,7 @@ class OutputIndex:
         if len(self.attempts):
             for name, column in FACETS.items():
                 values = pc.value_counts(self.attempts[column].filter(self._mask(chosen, name)))
-                counts[name] = {
-                    v["values"]: v["counts"] for v in values.to_pylist() if v["values"] is not None
-                }
+                counts[name] = {v["values"]: v["counts"] for v in values.to_pylist() if v["values"]}
             matched = self.attempts.filter(self._mask(chosen))
         else:
             matched = self.attempts
