@@ -352,5 +352,27 @@ def export_command(
     console.print(f"wrote {len(written)} files under {dest}", highlight=False)
 
 
+@app.command("view")
+def view_command(
+    out: Annotated[str, typer.Argument(help="An output folder, or a Hub dataset id ORG/NAME.")],
+    port: Annotated[int, typer.Option(help="Port to serve on (0: any free port).")] = 8765,
+    host: Annotated[str, typer.Option(help="Address to bind; not loopback: warned.")] = "127.0.0.1",
+    html: Annotated[Path | None, typer.Option(help="Write static pages here; no server.")] = None,
+) -> None:
+    """Browse an output's tasks and attempts in a local, read-only web page (docs/view.md)."""
+    from toolscale.view.app import view
+
+    try:
+        view(
+            out,
+            host=host,
+            port=port,
+            html=html,
+            say=lambda m: console.print(m, markup=False, highlight=False, soft_wrap=True),
+        )
+    except ConfigError as exc:
+        fail(str(exc))
+
+
 def main() -> None:
     sys.exit(app())

@@ -1,0 +1,2 @@
+"""`toolscale view`: a local, read-only browser over an output's tasks and attempts
+(docs/view.md)."""
