@@ -37,6 +37,12 @@ def test_zero_tasks(tmp_path):
     assert_one_line_error(result, "--num-tasks must be at least 1")
 
 
+def test_a_call_timeout_that_is_not_positive_is_refused_before_anything_is_written(tmp_path):
+    result = cli("generate", "--call-timeout", "-1", "--out", str(tmp_path / "o"))
+    assert_one_line_error(result, "--call-timeout must be a positive number of seconds (got -1.0)")
+    assert not (tmp_path / "o").exists()
+
+
 def test_unwritable_out(tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("x")

@@ -75,6 +75,10 @@ def check_config(config: GenerateConfig) -> None:
         raise ConfigError(f"--chunk-size must be at least 1 (got {config.chunk_size})")
     if config.workers < 1:
         raise ConfigError(f"--workers must be at least 1 (got {config.workers})")
+    if not config.call_timeout_s > 0:
+        raise ConfigError(
+            f"--call-timeout must be a positive number of seconds (got {config.call_timeout_s})"
+        )
     if not 0 <= config.max_sample_failure_share <= 1:
         raise ConfigError(
             "--max-sample-failure-share must be between 0 and 1 "
