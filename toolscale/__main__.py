@@ -1,5 +1,5 @@
-"""`python -m toolscale` runs the command line."""
+"""`python -m toolscale ...` runs the `toolscale` command line (the same as the installed script)."""
 
-from toolscale.cli.main import main
+from toolscale.cli import main
 
 main()
