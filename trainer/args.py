@@ -25,11 +25,12 @@ class ToolscaleArguments:
     difficulties: str = field(
         default="all", metadata={"help": 'Task-difficulty filter: "all" or e.g. "easy,medium".'}
     )
-    trace_variants: str = field(
-        default="all",
+    variants: str = field(
+        default="best",
         metadata={
-            "help": 'SFT trace filter by the teacher\'s route: "all" or e.g. "gold,alternative_2" '
-            "(the traces' variant column)."
+            "help": "SFT traces per task: best (one: the gold, i.e. oracle, route, else the best "
+            "verified non-detour trace by reward_total), all (every verified variant, detours "
+            'included), or variant names such as "gold,expert-1" (the traces\' variant column).'
         },
     )
     model: str = field(
@@ -99,7 +100,13 @@ class ToolscaleArguments:
         },
     )
     warm_start_lr: float = field(default=3e-3, metadata={"help": "Warm start learning rate."})
-    max_tasks: int | None = field(default=None, metadata={"help": "Use at most this many rows."})
+    max_tasks: int | None = field(
+        default=None,
+        metadata={
+            "help": "Use at most this many tasks, drawn across the domains in proportion (at "
+            "least one each when N allows), the same tasks for the same N (trainer.selection)."
+        },
+    )
     heldout_fraction: float = field(
         default=0.0,
         metadata={
