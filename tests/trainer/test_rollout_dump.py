@@ -8,7 +8,6 @@ from types import SimpleNamespace
 
 from trainer.rollout_dump import RolloutDump
 
-
 CALC = {"name": "calculator", "arguments": '{"expression": "1+1"}', "status": "ok", "output": "2"}
 
 
