@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from types import SimpleNamespace
 
+import pytest
+
 from toolscale.stats.routes import route_class
 from trainer.callbacks import MetricsRecorder
 from trainer.route_mix import RouteMix
@@ -64,3 +66,53 @@ def test_only_the_main_process_counts():
     mix = RouteMix(main_process=False)
     mix(1, [], [], labels([]))
     assert mix.take() == {}
+
+
+def plot_script():
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "plot_route_shares.py"
+    spec = importlib.util.spec_from_file_location("plot_route_shares", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_plot_reads_shares_from_metrics_else_counts_the_dumped_rollouts(tmp_path, capsys):
+    script = plot_script()
+    run = tmp_path / "run"
+    run.mkdir()
+    rows = [
+        {"step": 1, "toolscale/reward_total": 0.1, "toolscale/route/expert-1": 1.0},
+        {
+            "step": 2,
+            "toolscale/reward_total": 0.4,
+            "toolscale/route/calculator": 0.75,
+            "toolscale/route/expert-1": 0.25,
+        },
+        {"step": 2, "train_runtime": 3.0},
+    ]
+    (run / "metrics.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    reward, shares = script.curves(run)
+    assert reward == {1: 0.1, 2: 0.4}
+    assert shares == {1: {"expert-1": 1.0}, 2: {"calculator": 0.75, "expert-1": 0.25}}
+    script.main([str(run)])
+    assert (run / "route_shares.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    # An older run without route metrics: the dump's rollouts, counted (one without a class).
+    (run / "metrics.jsonl").write_text(json.dumps({"step": 1, "reward": 0.2}) + "\n")
+    calc = {"name": "calculator", "arguments": "{}"}
+    dumped = [
+        {"step": 1, "route_class": "expert-2", "executed_calls": []},
+        {"step": 1, "executed_calls": [calc, calc]},
+        {"step": 1, "route_class": "expert-2", "executed_calls": []},
+        {"step": 1, "route_class": "no_tool", "executed_calls": []},
+    ]
+    (run / "rollouts.jsonl").write_text("".join(json.dumps(d) + "\n" for d in dumped))
+    counted = {1: {"expert-2": 0.5, "calculator": 0.25, "no_tool": 0.25}}
+    assert script.curves(run) == ({1: 0.2}, counted)
+    with pytest.raises(SystemExit) as stop:
+        script.main([str(tmp_path / "missing")])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and "is not a folder" in err and err.count("\n") == 1
