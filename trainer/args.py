@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from toolscale.core.errors import ConfigError
+from trainer.selection import variant_filter
 
 
 @dataclass
@@ -122,6 +123,11 @@ def parse(trl_config: type, argv: Sequence[str]) -> tuple[ToolscaleArguments, An
     `--key value` flags; a bad file or flag is a ConfigError."""
     from trl import TrlParser
 
+    if any(a.split("=")[0] == "--trace_variants" for a in argv):
+        raise ConfigError(
+            "--trace_variants is now --variants: best (the default: one best trace per task), "
+            'all, or variant names such as "gold,expert-1"'
+        )
     parser = TrlParser((ToolscaleArguments, trl_config))
     # transformers 5 renamed gradient_checkpointing; the old flag would lose to the config file's
     # activation_checkpointing, so it is read as the new one.
@@ -140,6 +146,7 @@ def parse(trl_config: type, argv: Sequence[str]) -> tuple[ToolscaleArguments, An
         ) from None
     except (OSError, ValueError) as exc:
         raise ConfigError(str(exc).splitlines()[0]) from None
+    variant_filter(options.variants)  # a bad --variants fails before any data is read
     if options.group_std_threshold < 0:
         raise ConfigError(f"group_std_threshold must be >= 0, not {options.group_std_threshold}")
     return options, config
