@@ -42,6 +42,7 @@ ENTITIES = (
         "restaurants",
         "restaurant_id",
         said=("name",),
+        labels={"name": "restaurant name"},
         describe=lambda r, w, p: r["name"],
     ),
     Entity(
@@ -78,7 +79,7 @@ def _booking(draw: Draw) -> dict[str, Any]:
 
 
 def _slot(draw: Draw) -> dict[str, Any]:
-    return {k: v for k, v in _booking(draw).items() if k != "customer_id"}
+    return dict(draw.args)  # the booking's own arguments, checked before booking
 
 
 def _rid(draw: Draw) -> dict[str, Any]:
@@ -136,7 +137,7 @@ GOALS = (
         report=("reservation_id",),
         before=(("check_availability", _slot),),
         check=rules.check_booking,
-        price="deposit_before_tier",
+        price="deposit",
         price_noun="deposit",
         motives=(
             "It's my partner's birthday.",

@@ -82,8 +82,8 @@ def tables_free(state: Record, restaurant: Record, day: str, time: str) -> int:
     return restaurant["tables"] - taken
 
 
-def deposit(state: Record, customer: Record | None, party: int) -> float:
-    if party < DEPOSIT_FROM or (customer is not None and customer["tier"] == DEPOSIT_FREE_TIER):
+def deposit(state: Record, customer: Record, party: int) -> float:
+    if party < DEPOSIT_FROM or customer["tier"] == DEPOSIT_FREE_TIER:
         return 0.0
     return round(DEPOSIT_PER_GUEST * party, 2)
 

@@ -126,17 +126,19 @@ class RestaurantTools(StatefulGenericTools):
 
     @tool(ToolKind.READ)
     def check_availability(
-        self, restaurant_id: str, date: str, time: str, party_size: int
+        self, customer_id: str, restaurant_id: str, date: str, time: str, party_size: int
     ) -> Record:
-        """Check whether a table can be booked: tables left at that seating, the deposit the
-        party would pay, and, when it cannot be booked, why. Changes nothing.
+        """Check whether a customer can book a table: tables left at that seating, the deposit
+        they would pay, and, when it cannot be booked, why. Changes nothing.
 
         Args:
+            customer_id: The customer id, such as "CU1234".
             restaurant_id: The restaurant id, such as "R123".
             date: The date as YYYY-MM-DD.
             time: The seating time as HH:MM.
             party_size: Number of guests.
         """
+        customer = get(self.state, "customers", customer_id, "customer")
         restaurant = get(self.state, "restaurants", restaurant_id, "restaurant")
         number(party_size, "party_size", low=1, high=100, integer=True)
         try:
@@ -148,7 +150,7 @@ class RestaurantTools(StatefulGenericTools):
         return {
             "restaurant_id": restaurant["restaurant_id"],
             "tables_left": max(free, 0),
-            "deposit_before_tier": rules.deposit(self.state, None, party_size),
+            "deposit": rules.deposit(self.state, customer, party_size),
             "bookable": not why,
             "reason": why,
         }

@@ -22,67 +22,34 @@ from __future__ import annotations
 
 import math
 import random
-import string
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import partial
 from typing import Any
 
-from toolscale.core.contract import ToolError, ToolKind, canonical_json, fact_stated
+from toolscale.core.contract import ToolError, ToolKind, fact_stated
 from toolscale.kit.declare import Draw, Goal, PolicyError, Record
-from toolscale.kit.draft import Draft, Request
+from toolscale.kit.draft import Draft
+from toolscale.kit.draws import draw_for
 from toolscale.kit.graph import ToolGraph
-from toolscale.kit.identify import Plan, children, identify, twins
-from toolscale.kit.phrasing import second_person
+from toolscale.kit.identify import Plan, identify, twins
 from toolscale.kit.sampling import KitError, Template
-from toolscale.kit.words import fact, shown, spoken
+from toolscale.kit.shots import (
+    Shot,
+    assemble,
+    fields_of,
+    placeholders,
+    shot_of,
+    text_of,
+    with_facts,
+    wordings,
+    you,
+)
+from toolscale.kit.words import shown
 
 TRIES = 60
-MAX_ACTIONS = 8
 HANDOFF = "transfer_to_human_agents"
 ACCEPT = "If the agent explains that the policy does not allow it, accept that and end the call."
-
-
-class Described(str):
-    """An entity's description in the agent's words; `{entity[field]}` is one of its fields."""
-
-    record: Record
-
-    def __new__(cls, words: str, record: Record) -> Described:
-        made = super().__new__(cls, words)
-        made.record = record
-        return made
-
-    def __getitem__(self, key: Any) -> Any:  # type: ignore[override]
-        return shown(self.record[key]) if isinstance(key, str) else str.__getitem__(self, key)
-
-
-def _placeholders(text: str) -> set[str]:
-    return {f.split("[")[0].split(".")[0] for _, f, _, _ in string.Formatter().parse(text) if f}
-
-
-def _text(output: Any) -> str:
-    return output if isinstance(output, str) else canonical_json(output)
-
-
-def _fields(output: Any) -> dict[str, Any]:
-    return dict(output) if isinstance(output, dict) else {"result": output}
-
-
-def with_facts(text: str, facts: list[str]) -> str:
-    """`text`, followed by the facts it does not state yet."""
-    missing = [f for f in facts if not fact_stated(f, text)]
-    return f"{text} For reference: {', '.join(missing)}." if missing else text
-
-
-@dataclass
-class Shot:
-    """One goal's part of a draft: its wordings, the final message and facts, and notes."""
-
-    words: tuple[str, ...]
-    final: str
-    facts: list[str]
-    notes: list[str]
 
 
 class Composer:
@@ -92,7 +59,7 @@ class Composer:
         self.graph, self.goals, self.policy = graph, goals, policy
         for goal in goals:
             graph.check_goal(goal)
-            marks = {frozenset(_placeholders(w)) for w in goal.words}
+            marks = {frozenset(placeholders(w)) for w in goal.words}
             if len(marks) != 1:
                 raise KitError(f"goal {goal.name}: its wordings use different placeholders")
 
@@ -141,56 +108,6 @@ class Composer:
                 return draft
         return None
 
-    def _records(
-        self, goal: Goal, rng: random.Random, world: Record, base: dict[str, Record]
-    ) -> dict[str, Record] | None:
-        records = dict(base)
-        for need in goal.needs:
-            if need not in records:
-                entity = self.graph.entities[need]
-                if entity.owner in records:
-                    owner = records[entity.owner][self.graph.entities[entity.owner].key]
-                    pool = children(world, entity, owner)
-                else:
-                    pool = list(world[entity.table].values())
-                if not pool:
-                    return None
-                records[need] = rng.choice(pool)
-            entity = self.graph.entities[need]
-            while entity.owner and entity.owner not in records:
-                owner_entity = self.graph.entities[entity.owner]
-                owner_id = records[entity.name][entity.owner_key]
-                records[entity.owner] = world[owner_entity.table][owner_id]
-                entity = owner_entity
-        return records
-
-    def _draw(
-        self,
-        goal: Goal,
-        rng: random.Random,
-        world: Record,
-        want: type[PolicyError] | None = None,
-        base: dict[str, Record] | None = None,
-        test: Callable[[Draw], bool] | None = None,
-    ) -> tuple[Draw, PolicyError | None] | None:
-        records = self._records(goal, rng, world, base or {})
-        if records is None:
-            return None
-        draw = Draw(rng, world, records)
-        if (goal.when and not goal.when(draw)) or (test and not test(draw)):
-            return None
-        draw.extra = goal.extra(draw) if goal.extra else {}
-        draw.args = goal.args(draw)
-        error = None
-        if goal.check is not None:
-            try:
-                goal.check(world, **draw.args)
-            except PolicyError as exc:
-                error = exc
-        if (want is None and error is None) or (want is not None and type(error) is want):
-            return draw, error
-        return None
-
     # -- one goal ---------------------------------------------------------------------------
     def _asks(self, goal: Goal) -> bool:
         kind = self.graph.kind(goal.tool)
@@ -213,49 +130,6 @@ class Composer:
                 break
         return last
 
-    def _slots(self, goal: Goal, draw: Draw, vague: str = "") -> tuple[dict, dict]:
-        """(the caller's slots, the agent's slots) for the goal's wordings and final message."""
-        values = {**draw.args, **draw.extra}
-        mine: dict[str, Any] = {k: spoken(v) for k, v in values.items()}
-        yours: dict[str, Any] = dict(mine)
-        for name, record in draw.records.items():
-            entity = self.graph.entities[name]
-            if entity.describe is not None:
-                words = entity.describe(record, draw.world, name != vague)
-                mine[name] = Described(words, record)
-                yours[name] = Described(second_person(words), record)
-        return mine, yours
-
-    def _facts(self, goal: Goal, draw: Draw, fields: dict[str, Any]) -> list[str]:
-        found = []
-        for item in goal.report:
-            entity, _, name = item.rpartition(".")
-            source = draw[entity] if entity else fields
-            if name not in source:
-                raise KitError(f"goal {goal.name}: reports {item!r}, which its result lacks")
-            values = source[name] if isinstance(source[name], list) else [source[name]]
-            found += [f for f in map(fact, values) if f is not None]
-        return found
-
-    def _words(self, goal: Goal, plan: Plan, draw: Draw, vague: str = "") -> tuple:
-        """(the caller's wordings of `goal`, the agent's slots for its final message)."""
-        mine, yours = self._slots(goal, draw, vague)
-        values = {**draw.args, **draw.extra}
-        for name in sorted(_placeholders(goal.words[0]) & set(values)):
-            plan.stated.setdefault(name.replace("_", " "), str(values[name]))
-        return tuple(w.format_map(mine) for w in goal.words), yours
-
-    def _shot(
-        self, goal: Goal, plan: Plan, draw: Draw, output: Any, last: Any, vague: str = ""
-    ) -> Shot:
-        words, yours = self._words(goal, plan, draw, vague)
-        fields = {**_fields(last), **_fields(output)} if last is not None else _fields(output)
-        if goal.derive is not None:
-            fields.update(goal.derive(output))
-        final = goal.done.format_map({**yours, **{k: shown(v) for k, v in fields.items()}})
-        facts = self._facts(goal, draw, fields)
-        return Shot(words, with_facts(final, facts), facts, [])
-
     def _plain(
         self,
         goal: Goal,
@@ -264,7 +138,7 @@ class Composer:
         clarify: bool = False,
         test: Callable[[Draw], bool] | None = None,
     ) -> Draft | None:
-        drawn = self._draw(goal, rng, world, test=test)
+        drawn = draw_for(self.graph, goal, rng, world, test=test)
         if drawn is None:
             return None
         draw = drawn[0]
@@ -278,7 +152,7 @@ class Composer:
             output = plan.do(goal.tool, **draw.args)
         except ToolError:
             return None
-        shot = self._shot(goal, plan, draw, output, last, goal.needs[0] if clarify else "")
+        shot = shot_of(self.graph, goal, plan, draw, output, last, goal.needs[0] if clarify else "")
         if clarify:
             entity = self.graph.entities[goal.needs[0]]
             record = draw[goal.needs[0]]
@@ -291,7 +165,7 @@ class Composer:
         return self._draft(goal, plan, draw, shot)
 
     def _conditional(self, goal: Goal, rng: random.Random, world: Record) -> Draft | None:
-        drawn = self._draw(goal, rng, world)
+        drawn = draw_for(self.graph, goal, rng, world)
         if drawn is None:
             return None
         draw = drawn[0]
@@ -299,7 +173,7 @@ class Composer:
         if not self._identify(plan, goal, draw):
             return None
         last = self._before(plan, goal, draw)
-        price = _fields(last).get(goal.price) if last is not None else None
+        price = fields_of(last).get(goal.price) if last is not None else None
         if not isinstance(price, int | float) or isinstance(price, bool) or price <= 0:
             return None
         accept = price < 2 or rng.random() < 0.5
@@ -316,9 +190,9 @@ class Composer:
                 output = plan.do(goal.tool, **draw.args)
             except ToolError:
                 return None
-            shot = self._shot(goal, plan, draw, output, last)
+            shot = shot_of(self.graph, goal, plan, draw, output, last)
         else:
-            words, _ = self._words(goal, plan, draw)
+            words, _ = wordings(self.graph, goal, plan, draw)
             final = (
                 f"The {noun} would be ${shown(price)}, not under your limit of ${limit}, so I "
                 "have left everything as it is."
@@ -332,7 +206,7 @@ class Composer:
     def _refusal(
         self, goal: Goal, rule: type[PolicyError], rng: random.Random, world: Record
     ) -> Draft | None:
-        drawn = self._draw(goal, rng, world, want=rule)
+        drawn = draw_for(self.graph, goal, rng, world, want=rule)
         if drawn is None:
             return None
         draw, error = drawn
@@ -351,18 +225,18 @@ class Composer:
             )
         if type(error) is not rule:
             return None
-        shown_by = [v for v in error.shows if any(fact_stated(v, _text(o)) for o in plan.outputs)]
+        shown_by = [v for v in error.shows if any(fact_stated(v, text_of(o)) for o in plan.outputs)]
         facts = list(dict.fromkeys([*shown_by, *plan.found]))
-        words, _ = self._words(goal, plan, draw)
+        words, _ = wordings(self.graph, goal, plan, draw)
         if rule.handoff:
-            plan.do(HANDOFF, summary=f"The caller asks to {words[0]}. {error}")
+            plan.do(HANDOFF, summary=f"Caller's request: {words[0]}. Policy: {error}.")
             final = (
-                f"{error} This has to be handled by our human agents, so I have transferred you "
-                "to one with a summary of your request."
+                f"{error}. This has to be handled by our human agents, so I have transferred "
+                "you to one with a summary of your request."
             )
             assertion = f"The agent transfers the caller to a human agent ({rule.rule})."
         else:
-            final = f"I'm sorry, I can't {second_person(words[0])}: {error}."
+            final = f"I'm sorry, I can't {you(words[0])}: {error}."
             assertion = f"The agent makes no change and explains the policy ({rule.rule})."
         shot = Shot(words, with_facts(final, facts), facts, [ACCEPT])
         return self._draft(goal, plan, draw, shot, writes=False, assertions=[assertion])
@@ -379,7 +253,7 @@ class Composer:
 
     def _multi(self, rng: random.Random, world: Record) -> Draft | None:
         first, second = rng.choice(self._pairs())
-        one = self._draw(first, rng, world)
+        one = draw_for(self.graph, first, rng, world)
         if one is None:
             return None
         root = self.graph.root(first.needs[0])
@@ -388,7 +262,7 @@ class Composer:
         def apart(draw: Draw) -> bool:
             return draw.records.get(target[0]) is not target[1]
 
-        two = self._draw(second, rng, world, base={root: one[0][root]}, test=apart)
+        two = draw_for(self.graph, second, rng, world, base={root: one[0][root]}, test=apart)
         if two is None:
             return None
         plan = Plan.on(self.graph.toolkit, world)
@@ -404,7 +278,7 @@ class Composer:
                 output = plan.do(goal.tool, **draw.args)
             except ToolError:
                 return None
-            shots.append(self._shot(goal, plan, draw, output, last))
+            shots.append(shot_of(self.graph, goal, plan, draw, output, last))
         a, b = shots
         pairs = zip(a.words, b.words[1:] + b.words[:1], strict=False)
         words = tuple(f"{x} and {y}" for x, y in pairs)
@@ -412,67 +286,6 @@ class Composer:
         goal = replace(first, motives=first.motives + second.motives)
         return self._draft(goal, plan, one[0], shot)
 
-    # -- the draft --------------------------------------------------------------------------
-    def _draft(
-        self,
-        goal: Goal,
-        plan: Plan,
-        draw: Draw,
-        shot: Shot,
-        conditions: tuple[tuple[str, ...], ...] = (),
-        writes: bool | None = None,
-        assertions: list[str] | None = None,
-    ) -> Draft | None:
-        if not 1 <= plan.actions <= MAX_ACTIONS:
-            return None
-        if writes is None:
-            writes = self.graph.kind(goal.tool) is ToolKind.WRITE
-        rng = draw.rng
-        said = [*shot.words, *goal.motives, *(c for group in conditions for c in group)]
-        said += [*plan.known.values(), *plan.stated.values()]
-        guess = " ".join([*said, self.policy])
-        # A fact the caller says proves nothing (and the kit refuses it in the opening).
-        shot.facts = [f for f in shot.facts if not fact_stated(f, " ".join(said))]
-        if not writes and not any(
-            (_number(f) or not fact_stated(f, guess))
-            and any(fact_stated(f, _text(o)) for o in plan.outputs)
-            for f in shot.facts
-        ):
-            return None  # nothing only a look-up shows: a parrot could pass
-        kind = "know" if self._asks(goal) else "do"
-        wording = rng.choice(shot.words)
-        motive = rng.choice(goal.motives) if goal.motives else ""
-        condition = rng.choice(conditions[0]) if conditions else ""
-        want = "You want to know" if kind == "know" else "You want to"
-        reason = second_person(" ".join(filter(None, [motive, f"{want} {wording}.", condition])))
-        notes = [*shot.notes]
-        if kind == "do" and writes:
-            notes.append(
-                f"Agree to a change only if it is what you asked for: to {second_person(wording)}."
-            )
-        request = Request(
-            shot.words,
-            kind=kind,
-            known=dict(plan.known),
-            motives=goal.motives,
-            conditions=conditions,
-            notes=" ".join(notes),
-            stated=dict(plan.stated),
-            reason=reason,
-        )
-        return Draft(
-            request,
-            list(plan.run.actions),
-            shot.final,
-            list(dict.fromkeys(shot.facts)),
-            writes=writes,
-            nl_assertions=assertions or [],
-        )
-
-
-def _number(text: str) -> bool:
-    try:
-        float(text.replace(",", ""))
-    except ValueError:
-        return False
-    return True
+    def _draft(self, goal: Goal, plan: Plan, draw: Draw, shot: Shot, **options: Any) -> Any:
+        asks = self._asks(goal)
+        return assemble(self.graph, self.policy, asks, goal, plan, draw, shot, **options)
