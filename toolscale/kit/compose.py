@@ -27,7 +27,7 @@ from dataclasses import replace
 from functools import partial
 from typing import Any
 
-from toolscale.core.contract import ToolError, ToolKind, fact_stated
+from toolscale.core.contract import ToolError, ToolKind, fact_stated, tool_text
 from toolscale.kit.declare import Draw, Goal, PolicyError, Record
 from toolscale.kit.draft import Draft
 from toolscale.kit.draws import draw_for
@@ -40,7 +40,6 @@ from toolscale.kit.shots import (
     fields_of,
     placeholders,
     shot_of,
-    text_of,
     with_facts,
     wordings,
     you,
@@ -225,7 +224,8 @@ class Composer:
             )
         if type(error) is not rule:
             return None
-        shown_by = [v for v in error.shows if any(fact_stated(v, text_of(o)) for o in plan.outputs)]
+        outputs = [tool_text(o) for o in plan.outputs]
+        shown_by = [v for v in error.shows if any(fact_stated(v, o) for o in outputs)]
         facts = list(dict.fromkeys([*shown_by, *plan.found]))
         words, _ = wordings(self.graph, goal, plan, draw)
         if rule.handoff:

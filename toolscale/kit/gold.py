@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from toolscale.core.contract import Action, Toolkit, canonical_json
+from toolscale.core.contract import Action, Toolkit, tool_text
 from toolscale.sample import worlds
 
 
@@ -27,7 +27,7 @@ class GoldRunner:
         output = getattr(self.kit, name)(**arguments)
         self.actions.append(Action(name, arguments))
         if not isinstance(output, str):
-            return json.loads(canonical_json(output))
+            return json.loads(tool_text(output))
         try:
             return json.loads(output)
         except json.JSONDecodeError:

@@ -21,9 +21,9 @@ from toolscale.core.contract import (
     TaskSpec,
     Toolkit,
     UserScenario,
-    canonical_json,
     fact_stated,
     normalize_text,
+    tool_text,
 )
 from toolscale.kit.draft import Draft, Request
 from toolscale.kit.evidence import check_evidence
@@ -145,18 +145,13 @@ def check_opening(name: str, request: Request, first: str, facts: list[str]) -> 
             raise Collision(f"template {name}: the opening states the required fact {fact!r}")
 
 
-def _text(output: Any) -> str:
-    """A tool's output as the model reads it: text as is, any other JSON value as canonical JSON."""
-    return output if isinstance(output, str) else canonical_json(output)
-
-
 def check_writes(
     name: str, draft: Draft, state: dict[str, Any], toolkit: type[Toolkit]
 ) -> list[str]:
     """Check that the gold path writes exactly when the request implies a write; return the
     results of its calls (what its facts may come from)."""
     kit = toolkit(worlds.MEMO.copy(state))
-    outputs = [_text(getattr(kit, a.name)(**a.arguments)) for a in draft.actions]
+    outputs = [tool_text(getattr(kit, a.name)(**a.arguments)) for a in draft.actions]
     changed = kit.state != state  # a deep comparison: cheaper than hashing the world twice
     if draft.writes and not changed:
         raise KitError(

@@ -15,7 +15,7 @@ import string
 from dataclasses import dataclass
 from typing import Any
 
-from toolscale.core.contract import ToolKind, canonical_json, fact_stated
+from toolscale.core.contract import ToolKind, fact_stated, tool_text
 from toolscale.kit.declare import Draw, Goal, Record
 from toolscale.kit.draft import Draft, Request
 from toolscale.kit.graph import ToolGraph
@@ -43,10 +43,6 @@ class Described(str):
 
 def placeholders(text: str) -> set[str]:
     return {f.split("[")[0].split(".")[0] for _, f, _, _ in string.Formatter().parse(text) if f}
-
-
-def text_of(output: Any) -> str:
-    return output if isinstance(output, str) else canonical_json(output)
 
 
 def fields_of(output: Any) -> dict[str, Any]:
@@ -148,7 +144,7 @@ def assemble(
     shot.facts = [f for f in shot.facts if not fact_stated(f, " ".join(said))]
     if not writes and not any(
         (_number(f) or not fact_stated(f, guess))
-        and any(fact_stated(f, text_of(o)) for o in plan.outputs)
+        and any(fact_stated(f, tool_text(o)) for o in plan.outputs)
         for f in shot.facts
     ):
         return None  # nothing only a look-up shows: a parrot could pass

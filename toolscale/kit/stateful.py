@@ -43,7 +43,7 @@ class StatefulDomain(KitDomain):
         super().__init_subclass__(**kwargs)
         if not (cls.goals or cls.handmade):
             return  # an intermediate base, not a domain
-        if "policy" not in cls.__dict__:
+        if getattr(cls, "policy", None) is None:
             folder = Path(inspect.getfile(sys.modules[cls.__module__])).parent
             text = (folder / "policy.md").read_text(encoding="utf-8")
             cls.policy = render_policy(text, cls.rules)
