@@ -7,8 +7,8 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from toolscale.core.contract import ToolError
-from toolscale.kit import PolicyError
-from toolscale.tools.bounds import identifier, number, shown, text
+from toolscale.kit import PolicyError, lookup
+from toolscale.tools.bounds import number, shown, text
 
 TODAY = "2025-07-14"  # a Monday; the clock of every task
 NOW = f"{TODAY}T15:00"
@@ -56,13 +56,6 @@ class TooLateToChange(PolicyError):
 
 class TooManyRequests(PolicyError):
     pass
-
-
-def get(state: Record, table: str, key: str, label: str) -> Record:
-    record = state[table].get(identifier(key, f"the {label} id").strip())
-    if record is None:
-        raise ToolError(f"no {label} with id {shown(key)}")
-    return record
 
 
 def starts(day: str, time: str) -> datetime:
@@ -154,14 +147,14 @@ def changeable(state: Record, reservation: Record) -> None:
 def check_booking(
     state: Record, customer_id: str, restaurant_id: str, date: str, time: str, party_size: int
 ) -> None:
-    get(state, "customers", customer_id, "customer")
+    lookup(state, "customers", customer_id, "customer")
     check_slot(
-        state, get(state, "restaurants", restaurant_id, "restaurant"), date, time, party_size
+        state, lookup(state, "restaurants", restaurant_id, "restaurant"), date, time, party_size
     )
 
 
 def cancel_quote(state: Record, reservation_id: str) -> Record:
-    reservation = get(state, "reservations", reservation_id, "reservation")
+    reservation = lookup(state, "reservations", reservation_id, "reservation")
     active(state, reservation)
     late = hours_until(state, reservation["date"], reservation["time"]) < FREE_CANCEL_HOURS
     fee = round(LATE_FEE_PER_GUEST * reservation["party_size"], 2) if late else 0.0
@@ -177,7 +170,7 @@ def cancel_quote(state: Record, reservation_id: str) -> Record:
 
 
 def check_party(state: Record, reservation_id: str, party_size: int) -> Record:
-    reservation = get(state, "reservations", reservation_id, "reservation")
+    reservation = lookup(state, "reservations", reservation_id, "reservation")
     changeable(state, reservation)
     restaurant = state["restaurants"][reservation["restaurant_id"]]
     if party_size > MAX_PARTY:
@@ -188,14 +181,14 @@ def check_party(state: Record, reservation_id: str, party_size: int) -> Record:
 
 
 def check_move(state: Record, reservation_id: str, date: str, time: str) -> None:
-    reservation = get(state, "reservations", reservation_id, "reservation")
+    reservation = lookup(state, "reservations", reservation_id, "reservation")
     changeable(state, reservation)
     restaurant = state["restaurants"][reservation["restaurant_id"]]
     check_slot(state, restaurant, date, time, reservation["party_size"])
 
 
 def check_request(state: Record, reservation_id: str, note: str) -> None:
-    reservation = get(state, "reservations", reservation_id, "reservation")
+    reservation = lookup(state, "reservations", reservation_id, "reservation")
     text(note, "note", max_chars=200)
     active(state, reservation)
     if len(reservation["requests"]) >= MAX_REQUESTS:

@@ -6,10 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from domains.restaurant import rules
-from domains.restaurant.rules import get
 from toolscale.core.contract import ToolError, ToolKind, tool
-from toolscale.kit import finds, lists, raises
-from toolscale.tools.bounds import identifier, number, shown, text
+from toolscale.kit import find_by, finds, lists, lookup, raises
+from toolscale.tools.bounds import number, text
 from toolscale.tools.generic import StatefulGenericTools
 
 Record = dict[str, Any]
@@ -17,13 +16,6 @@ Record = dict[str, Any]
 
 class RestaurantTools(StatefulGenericTools):
     """Tools over one task's restaurant database (`self.state`). Outputs are JSON objects."""
-
-    def _by(self, table: str, field: str, value: str, label: str) -> Record:
-        wanted = identifier(value, label).strip().casefold()
-        for record in self.state[table].values():
-            if str(record[field]).casefold() == wanted:
-                return record
-        raise ToolError(f"no {label.split(' ')[0]} with {field} {shown(value)}")
 
     def _restaurant_view(self, restaurant: Record) -> Record:
         return {k: v for k, v in restaurant.items() if k != "menu"}
@@ -36,7 +28,7 @@ class RestaurantTools(StatefulGenericTools):
         Args:
             customer_id: The customer id, such as "CU1234".
         """
-        return get(self.state, "customers", customer_id, "customer")
+        return lookup(self.state, "customers", customer_id, "customer")
 
     @tool(ToolKind.READ)
     @finds("customer", by="email")
@@ -46,7 +38,7 @@ class RestaurantTools(StatefulGenericTools):
         Args:
             email: The customer's email address.
         """
-        return self._by("customers", "email", email, "customer email")
+        return find_by(self.state, "customers", "email", email, "customer")
 
     @tool(ToolKind.READ)
     @finds("customer", by="phone")
@@ -56,7 +48,7 @@ class RestaurantTools(StatefulGenericTools):
         Args:
             phone: The phone number, such as "555-1234".
         """
-        return self._by("customers", "phone", phone, "customer phone")
+        return find_by(self.state, "customers", "phone", phone, "customer")
 
     @tool(ToolKind.READ)
     @lists("reservation", of="customer")
@@ -67,7 +59,7 @@ class RestaurantTools(StatefulGenericTools):
         Args:
             customer_id: The customer id, such as "CU1234".
         """
-        customer = get(self.state, "customers", customer_id, "customer")
+        customer = lookup(self.state, "customers", customer_id, "customer")
         return [
             {**r, "restaurant_name": self.state["restaurants"][r["restaurant_id"]]["name"]}
             for r in self.state["reservations"].values()
@@ -83,7 +75,7 @@ class RestaurantTools(StatefulGenericTools):
         Args:
             reservation_id: The reservation id, such as "RS12345".
         """
-        reservation = get(self.state, "reservations", reservation_id, "reservation")
+        reservation = lookup(self.state, "reservations", reservation_id, "reservation")
         name = self.state["restaurants"][reservation["restaurant_id"]]["name"]
         return {**reservation, "restaurant_name": name}
 
@@ -96,7 +88,7 @@ class RestaurantTools(StatefulGenericTools):
         Args:
             name: The restaurant's name, such as "Copper Lantern".
         """
-        return self._restaurant_view(self._by("restaurants", "name", name, "restaurant name"))
+        return self._restaurant_view(find_by(self.state, "restaurants", "name", name, "restaurant"))
 
     @tool(ToolKind.READ)
     def search_restaurants(self, area: str, cuisine: str) -> list[Record]:
@@ -122,7 +114,7 @@ class RestaurantTools(StatefulGenericTools):
         Args:
             restaurant_id: The restaurant id, such as "R123".
         """
-        return get(self.state, "restaurants", restaurant_id, "restaurant")["menu"]
+        return lookup(self.state, "restaurants", restaurant_id, "restaurant")["menu"]
 
     @tool(ToolKind.READ)
     def check_availability(
@@ -138,8 +130,8 @@ class RestaurantTools(StatefulGenericTools):
             time: The seating time as HH:MM.
             party_size: Number of guests.
         """
-        customer = get(self.state, "customers", customer_id, "customer")
-        restaurant = get(self.state, "restaurants", restaurant_id, "restaurant")
+        customer = lookup(self.state, "customers", customer_id, "customer")
+        restaurant = lookup(self.state, "restaurants", restaurant_id, "restaurant")
         number(party_size, "party_size", low=1, high=100, integer=True)
         try:
             rules.check_slot(self.state, restaurant, date, time, party_size)
