@@ -36,8 +36,8 @@ from toolscale.kit import (
 from toolscale.kit.declare import render_policy
 from toolscale.kit.identify import twins
 from toolscale.kit.sampling import Collision, sample_named
-from toolscale.sandbox.execute import execute
 from toolscale.sample import worlds
+from toolscale.sandbox.execute import execute
 
 DOMAIN = RestaurantDomain()
 SPECS = DOMAIN.toolkit.specs()
@@ -248,7 +248,7 @@ def test_the_policy_is_rendered_from_the_rules_constants() -> None:
     assert (
         render_policy("At most {MAX_PARTY}; ${FEE:.2f}; {{x}}", Rules) == "At most 10; $7.50; {x}"
     )
-    with pytest.raises(KeyError, match="names {MISSING}"):
+    with pytest.raises(KeyError, match=r"names \{MISSING\}"):
         render_policy("{MISSING}", Rules)
 
 
