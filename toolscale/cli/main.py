@@ -257,6 +257,27 @@ def check_domain_command(
     console.print(f"domain {name!r}: {report.tasks} tasks checked, no problem{warned}")
 
 
+@app.command("new-domain")
+def new_domain_command(
+    name: Annotated[str, typer.Argument(help="The new domain's name, e.g. library.")],
+    into: Annotated[Path, typer.Option(help="The package folder to write it in.")] = Path(
+        "domains"
+    ),
+) -> None:
+    """Write a small declared stateful domain (kit v2) that passes check-domain (docs/kit.md)."""
+    from toolscale.kit.scaffold import class_name, new_domain
+
+    try:
+        written = new_domain(name, into)
+    except ConfigError as exc:
+        fail(str(exc))
+    module = f"{into.resolve().name}.{name}:{class_name(name)}"
+    console.print(f"wrote {', '.join(map(str, written))}", highlight=False, soft_wrap=True)
+    console.print(
+        f'next: TOOLSCALE_DOMAINS="{name}={module}" toolscale check-domain {name} --strict'
+    )
+
+
 @app.command("card")
 def card_command(
     out: Annotated[Path, typer.Argument(help="A toolscale output folder.")],

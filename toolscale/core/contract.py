@@ -120,6 +120,13 @@ class ToolError(Exception):
     """
 
 
+def tool_text(output: Any) -> str:
+    """What the model reads of a tool's output: text as it is, any other JSON value (a dict, a
+    list, a number) as its JSON text (`json.dumps`, keys in the tool's order), so a tool may
+    return either. A value JSON cannot hold is a bug in the tool (TypeError)."""
+    return output if isinstance(output, str) else json.dumps(output)
+
+
 @dataclass
 class ModelUsage:
     """Token usage of one MODEL tool call, reported by the tool through `Toolkit.record_usage`."""
