@@ -23,25 +23,54 @@ ENV = {"TOOLSCALE_DOMAINS": "medicine=domains.medicine:MedicineDomain"}
 
 def _plan(pid: str, name: str, referrals: bool) -> dict[str, Any]:
     copays = {"primary_copay": 20.0, "specialist_copay": 45.0, "generic_copay": 10.0}
-    return {"plan_id": pid, "name": name, "referrals": referrals, **copays,
-            "brand_copay": 40.0, "deductible": 1000.0}  # fmt: skip
+    return {
+        "plan_id": pid,
+        "name": name,
+        "referrals": referrals,
+        **copays,
+        "brand_copay": 40.0,
+        "deductible": 1000.0,
+    }
 
 
 def _doctor(did: str, specialty: str, days: list[str], networks: list[str]) -> dict[str, Any]:
-    return {"doctor_id": did, "name": f"Dr. {did}", "specialty": specialty, "days": days,
-            "times": ["09:00", "10:00"], "networks": networks}  # fmt: skip
+    return {
+        "doctor_id": did,
+        "name": f"Dr. {did}",
+        "specialty": specialty,
+        "days": days,
+        "times": ["09:00", "10:00"],
+        "networks": networks,
+    }
 
 
 def _visit(aid: str, day: str, time: str, status: str = "scheduled") -> dict[str, Any]:
-    return {"appointment_id": aid, "patient_id": "PT1", "doctor_id": "D1", "date": day,
-            "time": time, "status": status}  # fmt: skip
+    return {
+        "appointment_id": aid,
+        "patient_id": "PT1",
+        "doctor_id": "D1",
+        "date": day,
+        "time": time,
+        "status": status,
+    }
 
 
 def _rx(rid: str, **changes: Any) -> dict[str, Any]:
-    base = {"prescription_id": rid, "patient_id": "PT1", "drug": "metformin",
-            "strength": "500 mg", "tier": "generic", "schedule": "", "prescriber_id": "D1",
-            "pharmacy_id": "PH1", "written": "2024-06-01", "days_supply": 90,
-            "last_filled": "2024-12-10", "refills_left": 2, "status": "active"}  # fmt: skip
+    base = {
+        "prescription_id": rid,
+        "patient_id": "PT1",
+        "drug": "metformin",
+        "strength": "500 mg",
+        "tier": "generic",
+        "schedule": "",
+        "prescriber_id": "D1",
+        "pharmacy_id": "PH1",
+        "written": "2024-06-01",
+        "days_supply": 90,
+        "last_filled": "2024-12-10",
+        "refills_left": 2,
+        "status": "active",
+    }
     return {**base, **changes}
 
 
@@ -49,8 +78,13 @@ def tiny_state() -> dict[str, Any]:
     """Now is Monday 2025-03-10 08:00. PT1 is on an HMO (referrals needed), PT2 on a PPO. D1
     (primary care, Mon/Wed) takes both plans, D2 (dermatology) only the HMO, D3 only the PPO.
     AP1 is today at 15:00 (inside 24 hours), AP2 on Wednesday at 09:00, AP3 last week."""
-    patient = {"email": "a@example.org", "phone": "555-0001", "date_of_birth": "1970-01-01",
-               "referrals": [], "pharmacy_id": "PH1"}  # fmt: skip
+    patient = {
+        "email": "a@example.org",
+        "phone": "555-0001",
+        "date_of_birth": "1970-01-01",
+        "referrals": [],
+        "pharmacy_id": "PH1",
+    }
     return {
         "now": rules.NOW,
         "next_id": 500,
