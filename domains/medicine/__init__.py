@@ -385,7 +385,7 @@ GOALS = (
 
 
 class MedicineDomain(StatefulDomain):
-    """A clinic desk: 30 doctors, 8 pharmacies, 200 patients, ~450 visits, ~500 prescriptions."""
+    """A clinic desk: 30 doctors, 7 pharmacies, 200 patients, ~450 visits, ~500 prescriptions."""
 
     name = "medicine"
     version = "1.0"

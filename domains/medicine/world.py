@@ -1,4 +1,4 @@
-"""Build a run's clinic world: 5 insurance plans, 30 doctors, 8 pharmacies, 200 patients, with
+"""Build a run's clinic world: 5 insurance plans, 30 doctors, 7 pharmacies, 200 patients, with
 ~450 appointments (three weeks back to six weeks ahead) and ~500 prescriptions.
 
 Some patients hold two prescriptions of one drug in different strengths, and see one doctor

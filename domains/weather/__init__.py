@@ -375,7 +375,7 @@ GOALS = (
 
 
 class WeatherDomain(StatefulDomain):
-    """A weather service's account desk: 36 locations, 150 accounts, ~300 alerts, ~90 stations."""
+    """A weather service's account desk: 36 locations, 150 accounts, ~320 alerts, ~110 stations."""
 
     name = "weather"
     version = "1.0"
