@@ -37,52 +37,40 @@ class GroupSale(PolicyError):
     handoff = True
 
 
-class NotOnSale(PolicyError):
-    pass
+class NotOnSale(PolicyError): ...
 
 
-class MembersOnly(PolicyError):
-    pass
+class MembersOnly(PolicyError): ...
 
 
-class SoldOut(PolicyError):
-    pass
+class SoldOut(PolicyError): ...
 
 
-class TicketNotActive(PolicyError):
-    pass
+class TicketNotActive(PolicyError): ...
 
 
-class TooLateToRefund(PolicyError):
-    pass
+class TooLateToRefund(PolicyError): ...
 
 
-class NonTransferable(PolicyError):
-    pass
+class NonTransferable(PolicyError): ...
 
 
-class AlreadyTransferred(PolicyError):
-    pass
+class AlreadyTransferred(PolicyError): ...
 
 
-class ChangesClosed(PolicyError):
-    pass
+class ChangesClosed(PolicyError): ...
 
 
-class NotAnUpgrade(PolicyError):
-    pass
+class NotAnUpgrade(PolicyError): ...
 
 
-class PassNotActive(PolicyError):
-    pass
+class PassNotActive(PolicyError): ...
 
 
-class BalanceDue(PolicyError):
-    pass
+class BalanceDue(PolicyError): ...
 
 
-class RenewalNotOpen(PolicyError):
-    pass
+class RenewalNotOpen(PolicyError): ...
 
 
 def hours_to(state: Record, game: Record) -> float:
@@ -98,8 +86,7 @@ def section_of(value: str) -> str:
 
 
 def seat_total(fan: Record, game: Record, section: str, quantity: int) -> Record:
-    """What `quantity` seats in `section` cost `fan`: the tier discount applies to the seat
-    price, the service fee is per seat."""
+    """What `quantity` seats cost `fan`: the tier discount is on the seat price only."""
     price = game["prices"][section]
     discount = round(price * quantity * TIER_DISCOUNT[fan["tier"]], 2)
     fees = round(SERVICE_FEE * quantity, 2)
@@ -107,24 +94,29 @@ def seat_total(fan: Record, game: Record, section: str, quantity: int) -> Record
     return {"price_per_seat": price, "discount": discount, "service_fee": fees, "total": total}
 
 
-def _courtside(fan: Record, section: str) -> None:
+def _seats(fan: Record, game: Record, section: str, quantity: int) -> None:
+    """The rules every seat obeys: courtside for members, enough seats left."""
     if section == "courtside" and fan["tier"] not in COURTSIDE_TIERS:
         raise MembersOnly(
-            f"courtside seats are for {' and '.join(COURTSIDE_TIERS)} members, and "
-            f"{fan['fan_id']} is {fan['tier']}",
+            f"courtside seats are for insider and elite members; {fan['fan_id']} is {fan['tier']}",
             shows=(fan["tier"],),
+        )
+    left = game["seats_left"][section]
+    if left < quantity:
+        raise SoldOut(
+            f"only {left} {section} seats are left for game {game['game_id']}",
+            shows=(game["game_id"], left),
         )
 
 
 def check_purchase(state: Record, fan_id: str, game_id: str, section: str, quantity: int) -> Record:
     """The price of the order, or the policy error that forbids it."""
-    fan = lookup(state, "fans", fan_id, "fan")
-    game = lookup(state, "games", game_id, "game")
+    fan, game = lookup(state, "fans", fan_id, "fan"), lookup(state, "games", game_id, "game")
     section = section_of(section)
     number(quantity, "quantity", low=1, high=100, integer=True)
     if quantity > MAX_ORDER:
         raise GroupSale(
-            f"orders of more than {MAX_ORDER} seats are group sales, and this one is {quantity}",
+            f"orders of more than {MAX_ORDER} seats are group sales; this is {quantity}",
             shows=(game["game_id"],),
         )
     if game["status"] != "scheduled" or hours_to(state, game) < SALES_CLOSE_HOURS:
@@ -133,13 +125,7 @@ def check_purchase(state: Record, fan_id: str, game_id: str, section: str, quant
             f"games, until {SALES_CLOSE_HOURS} hour before tip-off",
             shows=(game["status"],),
         )
-    _courtside(fan, section)
-    left = game["seats_left"][section]
-    if left < quantity:
-        raise SoldOut(
-            f"only {left} {section} seats are left for game {game['game_id']}",
-            shows=(game["game_id"], left),
-        )
+    _seats(fan, game, section, quantity)
     return seat_total(fan, game, section, quantity)
 
 
@@ -152,25 +138,29 @@ def _active(state: Record, ticket_id: str) -> tuple[Record, Record]:
     return ticket, state["games"][ticket["game_id"]]
 
 
+def _before(state: Record, game: Record, hours: int, error: type[PolicyError], what: str) -> None:
+    if hours_to(state, game) < hours:
+        raise error(
+            f"{what} until {hours} hours before tip-off, and game {game['game_id']} "
+            f"tips off on {game['date']} at {game['tipoff']}",
+            shows=(game["tipoff"],),
+        )
+
+
 def refund_quote(state: Record, ticket_id: str) -> Record:
-    """The fee and refund of returning the ticket now (full refund for a postponed game)."""
+    """The fee and refund of returning the ticket now (in full for a postponed game)."""
     ticket, game = _active(state, ticket_id)
-    hours = hours_to(state, game)
     fee = 0.0
     if game["status"] != "postponed":
-        if hours < REFUND_CUTOFF_HOURS:
-            raise TooLateToRefund(
-                f"tickets can be returned up to {REFUND_CUTOFF_HOURS} hours before tip-off, and "
-                f"game {game['game_id']} tips off on {game['date']} at {game['tipoff']}",
-                shows=(game["tipoff"],),
-            )
-        if hours < FULL_REFUND_DAYS * 24:
+        _before(state, game, REFUND_CUTOFF_HOURS, TooLateToRefund, "tickets can be returned")
+        if hours_to(state, game) < FULL_REFUND_DAYS * 24:
             fee = round(ticket["price_paid"] * REFUND_FEE_RATE, 2)
+    refund = round(ticket["price_paid"] - fee, 2)
     return {
         "ticket_id": ticket["ticket_id"],
         "price_paid": ticket["price_paid"],
         "fee": fee,
-        "refund": round(ticket["price_paid"] - fee, 2),
+        "refund": refund,
     }
 
 
@@ -179,10 +169,10 @@ def check_transfer(state: Record, ticket_id: str, recipient_email: str) -> Recor
     ticket, _ = _active(state, ticket_id)
     to = find_by(state, "fans", "email", recipient_email, "fan")
     if to["fan_id"] == ticket["fan_id"]:
-        raise ToolError(f"ticket {ticket['ticket_id']} already belongs to {recipient_email}")
+        raise ToolError(f"ticket {ticket['ticket_id']} already belongs to {shown(recipient_email)}")
     if ticket["section"] == "courtside":
         raise NonTransferable(
-            f"courtside tickets cannot be transferred, and {ticket['ticket_id']} is courtside",
+            f"courtside tickets cannot be transferred; {ticket_id} is courtside",
             shows=(ticket["section"],),
         )
     if ticket["transferred_from"]:
@@ -195,58 +185,47 @@ def check_transfer(state: Record, ticket_id: str, recipient_email: str) -> Recor
 
 
 def check_upgrade(state: Record, ticket_id: str, section: str) -> Record:
-    """The extra cost of moving the ticket's seats to a dearer section."""
+    """The extra cost of moving the ticket's seats to a dearer section, less the discount."""
     ticket, game = _active(state, ticket_id)
     section = section_of(section)
-    if hours_to(state, game) < CHANGE_CLOSE_HOURS:
-        raise ChangesClosed(
-            f"seats can be changed until {CHANGE_CLOSE_HOURS} hours before tip-off, and game "
-            f"{game['game_id']} tips off at {game['tipoff']} on {game['date']}",
-            shows=(game["tipoff"],),
-        )
+    _before(state, game, CHANGE_CLOSE_HOURS, ChangesClosed, "seats can be changed")
     old, new = game["prices"][ticket["section"]], game["prices"][section]
     if new <= old:
         raise NotAnUpgrade(
-            f"seats can only move to a dearer section: {section} costs {new:.2f} a seat and "
-            f"the ticket's {ticket['section']} seats {old:.2f}",
+            f"seats only move to a dearer section: {section} costs {new:.2f} a "
+            f"seat, the ticket's {ticket['section']} seats {old:.2f}",
             shows=(old, new),
         )
     fan = state["fans"][ticket["fan_id"]]
-    _courtside(fan, section)
-    if game["seats_left"][section] < ticket["quantity"]:
-        raise SoldOut(
-            f"only {game['seats_left'][section]} {section} seats are left for game "
-            f"{game['game_id']}",
-            shows=(game["seats_left"][section],),
-        )
-    gap = (new - old) * ticket["quantity"]
-    return {"difference": round(gap * (1 - TIER_DISCOUNT[fan["tier"]]), 2)}
+    _seats(fan, game, section, ticket["quantity"])
+    gap = (new - old) * ticket["quantity"] * (1 - TIER_DISCOUNT[fan["tier"]])
+    return {"difference": round(gap, 2)}
 
 
 def renewal_quote(state: Record, pass_id: str, plan: str) -> Record:
     """The price of renewing the pass on `plan`, or the policy error that forbids it."""
-    season_pass = lookup(state, "season_passes", pass_id, "season pass")
+    held = lookup(state, "season_passes", pass_id, "season pass")
     plan = text(plan, "plan", max_chars=10).strip().casefold()
     if plan not in PASS_GAMES:
         raise ToolError(f"plan {shown(plan)}: choose one of {', '.join(PASS_GAMES)}")
-    if season_pass["status"] != "active":
+    if held["status"] != "active":
         raise PassNotActive(
-            f"season pass {season_pass['pass_id']} is {season_pass['status']}",
-            shows=(season_pass["status"],),
+            f"season pass {held['pass_id']} is {held['status']}", shows=(held["status"],)
         )
-    if season_pass["balance_due"] > 0:
+    if held["balance_due"] > 0:
         raise BalanceDue(
-            f"season pass {season_pass['pass_id']} has {season_pass['balance_due']:.2f} "
-            "outstanding, which must be paid before it is renewed",
-            shows=(season_pass["balance_due"],),
+            f"season pass {held['pass_id']} has {held['balance_due']:.2f} "
+            "outstanding, to be paid before it is renewed",
+            shows=(held["balance_due"],),
         )
-    opens = date.fromisoformat(season_pass["expires"]) - timedelta(RENEWAL_WINDOW_DAYS)
-    if opens > date.fromisoformat(TODAY):
+    if date.fromisoformat(held["expires"]) - timedelta(RENEWAL_WINDOW_DAYS) > date.fromisoformat(
+        TODAY
+    ):
         raise RenewalNotOpen(
-            f"renewal opens {RENEWAL_WINDOW_DAYS} days before a pass expires, and "
-            f"{season_pass['pass_id']} expires on {season_pass['expires']}",
-            shows=(season_pass["expires"],),
+            f"renewal opens {RENEWAL_WINDOW_DAYS} days before a pass expires, "
+            f"and {held['pass_id']} expires on {held['expires']}",
+            shows=(held["expires"],),
         )
-    loyalty = min(LOYALTY_PER_SEASON * season_pass["seasons"], LOYALTY_CAP)
-    full = PASS_PER_GAME[season_pass["section"]] * PASS_GAMES[plan]
+    loyalty = min(LOYALTY_PER_SEASON * held["seasons"], LOYALTY_CAP)
+    full = PASS_PER_GAME[held["section"]] * PASS_GAMES[plan]
     return {"plan": plan, "games": PASS_GAMES[plan], "price": round(full * (1 - loyalty), 2)}

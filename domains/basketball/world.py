@@ -1,5 +1,5 @@
-"""Build a run's basketball league: 12 teams, ~108 home games, 200 fans, ~550 ticket orders and
-~90 season passes.
+"""Build a run's basketball league: 12 teams, 108 home games, 200 fans, ~560 ticket orders and
+90 season passes.
 
 Games run from 24 days before `rules.TODAY` (final, with scores) to five weeks after (scheduled,
 a few postponed); some sections are nearly sold out, a quarter of the fans hold two orders for one
@@ -16,43 +16,24 @@ from faker import Faker
 
 from domains.basketball import rules
 
-CITIES = (
-    "Harbor",
-    "Summit",
-    "Prairie",
-    "Canyon",
-    "Lakeshore",
-    "Ironwood",
-    "Bayside",
-    "Redrock",
-    "Northfield",
-    "Eastport",
-    "Pinecrest",
-    "Riverton",
-)
-MASCOTS = (
-    "Hawks",
-    "Comets",
-    "Foxes",
-    "Rangers",
-    "Storm",
-    "Titans",
-    "Wolves",
-    "Pilots",
-    "Owls",
-    "Bison",
-    "Mariners",
-    "Blaze",
-)
+CITIES = "Harbor Summit Prairie Canyon Lakeshore Ironwood Bayside Redrock Northfield Eastport"
+CITIES += " Pinecrest Riverton"
+MASCOTS = "Hawks Comets Foxes Rangers Storm Titans Wolves Pilots Owls Bison Mariners Blaze"
 HALLS = ("Arena", "Center", "Fieldhouse", "Coliseum", "Garden")
 TIPOFFS = ("12:30", "15:00", "19:00", "19:30", "20:00")
 PRICES = {"upper": (28, 66), "lower": (85, 170), "courtside": (320, 680)}
 CAPACITY = {"upper": 600, "lower": 240, "courtside": 16}
 
 
+def ticket(tid: str, fan_id: str, game_id: str, section: str, quantity: int, paid: float) -> dict:
+    """A new, active ticket order."""
+    made = {"ticket_id": tid, "fan_id": fan_id, "game_id": game_id, "section": section}
+    return {**made, "quantity": quantity, "price_paid": paid, "status": "active",
+            "transferred_from": ""}  # fmt: skip
+
+
 def _game(rng: random.Random, gid: str, home: dict, away: dict, offset: int) -> dict[str, Any]:
     day = (date.fromisoformat(rules.TODAY) + timedelta(offset)).isoformat()
-    tipoff = "19:30" if offset == 0 else rng.choice(TIPOFFS)
     game: dict[str, Any] = {
         "game_id": gid,
         "home_team_id": home["team_id"],
@@ -61,16 +42,16 @@ def _game(rng: random.Random, gid: str, home: dict, away: dict, offset: int) -> 
         "away_team": away["name"],
         "arena": home["arena"],
         "date": day,
-        "tipoff": tipoff,
+        "tipoff": "19:30" if offset == 0 else rng.choice(TIPOFFS),
         "prices": {s: float(rng.randrange(*PRICES[s])) for s in rules.SECTIONS},
-        "seats_left": {},
+        "seats_left": {
+            s: rng.randint(0, 5) if rng.random() < 0.2 else rng.randint(8, top)
+            for s, top in CAPACITY.items()
+        },
     }
-    for section, top in CAPACITY.items():
-        tight = rng.random() < 0.2
-        game["seats_left"][section] = rng.randint(0, 5) if tight else rng.randint(8, top)
     if rules.hours_to({"now": rules.NOW}, game) < 0:
-        scores = rng.sample(range(84, 131), 2)
-        game.update(status="final", home_score=scores[0], away_score=scores[1])
+        home_score, away_score = rng.sample(range(84, 131), 2)
+        game.update(status="final", home_score=home_score, away_score=away_score)
     else:
         game["status"] = "postponed" if rng.random() < 0.06 else "scheduled"
     return game
@@ -80,27 +61,19 @@ def _order(state: dict, rng: random.Random, fan: dict, game: dict, section: str)
     tid = f"TK{state['next_ticket']}"
     state["next_ticket"] += 1
     quantity = rng.choices(range(1, 7), weights=(4, 8, 3, 4, 1, 1))[0]
+    paid = rules.seat_total(fan, game, section, quantity)["total"]
+    made = ticket(tid, fan["fan_id"], game["game_id"], section, quantity, paid)
     if game["status"] == "final":
-        status = "used" if rng.random() < 0.9 else "refunded"
-    else:
-        status = "refunded" if rng.random() < 0.12 else "active"
-    others = [f for f in state["fans"] if f != fan["fan_id"]]
-    moved = section != "courtside" and rng.random() < 0.12
-    state["tickets"][tid] = {
-        "ticket_id": tid,
-        "fan_id": fan["fan_id"],
-        "game_id": game["game_id"],
-        "section": section,
-        "quantity": quantity,
-        "price_paid": rules.seat_total(fan, game, section, quantity)["total"],
-        "status": status,
-        "transferred_from": rng.choice(others) if moved else "",
-    }
+        made["status"] = "used" if rng.random() < 0.9 else "refunded"
+    elif rng.random() < 0.12:
+        made["status"] = "refunded"
+    if section != "courtside" and rng.random() < 0.12:
+        made["transferred_from"] = rng.choice([f for f in state["fans"] if f != fan["fan_id"]])
+    state["tickets"][tid] = made
 
 
 def _season_pass(rng: random.Random, number: int, fan: dict, team: dict) -> dict[str, Any]:
-    section = rng.choice(("upper", "lower"))
-    plan = rng.choice(tuple(rules.PASS_GAMES))
+    section, plan = rng.choice(("upper", "lower")), rng.choice(tuple(rules.PASS_GAMES))
     status = rng.choices(("active", "expired", "cancelled"), weights=(8, 1, 1))[0]
     ends = rng.randint(5, 200) if status != "expired" else -rng.randint(1, 60)
     per_game = rules.PASS_PER_GAME[section] + rng.randint(-5, 5)
@@ -123,56 +96,39 @@ def _season_pass(rng: random.Random, number: int, fan: dict, team: dict) -> dict
 def build_world(rng: random.Random) -> dict[str, Any]:
     fake = Faker()
     fake.seed_instance(rng.getrandbits(64))
-    state: dict[str, Any] = {
-        "now": rules.NOW,
-        "teams": {},
-        "games": {},
-        "fans": {},
-        "tickets": {},
-        "season_passes": {},
-        "next_ticket": rng.randint(20000, 70000),
-    }
-    for number, city, mascot in zip(
-        rng.sample(range(10, 100), 12), CITIES, rng.sample(MASCOTS, 12), strict=True
-    ):
-        state["teams"][f"T{number}"] = {
-            "team_id": f"T{number}",
-            "name": f"{city} {mascot}",
-            "city": city,
-            "arena": f"{city} {rng.choice(HALLS)}",
-        }
+    state: dict[str, Any] = {"now": rules.NOW, "teams": {}, "games": {}, "fans": {}}
+    state.update(tickets={}, season_passes={}, next_ticket=rng.randint(20000, 70000))
+    names = zip(CITIES.split(), rng.sample(MASCOTS.split(), 12), strict=True)
+    for number, (city, mascot) in zip(rng.sample(range(10, 100), 12), names, strict=True):
+        arena = f"{city} {rng.choice(HALLS)}"
+        team = {"team_id": f"T{number}", "name": f"{city} {mascot}", "city": city, "arena": arena}
+        state["teams"][team["team_id"]] = team
     teams = list(state["teams"].values())
     numbers = iter(rng.sample(range(1000, 10000), 9 * len(teams)))
     for index, home in enumerate(teams):
         offsets = rng.sample(range(-24, 36), 9)
         if index < 3 and 0 not in offsets:
             offsets[0] = 0  # a few games tonight
-        rivals = [t for t in teams if t is not home]
         for offset in offsets:
+            away = rng.choice([t for t in teams if t is not home])
             gid = f"G{next(numbers)}"
-            state["games"][gid] = _game(rng, gid, home, rng.choice(rivals), offset)
+            state["games"][gid] = _game(rng, gid, home, away, offset)
     for number in rng.sample(range(1000, 10000), 200):
         first, last = fake.first_name(), fake.last_name()
-        fid = f"F{number}"
-        state["fans"][fid] = {
-            "fan_id": fid,
-            "name": f"{first} {last}",
-            "email": f"{first[0]}{last}.{number}@hoopsmail.com".lower(),
-            "phone": f"312-555-{number:04d}",
-            "tier": rng.choices(rules.TIERS, weights=(6, 3, 2))[0],
-        }
+        email = f"{first[0]}{last}.{number}@hoopsmail.com".lower()
+        tier = rng.choices(rules.TIERS, weights=(6, 3, 2))[0]
+        fan = {"fan_id": f"F{number}", "name": f"{first} {last}", "email": email, "tier": tier}
+        state["fans"][fan["fan_id"]] = {**fan, "phone": f"312-555-{number:04d}"}
     games = list(state["games"].values())
     for fan in list(state["fans"].values()):
-        favourite = rng.choice(teams)["team_id"]
-        home = [g for g in games if g["home_team_id"] == favourite]
+        home = [g for g in games if g["home_team_id"] == rng.choice(teams)["team_id"]]
         for _ in range(rng.randint(1, 4)):
             game = rng.choice(home if rng.random() < 0.5 else games)
             _order(state, rng, fan, game, rng.choices(rules.SECTIONS, weights=(5, 4, 1))[0])
         if rng.random() < 0.25:  # a second order for the same game
             game = rng.choice(home)
-            first, second = rng.sample(rules.SECTIONS, 2)
-            _order(state, rng, fan, game, first)
-            _order(state, rng, fan, game, second)
+            for section in rng.sample(rules.SECTIONS, 2):
+                _order(state, rng, fan, game, section)
     holders = rng.sample(list(state["fans"].values()), 90)
     for number, fan in zip(rng.sample(range(100, 1000), 90), holders, strict=True):
         season_pass = _season_pass(rng, number, fan, rng.choice(teams))
