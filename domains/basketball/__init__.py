@@ -13,15 +13,10 @@ from domains.basketball import rules
 from domains.basketball.tools import BasketballTools
 from domains.basketball.world import build_world
 from toolscale.kit import Draw, Entity, Goal, StatefulDomain
-from toolscale.kit.words import NUMBERS, day
+from toolscale.kit.words import NUMBERS, alts, day
 
 Record = dict[str, Any]
 SEATS = {"upper": "upper-deck", "lower": "lower-bowl", "courtside": "courtside"}
-
-
-def alts(text: str) -> tuple[str, ...]:
-    """The phrases of `text`, separated by "|" (a goal's wordings or a caller's motives)."""
-    return tuple(phrase.strip() for phrase in text.split("|"))
 
 
 def _game_words(game: Record, world: Record, precise: bool) -> str:
