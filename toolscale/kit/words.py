@@ -36,6 +36,12 @@ _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _TIME = re.compile(r"^(\d{2}):(\d{2})$")
 
 
+def alts(text: str) -> tuple[str, ...]:
+    """The phrases of `text`, separated by "|": a goal's wordings or a caller's motives written
+    as one paragraph ("return {ticket} | get a refund for {ticket}")."""
+    return tuple(phrase.strip() for phrase in text.split("|"))
+
+
 def day(iso: str) -> str:
     """'2025-06-20' -> 'Friday 20 June'."""
     when = date.fromisoformat(iso)
