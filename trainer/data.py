@@ -60,8 +60,9 @@ def check_rows(rows: Any, needed: list[str], config: str, domains: str) -> Any:
     unknown = sorted(d for d in set(rows["domain"]) - installed if not d.startswith("tau2:"))
     if unknown:
         raise ConfigError(
-            f"rows use domains that are not installed: {', '.join(unknown)}; "
-            f"install them or filter with --domains {','.join(sorted(installed))}"
+            f"rows use domains that are not installed: {', '.join(unknown)}; install them (or "
+            'add them with TOOLSCALE_DOMAINS="name=module:Class") or filter with --domains '
+            f"{','.join(sorted(installed))}"
         )
     if domains != "all":
         wanted = {d.strip() for d in domains.split(",")}

@@ -21,6 +21,18 @@ class KitDomain(Domain):
 
     template_table: ClassVar[dict[str, tuple[Template, int]]] = {}
 
+    def sample(self, rng: random.Random, seed: int, index: int) -> TaskSpec:
+        """Task `index` of run seed `seed`: a template drawn by weight (`sampling.sample_task`)."""
+        world = self.world(seed)
+        if world is None:
+            raise KitError(f"{self.name} draws no world: a kit domain needs one")
+        return sampling.sample_task(rng, world, self.template_table, self.toolkit, self.policy)
+
+    def template_weights(self) -> dict[str, float]:
+        """Each template's share of the draws by weight (check-domain names the rare ones)."""
+        total = sum(weight for _, weight in self.template_table.values()) or 1
+        return {name: weight / total for name, (_, weight) in self.template_table.items()}
+
     def sample_named(self, rng: random.Random, seed: int, index: int, name: str) -> TaskSpec:
         """Task `index` of run seed `seed` from template `name` alone (a KitError when the
         name is unknown, or the template found nothing to work on in NAMED_DRAWS draws)."""

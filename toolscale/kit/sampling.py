@@ -13,7 +13,8 @@ chance collision (the opening happens to say an amount the agent must find), whi
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from toolscale.core.contract import (
@@ -84,16 +85,28 @@ def sample_named(
     equal to a fee, a party size inside a date) is drawn again, up to REDRAWS times; a template
     that collides every time is broken and its last collision is raised."""
     worlds.MEMO.remember(world)
-    for attempt in range(REDRAWS):
-        draft = template(rng, world)
-        if draft is None:
-            return None
-        try:
-            return task_spec(rng, name, draft, world, toolkit, policy)
-        except Collision:
-            if attempt == REDRAWS - 1:
-                raise
+    with of_template(name):
+        for attempt in range(REDRAWS):
+            draft = template(rng, world)
+            if draft is None:
+                return None
+            try:
+                return task_spec(rng, name, draft, world, toolkit, policy)
+            except Collision:
+                if attempt == REDRAWS - 1:
+                    raise
     raise AssertionError("unreachable")
+
+
+@contextmanager
+def of_template(name: str) -> Iterator[None]:
+    """Tag any exception raised inside with the template it came from (`template`: the sandbox
+    worker's `Failure` keeps it, so check-domain reports a template's problems together)."""
+    try:
+        yield
+    except Exception as exc:
+        exc.template = name  # type: ignore[attr-defined]  (any exception type)
+        raise
 
 
 def task_spec(
