@@ -27,11 +27,23 @@ def _stay_words(stay: Record, world: Record, precise: bool) -> str:
 ENTITIES = (
     Entity("traveller", labels={"phone": "phone number"}),
     Entity("hotel", said=("name",), labels={"name": "hotel name"}),
-    Entity("trip", owner="traveller", describe=_trip_words, alike=lambda t: t["city"], tell="start",
-           labels={"start": "departure date"}),
-    Entity("stay", owner="trip", describe=_stay_words, alike=lambda s: s["hotel_id"],
-           tell="check_in", labels={"check_in": "arrival date"}),
-)  # fmt: skip
+    Entity(
+        "trip",
+        owner="traveller",
+        describe=_trip_words,
+        alike=lambda t: t["city"],
+        tell="start",
+        labels={"start": "departure date"},
+    ),
+    Entity(
+        "stay",
+        owner="trip",
+        describe=_stay_words,
+        alike=lambda s: s["hotel_id"],
+        tell="check_in",
+        labels={"check_in": "arrival date"},
+    ),
+)
 
 
 def _ahead(draw: Draw) -> bool:

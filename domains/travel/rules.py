@@ -46,36 +46,29 @@ PointsCap = rule("PointsCap")
 def open_trip(state: Record, trip_id: str, upcoming: bool = False) -> Record:
     """The trip, if it is booked (and, when `upcoming`, has not started)."""
     trip = lookup(state, "trips", trip_id)
-    if trip["status"] != "booked":
-        raise TripNotOpen(f"trip {trip['trip_id']} is {trip['status']}", shows=(trip["status"],))
-    if upcoming and trip["start"] <= TODAY:
-        raise Departed(
-            f"trip {trip['trip_id']} started on {trip['start']}; only trips that have not "
-            "started can be changed this way",
-            shows=(trip["start"],),
-        )
+    tid, status, start = trip["trip_id"], trip["status"], trip["start"]
+    TripNotOpen.raise_if(status != "booked", f"trip {tid} is {status}", status)
+    Departed.raise_if(upcoming and start <= TODAY, f"trip {tid} already began on {start}", start)
     return trip
 
 
 def rooms_left(state: Record, hotel: Record, check_in: str, nights: int) -> int:
-    nights_taken = [shift(check_in, n) for n in range(nights)]
-    taken = max(
+    stays = [s for s in state["stays"].values() if s["hotel_id"] == hotel["hotel_id"]]
+    stays = [(s["check_in"], shift(s["check_in"], s["nights"]), s) for s in stays]
+    taken = [
         sum(
             s["rooms"]
-            for s in state["stays"].values()
-            if s["hotel_id"] == hotel["hotel_id"]
-            and s["status"] == "booked"
-            and s["check_in"] <= night < shift(s["check_in"], s["nights"])
+            for first, out, s in stays
+            if first <= night < out and s["status"] == "booked"
         )
-        for night in nights_taken
-    )
-    return hotel["rooms"] - taken
+        for night in (shift(check_in, n) for n in range(nights))
+    ]
+    return hotel["rooms"] - max(taken)
 
 
 def stay_price(state: Record, trip: Record, hotel: Record, nights: int, rooms: int) -> float:
-    tier = state["travellers"][trip["traveller_id"]]["tier"]
-    share = 1 - GOLD_DISCOUNT if tier == "gold" else 1.0
-    return round(hotel["nightly_rate"] * nights * rooms * share, 2)
+    gold = state["travellers"][trip["traveller_id"]]["tier"] == "gold"
+    return round(hotel["nightly_rate"] * nights * rooms * (1 - GOLD_DISCOUNT * gold), 2)
 
 
 def check_stay(
@@ -86,57 +79,50 @@ def check_stay(
     number(nights, "nights", low=1, high=MAX_NIGHTS, integer=True)
     number(rooms, "rooms", low=1, high=50, integer=True)
     moment(check_in)
-    check_in, out = check_in.strip(), shift(check_in.strip(), nights)
-    if rooms > MAX_ROOMS:
-        raise GroupBooking(
-            f"stays of more than {MAX_ROOMS} rooms are booked by our group desk, and this one "
-            f"has {rooms}",
-            shows=(trip["trip_id"],),
-        )
-    if hotel["city"] != trip["city"]:
-        raise WrongCity(
-            f"{hotel['name']} is in {hotel['city']}, but trip {trip['trip_id']} goes to "
-            f"{trip['city']}",
-            shows=(hotel["city"], trip["city"]),
-        )
-    if check_in < max(trip["start"], TODAY) or out > trip["end"]:
-        raise OutsideTrip(
-            f"a stay must fall within the trip ({trip['start']} to {trip['end']}) and not "
-            f"before today, and {check_in} to {out} does not",
-            shows=(trip["start"], trip["end"]),
-        )
-    left = rooms_left(state, hotel, check_in, nights)
-    if left < rooms:
-        raise NoRooms(
-            f"{hotel['name']} has {max(left, 0)} rooms left on some of those nights",
-            shows=(hotel["hotel_id"],),
-        )
+    day, out, name, city = (
+        check_in.strip(),
+        shift(check_in.strip(), nights),
+        hotel["name"],
+        hotel["city"],
+    )
+    start, end = trip["start"], trip["end"]
+    GroupBooking.raise_if(
+        rooms > MAX_ROOMS, f"stays of over {MAX_ROOMS} rooms go to our group desk", trip["trip_id"]
+    )
+    WrongCity.raise_if(city != trip["city"], f"{name} is in {city}, not {trip['city']}", city)
+    OutsideTrip.raise_if(
+        day < max(start, TODAY) or out > end,
+        f"a stay must fall within the trip ({start} to {end}) and not before today",
+        start,
+        end,
+    )
+    left = rooms_left(state, hotel, day, nights)
+    NoRooms.raise_if(left < rooms, f"{name} has {max(left, 0)} rooms left then", hotel["hotel_id"])
     return hotel
 
 
 def cancel_stay(state: Record, stay_id: str) -> Record:
     stay = lookup(state, "stays", stay_id)
-    if stay["status"] != "booked":
-        raise StayNotActive(f"stay {stay['stay_id']} is {stay['status']}", shows=(stay["status"],))
-    if days_between(TODAY, stay["check_in"]) < FREE_STAY_CANCEL_DAYS:
-        raise LateStayCancel(
-            f"a stay can be cancelled up to {FREE_STAY_CANCEL_DAYS} days before check-in, and "
-            f"{stay['stay_id']} starts on {stay['check_in']}",
-            shows=(stay["check_in"],),
-        )
+    sid, status, day = stay["stay_id"], stay["status"], stay["check_in"]
+    StayNotActive.raise_if(status != "booked", f"stay {sid} is {status}", status)
+    LateStayCancel.raise_if(
+        days_between(TODAY, day) < FREE_STAY_CANCEL_DAYS,
+        f"a stay can be cancelled until {FREE_STAY_CANCEL_DAYS} days before check-in ({day})",
+        day,
+    )
     return stay
 
 
 def trip_refund(state: Record, trip_id: str) -> Record:
     trip = open_trip(state, trip_id, upcoming=True)
-    days = days_between(TODAY, trip["start"])
-    paid = trip["price"] - trip["points_credit"]
+    days, paid = days_between(TODAY, trip["start"]), trip["price"] - trip["points_credit"]
     refund = paid - ADMIN_FEE if days >= FULL_REFUND_DAYS else paid / 2
     refund = round(max(refund, 0.0), 2) if days >= HALF_REFUND_DAYS else 0.0
+    fee = round(paid - refund, 2)
     return {
         "trip_id": trip["trip_id"],
         "days_to_departure": days,
-        "cancellation_fee": round(paid - refund, 2),
+        "cancellation_fee": fee,
         "refund": refund,
     }
 
@@ -146,36 +132,29 @@ def insurance_quote(state: Record, trip_id: str, plan: str) -> Record:
     if wanted not in PLANS:
         raise ToolError(f"plan {plan!r}: choose one of {', '.join(PLANS)}")
     trip = open_trip(state, trip_id, upcoming=True)
-    if trip["insurance"]:
-        raise AlreadyInsured(
-            f"trip {trip['trip_id']} is already insured ({trip['insurance']} plan)",
-            shows=(trip["insurance"],),
-        )
-    if days_between(TODAY, trip["start"]) < INSURANCE_MIN_DAYS:
-        raise InsuranceTooLate(
-            f"insurance must be bought at least {INSURANCE_MIN_DAYS} days before departure, and "
-            f"trip {trip['trip_id']} leaves on {trip['start']}",
-            shows=(trip["start"],),
-        )
-    return {
-        "trip_id": trip["trip_id"],
-        "plan": wanted,
-        "premium": round(trip["price"] * PLANS[wanted], 2),
-    }
+    held, start = trip["insurance"], trip["start"]
+    AlreadyInsured.raise_if(bool(held), f"the trip is insured already ({held} plan)", held)
+    InsuranceTooLate.raise_if(
+        days_between(TODAY, start) < INSURANCE_MIN_DAYS,
+        f"insurance is sold until {INSURANCE_MIN_DAYS} days before departure ({start})",
+        start,
+    )
+    premium = round(trip["price"] * PLANS[wanted], 2)
+    return {"trip_id": trip["trip_id"], "plan": wanted, "premium": premium}
 
 
 def entry(state: Record, trip_id: str) -> Record:
     """What entering the trip's country asks of its traveller."""
     trip = lookup(state, "trips", trip_id)
-    traveller = state["travellers"][trip["traveller_id"]]
-    needs, fee = (state["visas"][trip["country"]][k] for k in ("needs", "fee"))
+    traveller, visa = state["travellers"][trip["traveller_id"]], state["visas"][trip["country"]]
+    needed = traveller["nationality"] in visa["needs"]
     return {
         "trip_id": trip["trip_id"],
         "country": trip["country"],
         "nationality": traveller["nationality"],
-        "visa_required": traveller["nationality"] in needs,
+        "visa_required": needed,
         "visa_on_file": trip["country"] in traveller["visas"],
-        "visa_fee": fee if traveller["nationality"] in needs else 0.0,
+        "visa_fee": visa["fee"] if needed else 0.0,
         "passport_expiry": traveller["passport_expiry"],
         "passport_needed_until": shift(trip["end"], PASSPORT_SPARE_DAYS),
     }
@@ -183,24 +162,21 @@ def entry(state: Record, trip_id: str) -> Record:
 
 def check_visa(state: Record, trip_id: str) -> Record:
     trip, found = open_trip(state, trip_id), entry(state, trip_id)
-    if not found["visa_required"] or found["visa_on_file"]:
-        held = "holds one already" if found["visa_on_file"] else f"is {found['nationality']}"
-        raise VisaNotRequired(
-            f"no visa application is needed for {found['country']}: the traveller {held}",
-            shows=(found["nationality"],),
-        )
-    if found["passport_expiry"] < found["passport_needed_until"]:
-        raise PassportExpires(
-            f"the passport must be valid until {found['passport_needed_until']} and expires on "
-            f"{found['passport_expiry']}: renew it before applying",
-            shows=(found["passport_expiry"],),
-        )
-    if days_between(TODAY, trip["start"]) < VISA_PROCESSING_DAYS:
-        raise UrgentVisa(
-            f"a visa takes {VISA_PROCESSING_DAYS} days to process and trip {trip['trip_id']} "
-            f"leaves on {trip['start']}: urgent visas are handled by our documents team",
-            shows=(trip["start"],),
-        )
+    expiry, until, start = found["passport_expiry"], found["passport_needed_until"], trip["start"]
+    VisaNotRequired.raise_if(
+        not found["visa_required"] or found["visa_on_file"],
+        f"no visa application is needed for {found['country']} ({found['nationality']} passport)",
+        found["nationality"],
+    )
+    PassportExpires.raise_if(
+        expiry < until, f"the passport expires on {expiry} but must be valid until {until}", expiry
+    )
+    UrgentVisa.raise_if(
+        days_between(TODAY, start) < VISA_PROCESSING_DAYS,
+        f"a visa takes {VISA_PROCESSING_DAYS} days and the trip leaves on {start}: urgent visas "
+        "are handled by our documents team",
+        start,
+    )
     return found
 
 
@@ -209,17 +185,14 @@ def check_points(state: Record, trip_id: str, points: int) -> Record:
     number(points, "points", low=POINTS_STEP, high=10**7, integer=True)
     if points % POINTS_STEP:
         raise ToolError(f"points are redeemed in steps of {POINTS_STEP}")
-    traveller = state["travellers"][trip["traveller_id"]]
-    if traveller["points"] < points:
-        raise NotEnoughPoints(
-            f"the traveller has {traveller['points']} points, fewer than {points}",
-            shows=(traveller["points"],),
-        )
-    due = trip["price"] - trip["points_credit"]
-    if points * POINT_VALUE > due * MAX_POINTS_SHARE:
-        raise PointsCap(
-            f"points may pay at most {MAX_POINTS_SHARE:.0%} of the {due:.2f} still due on trip "
-            f"{trip['trip_id']}",
-            shows=(trip["price"],),
-        )
+    held, due = (
+        state["travellers"][trip["traveller_id"]]["points"],
+        trip["price"] - trip["points_credit"],
+    )
+    NotEnoughPoints.raise_if(held < points, f"the traveller holds {held} points only", held)
+    PointsCap.raise_if(
+        points * POINT_VALUE > due * MAX_POINTS_SHARE,
+        f"points may pay at most {MAX_POINTS_SHARE:.0%} of the {due:.2f} due",
+        trip["price"],
+    )
     return trip

@@ -28,37 +28,20 @@ class TravelTools(StatefulGenericTools):
         "check_in": "The check-in date as YYYY-MM-DD.",
         "nights": "Number of nights.",
         "rooms": "Number of rooms.",
+        "points": "How many loyalty points to redeem.",
         "plan": 'The insurance plan: "basic" or "comprehensive".',
         "city": 'The city, such as "Lisbon".',
         "board": 'The board: "room only", "breakfast" or "half board".',
     }
 
-    get_traveller = finder(
-        "traveller",
-        "traveller_id",
-        "Get a traveller's profile: contact details, nationality, "
-        "passport expiry, visas held, loyalty tier and points.",
-    )
+    get_traveller = finder("traveller", "traveller_id", "Get a traveller: passport, visas, points.")
     find_traveller_by_email = finder("traveller", "email")
     find_traveller_by_phone = finder("traveller", "phone", arg='The phone, such as "555-1234".')
-    list_traveller_trips = lister(
-        "trip",
-        "traveller",
-        "List a traveller's trips (past, "
-        "upcoming, cancelled) with city, dates, price and insurance.",
-    )
-    get_trip = finder(
-        "trip",
-        "trip_id",
-        "Get a trip: destination, dates, status, package price, points credit and insurance plan.",
-    )
+    list_traveller_trips = lister("trip", "traveller")
+    get_trip = finder("trip", "trip_id", "Get a trip: city, dates, status, price and insurance.")
     list_trip_stays = lister("stay", "trip", "List the hotel stays of a trip.", view=_hotel_named)
     get_stay = finder("stay", "stay_id", view=_hotel_named)
-    find_hotel = finder(
-        "hotel",
-        "name",
-        "Find a hotel by name: city, stars, board, nightly rate and rooms per night.",
-    )
+    find_hotel = finder("hotel", "name")
     search_hotels = searcher("hotel", ("city", "board"), "List the hotels of a city with a board.")
 
     @tool(ToolKind.READ)
@@ -156,29 +139,16 @@ class TravelTools(StatefulGenericTools):
         traveller = self.state["travellers"][self.state["trips"][found["trip_id"]]["traveller_id"]]
         traveller["visas"].append(found["country"])
         ready = shift(rules.TODAY, rules.VISA_PROCESSING_DAYS)
-        return {
-            "traveller_id": traveller["traveller_id"],
-            "country": found["country"],
-            "fee_charged": found["visa_fee"],
-            "ready_by": ready,
-        }
+        return {"country": found["country"], "fee_charged": found["visa_fee"], "ready_by": ready}
 
     @tool(ToolKind.WRITE)
     @raises(rules.TripNotOpen, rules.Departed, rules.NotEnoughPoints, rules.PointsCap)
     def redeem_points(self, trip_id: str, points: int) -> Record:
-        """Pay part of a trip with loyalty points (in steps of 100, each worth one cent).
-
-        Args:
-            points: How many points to redeem.
-        """
+        """Pay part of a trip with loyalty points (in steps of 100, each worth one cent)."""
         trip = rules.check_points(self.state, trip_id, points)
         traveller = self.state["travellers"][trip["traveller_id"]]
         credit = round(points * rules.POINT_VALUE, 2)
         traveller["points"] -= points
         trip["points_credit"] = round(trip["points_credit"] + credit, 2)
-        return {
-            "trip_id": trip["trip_id"],
-            "credit": credit,
-            "points_left": traveller["points"],
-            "still_due": round(trip["price"] - trip["points_credit"], 2),
-        }
+        due = round(trip["price"] - trip["points_credit"], 2)
+        return {"credit": credit, "points_left": traveller["points"], "still_due": due}

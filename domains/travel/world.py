@@ -17,15 +17,27 @@ from toolscale.kit.clock import shift
 from toolscale.kit.people import people
 
 CITIES = {
-    "Lisbon": "Portugal", "Porto": "Portugal", "Kyoto": "Japan", "Osaka": "Japan",
-    "Marrakesh": "Morocco", "Hanoi": "Vietnam", "Cusco": "Peru", "Cape Town": "South Africa",
-    "Istanbul": "Turkey", "Reykjavik": "Iceland",
-}  # fmt: skip
+    "Lisbon": "Portugal",
+    "Porto": "Portugal",
+    "Kyoto": "Japan",
+    "Osaka": "Japan",
+    "Marrakesh": "Morocco",
+    "Hanoi": "Vietnam",
+    "Cusco": "Peru",
+    "Cape Town": "South Africa",
+    "Istanbul": "Turkey",
+    "Reykjavik": "Iceland",
+}
 VISAS = {  # country: the nationalities that need a visa, and its fee
-    "Portugal": "IN 90", "Iceland": "IN 90", "Japan": "IN BR 35", "Morocco": "IN 30",
-    "Vietnam": "US UK DE IN BR AU 25", "Peru": "0", "South Africa": "IN BR 40",
+    "Portugal": "IN 90",
+    "Iceland": "IN 90",
+    "Japan": "IN BR 35",
+    "Morocco": "IN 30",
+    "Vietnam": "US UK DE IN BR AU 25",
+    "Peru": "0",
+    "South Africa": "IN BR 40",
     "Turkey": "US IN AU 50",
-}  # fmt: skip
+}
 NATIONALITIES = ("US", "UK", "DE", "IN", "BR", "AU")
 FIRST = "Azure Olive Cedar Harbor Lotus Summit Coral Ivory Sable Linden Granite Meridian"
 SECOND = "House Inn Lodge Suites Retreat Residence Court Palace"
@@ -75,8 +87,12 @@ def _stays(state: Record, rng: random.Random, trip: Record, hotels: list[Record]
         if left > 0:
             fields = {"trip_id": trip["trip_id"], "hotel_id": hotel["hotel_id"], "check_in": day}
             price = rules.stay_price(state, trip, hotel, nights, 1)
-            insert(state, "stays", "ST", {**fields, "nights": nights, "rooms": 1, "price": price,
-                                          "status": status})  # fmt: skip
+            insert(
+                state,
+                "stays",
+                "ST",
+                {**fields, "nights": nights, "rooms": 1, "price": price, "status": status},
+            )
         day = shift(day, nights)
         hotel = hotel if rng.random() < 0.3 else rng.choice(hotels)
 

@@ -46,6 +46,13 @@ class PolicyError(ToolError):
         super().__init__(message)
         self.shows = tuple(str(value) for value in shows)
 
+    @classmethod
+    def raise_if(cls, broken: bool, message: str, *shows: Any) -> None:
+        """Raise this rule's error, with `message` and the values `shows`, when `broken`:
+        `TooLate.raise_if(hours < 24, f"changes need 24 hours' notice ...", reservation["time"])`."""
+        if broken:
+            raise cls(message, shows=shows)
+
     def __init_subclass__(cls, handoff: bool | None = None, **kwargs: Any) -> None:
         """`class LargeParty(PolicyError, handoff=True): ...` declares a rule in one line."""
         super().__init_subclass__(**kwargs)
