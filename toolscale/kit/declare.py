@@ -49,7 +49,7 @@ class PolicyError(ToolError):
     @classmethod
     def raise_if(cls, broken: bool, message: str, *shows: Any) -> None:
         """Raise this rule's error, with `message` and the values `shows`, when `broken`:
-        `TooLate.raise_if(hours < 24, f"changes need 24 hours' notice ...", reservation["time"])`."""
+        `TooLate.raise_if(hours < 24, f"changes need a day's notice ...", reservation["time"])`."""
         if broken:
             raise cls(message, shows=shows)
 
