@@ -58,11 +58,6 @@ def _stay(draw: Draw) -> Record:
     return {"check_in": check_in, "nights": rng.randint(1, 5), "rooms": rooms}
 
 
-def _visa_needed(draw: Draw) -> bool:
-    traveller = draw["traveller"]
-    return traveller["nationality"] in draw.world["visas"][draw["trip"]["country"]]["needs"]
-
-
 def _city(draw: Draw) -> Record:
     hotel = draw.rng.choice(list(draw.world["hotels"].values()))
     return {"city": hotel["city"], "board": hotel["board"]}
@@ -141,26 +136,6 @@ GOALS = (
         "I've been saving them for this.",
     ),
     Goal(
-        "complaint",
-        "transfer_to_human_agents",
-        ("stay",),
-        words="complain about {stay} | report a problem with {stay} | make a complaint about "
-        "how {stay} went",
-        done="I'm sorry about that. Complaints go to our customer-care team, so I have "
-        "transferred you to a human agent about {stay} (stay {stay[stay_id]}).",
-        when=lambda d: d["stay"]["status"] == "completed",
-        motives="The room was dirty. | The hotel lost our booking. | There was building work "
-        "all night.",
-        weight=2,
-    ),
-    Goal(
-        "get_trip",
-        words="when {trip} ends | what date I come back from {trip} | the return date of {trip}",
-        done="{trip} runs until {end} (it starts on {start}).",
-        when=_ahead,
-        motives="I need to book the airport parking. | My boss asked when I'm back.",
-    ),
-    Goal(
         "get_cancellation_quote",
         words="how much I'd get back if I cancelled {trip} | what cancelling {trip} would cost",
         done="Cancelling {trip} now would cost {cancellation_fee} and refund {refund} "
@@ -168,26 +143,6 @@ GOALS = (
         check=rules.trip_refund,
         when=_ahead,
         motives="I might not be able to go. | Things are uncertain at home.",
-    ),
-    Goal(
-        "check_entry_requirements",
-        words="what the visa for {trip} would cost me | how much the visa fee for {trip} is",
-        done="For {country} on {trip} the visa fee is {visa_fee}; your passport must be valid "
-        "until {passport_needed_until}.",
-        when=lambda d: _ahead(d) and _visa_needed(d),
-        motives="I'm budgeting for the trip. | A colleague said it's expensive.",
-        weight=2,
-    ),
-    Goal(
-        "list_trip_stays",
-        words="which hotels I'm booked into on {trip} | where I'm staying on {trip}",
-        done="On {trip} you are booked at: {hotels}.",
-        derive=lambda stays: {
-            "hotels": [s["hotel_name"] for s in stays if s["status"] == "booked"]
-        },
-        when=lambda d: _ahead(d) and d["trip"]["status"] == "booked",
-        motives="I need the addresses for the taxi. | My sister wants to meet us there.",
-        weight=2,
     ),
     Goal(
         "search_hotels",

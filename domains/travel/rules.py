@@ -53,17 +53,15 @@ def open_trip(state: Record, trip_id: str, upcoming: bool = False) -> Record:
 
 
 def rooms_left(state: Record, hotel: Record, check_in: str, nights: int) -> int:
-    stays = [s for s in state["stays"].values() if s["hotel_id"] == hotel["hotel_id"]]
-    stays = [(s["check_in"], shift(s["check_in"], s["nights"]), s) for s in stays]
-    taken = [
-        sum(
-            s["rooms"]
-            for first, out, s in stays
-            if first <= night < out and s["status"] == "booked"
-        )
-        for night in (shift(check_in, n) for n in range(nights))
-    ]
-    return hotel["rooms"] - max(taken)
+    booked = [s for s in state["stays"].values() if s["hotel_id"] == hotel["hotel_id"]]
+    booked = [s for s in booked if s["status"] == "booked"]
+    nights_of = {
+        s["stay_id"]: {shift(s["check_in"], n) for n in range(s["nights"])} for s in booked
+    }
+    wanted = (shift(check_in, n) for n in range(nights))
+    return hotel["rooms"] - max(
+        sum(s["rooms"] for s in booked if n in nights_of[s["stay_id"]]) for n in wanted
+    )
 
 
 def stay_price(state: Record, trip: Record, hotel: Record, nights: int, rooms: int) -> float:
@@ -79,13 +77,8 @@ def check_stay(
     number(nights, "nights", low=1, high=MAX_NIGHTS, integer=True)
     number(rooms, "rooms", low=1, high=50, integer=True)
     moment(check_in)
-    day, out, name, city = (
-        check_in.strip(),
-        shift(check_in.strip(), nights),
-        hotel["name"],
-        hotel["city"],
-    )
-    start, end = trip["start"], trip["end"]
+    day, name, city = check_in.strip(), hotel["name"], hotel["city"]
+    start, end, out = trip["start"], trip["end"], shift(check_in.strip(), nights)
     GroupBooking.raise_if(
         rooms > MAX_ROOMS, f"stays of over {MAX_ROOMS} rooms go to our group desk", trip["trip_id"]
     )

@@ -55,13 +55,9 @@ class TravelTools(StatefulGenericTools):
         why = why_not(rules.check_stay, self.state, trip_id, hotel_id, check_in, nights, rooms)
         number(nights, "nights", low=1, high=rules.MAX_NIGHTS, integer=True)
         number(rooms, "rooms", low=1, high=50, integer=True)
-        return {
-            "hotel_id": hotel["hotel_id"],
-            "total": rules.stay_price(self.state, trip, hotel, nights, rooms),
-            "rooms_left": max(rules.rooms_left(self.state, hotel, check_in.strip(), nights), 0),
-            "bookable": not why,
-            "reason": why,
-        }
+        left = max(rules.rooms_left(self.state, hotel, check_in.strip(), nights), 0)
+        total = rules.stay_price(self.state, trip, hotel, nights, rooms)
+        return {"total": total, "rooms_left": left, "bookable": not why, "reason": why}
 
     @tool(ToolKind.READ)
     def get_cancellation_quote(self, trip_id: str) -> Record:
