@@ -82,6 +82,9 @@ GOALS = (
         done="You are booked at {restaurant} on {date} at {time} for {party_size}: reservation "
         "{reservation_id}, deposit charged {deposit_paid}.",
         before=("check_availability",),
+        check=lambda w, **a: rules.check_slot(
+            w, w["restaurants"][a["restaurant_id"]], a["date"], a["time"], a["party_size"]
+        ),
         price="deposit",
         motives="It's my partner's birthday. | My parents are visiting. | We're celebrating a "
         "promotion. | I'm taking a client out. | Some old friends are in town. | We want to try "

@@ -108,7 +108,6 @@ def cancel_quote(state: Record, reservation_id: str) -> Record:
 
 
 def check_party(state: Record, reservation_id: str, party_size: int) -> Record:
-    """The reservation whose party may become `party_size` (the deposit recomputed)."""
     reservation = changeable(state, reservation_id, late_ok=False)
     if party_size > MAX_PARTY:
         check_move(state, reservation_id, reservation["date"], reservation["time"], party_size)

@@ -16,11 +16,8 @@ def _view(state: Record, restaurant: Record) -> Record:
     return {k: v for k, v in restaurant.items() if k != "menu"}
 
 
-def _named(state: Record, reservation: Record) -> Record:
-    return {
-        **reservation,
-        "restaurant_name": state["restaurants"][reservation["restaurant_id"]]["name"],
-    }
+def _named(state: Record, booked: Record) -> Record:
+    return {**booked, "restaurant_name": state["restaurants"][booked["restaurant_id"]]["name"]}
 
 
 class RestaurantTools(StatefulGenericTools):

@@ -208,7 +208,14 @@ def test_a_generate_round_validates(tmp_path, monkeypatch) -> None:
     from toolscale.pipeline.generate import GenerateConfig, generate
     from toolscale.publish.validate import validate_output
 
+    from toolscale.core import registry
+
     monkeypatch.setenv("TOOLSCALE_DOMAINS", "travel=domains.travel:TravelDomain")
-    out = tmp_path / "out"
-    generate(GenerateConfig(domains=["travel"], num_tasks=16, out=out))
-    assert validate_output(out, workers=1).problems == []
+    registry._entry_points.cache_clear()  # until the entry point is installed
+    try:
+        out = tmp_path / "out"
+        generate(GenerateConfig(domains=["travel"], num_tasks=16, out=out))
+        assert validate_output(out, workers=1).problems == []
+    finally:
+        monkeypatch.undo()
+        registry._entry_points.cache_clear()
