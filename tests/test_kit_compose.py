@@ -94,7 +94,7 @@ def test_a_clarification_has_two_records_the_description_fits(kind: str) -> None
 def test_a_condition_decides_the_write_by_the_quoted_amount() -> None:
     seen = set()
     for i in range(30):
-        spec = DOMAIN.sample_named(item_rng("restaurant", 0, i), 0, i, "cancel.if")
+        spec = DOMAIN.sample_named(item_rng("restaurant", 0, i), 0, i, "cancel_reservation.if")
         _, outputs = _replay(spec)
         fee = json.loads(
             outputs[-1] if spec.gold_actions[-1].name != "cancel_reservation" else outputs[-2]

@@ -3,12 +3,12 @@ each rule, and the checks the tools and the composer share (pure: they never cha
 
 from __future__ import annotations
 
-from datetime import date, datetime, timedelta
-from typing import Any
+from datetime import date, timedelta
 
 from toolscale.core.contract import ToolError
-from toolscale.kit import PolicyError, lookup
-from toolscale.tools.bounds import number, shown, text
+from toolscale.kit import Record, lookup, rule
+from toolscale.kit.clock import hours_until, moment, weekday
+from toolscale.tools.bounds import number, text
 
 TODAY = "2025-07-14"  # a Monday; the clock of every task
 NOW = f"{TODAY}T15:00"
@@ -23,47 +23,14 @@ LATE_FEE_PER_GUEST = 7.5
 MAX_REQUESTS = 2
 TIERS = ("member", "silver", "gold")
 
-Record = dict[str, Any]
-
-
-class LargeParty(PolicyError):
-    handoff = True
-
-
-class TooFarAhead(PolicyError):
-    pass
-
-
-class TooSoon(PolicyError):
-    pass
-
-
-class Closed(PolicyError):
-    pass
-
-
-class NoTable(PolicyError):
-    pass
-
-
-class NotActive(PolicyError):
-    pass
-
-
-class TooLateToChange(PolicyError):
-    pass
-
-
-class TooManyRequests(PolicyError):
-    pass
-
-
-def starts(day: str, time: str) -> datetime:
-    return datetime.fromisoformat(f"{day}T{time}")
-
-
-def hours_until(state: Record, day: str, time: str) -> float:
-    return (starts(day, time) - datetime.fromisoformat(state["now"])).total_seconds() / 3600
+LargeParty = rule("LargeParty", handoff=True)
+TooFarAhead = rule("TooFarAhead")
+TooSoon = rule("TooSoon")
+Closed = rule("Closed")
+NoTable = rule("NoTable")
+NotActive = rule("NotActive")
+TooLateToChange = rule("TooLateToChange")
+TooManyRequests = rule("TooManyRequests")
 
 
 def tables_free(state: Record, restaurant: Record, day: str, time: str) -> int:
@@ -81,23 +48,11 @@ def deposit(state: Record, customer: Record, party: int) -> float:
     return round(DEPOSIT_PER_GUEST * party, 2)
 
 
-def _when(day: str, time: str) -> tuple[str, str]:
-    day = text(day, "date", max_chars=20).strip()
-    time = text(time, "time", max_chars=10).strip()
-    try:
-        starts(day, time)
-    except ValueError:
-        raise ToolError(
-            f"date {shown(day)} / time {shown(time)}: use YYYY-MM-DD and HH:MM"
-        ) from None
-    return day, time
-
-
 def check_slot(state: Record, restaurant: Record, day: str, time: str, party: int) -> None:
     """Raise the policy error that forbids booking `party` guests at `restaurant` then."""
     number(party, "party_size", low=1, high=100, integer=True)
-    day, time = _when(day, time)
-    name = restaurant["name"]
+    moment(day, time)
+    day, time, name = day.strip(), time.strip(), restaurant["name"]
     if party > MAX_PARTY:
         raise LargeParty(
             f"parties of more than {MAX_PARTY} guests are arranged by our events team, and "
@@ -109,11 +64,10 @@ def check_slot(state: Record, restaurant: Record, day: str, time: str, party: in
             f"tables can be booked at most {BOOKING_WINDOW_DAYS} days ahead, and {day} is later",
             shows=(restaurant["restaurant_id"],),
         )
-    if hours_until(state, day, time) < MIN_NOTICE_HOURS:
+    if hours_until(state["now"], day, time) < MIN_NOTICE_HOURS:
         raise TooSoon(f"a booking needs at least {MIN_NOTICE_HOURS} hours' notice")
-    weekday = f"{date.fromisoformat(day):%A}"
-    if weekday == restaurant["closed_on"]:
-        raise Closed(f"{name} is closed on {weekday}s", shows=(restaurant["closed_on"],))
+    if weekday(day) == restaurant["closed_on"]:
+        raise Closed(f"{name} is closed on {weekday(day)}s", shows=(restaurant["closed_on"],))
     if time not in restaurant["times"]:
         raise ToolError(f"{name} seats guests at {', '.join(restaurant['times'])} only")
     free = tables_free(state, restaurant, day, time)
@@ -124,73 +78,53 @@ def check_slot(state: Record, restaurant: Record, day: str, time: str, party: in
         )
 
 
-def active(state: Record, reservation: Record) -> None:
-    if reservation["status"] != "confirmed":
-        raise NotActive(
-            f"reservation {reservation['reservation_id']} is {reservation['status']}",
-            shows=(reservation["status"],),
-        )
-
-
-def changeable(state: Record, reservation: Record) -> None:
-    active(state, reservation)
-    hours = hours_until(state, reservation["date"], reservation["time"])
-    if hours < FREE_CANCEL_HOURS:
+def changeable(state: Record, reservation_id: str, late_ok: bool = True) -> Record:
+    """The reservation, if it is confirmed (and, unless `late_ok`, a day or more ahead)."""
+    reservation = lookup(state, "reservations", reservation_id)
+    rid, status = reservation["reservation_id"], reservation["status"]
+    if status != "confirmed":
+        raise NotActive(f"reservation {rid} is {status}", shows=(status,))
+    late = hours_until(state["now"], reservation["date"], reservation["time"]) < FREE_CANCEL_HOURS
+    if late and not late_ok:
         raise TooLateToChange(
             f"a reservation can be changed only {FREE_CANCEL_HOURS} hours or more before it "
-            f"starts, and {reservation['reservation_id']} starts on {reservation['date']} at "
-            f"{reservation['time']}",
+            f"starts, and {rid} starts on {reservation['date']} at {reservation['time']}",
             shows=(reservation["time"],),
         )
-
-
-def check_booking(
-    state: Record, customer_id: str, restaurant_id: str, date: str, time: str, party_size: int
-) -> None:
-    lookup(state, "customers", customer_id, "customer")
-    check_slot(
-        state, lookup(state, "restaurants", restaurant_id, "restaurant"), date, time, party_size
-    )
+    return reservation
 
 
 def cancel_quote(state: Record, reservation_id: str) -> Record:
-    reservation = lookup(state, "reservations", reservation_id, "reservation")
-    active(state, reservation)
-    late = hours_until(state, reservation["date"], reservation["time"]) < FREE_CANCEL_HOURS
+    reservation = changeable(state, reservation_id)
+    starts = moment(reservation["date"], reservation["time"])
+    late = hours_until(state["now"], reservation["date"], reservation["time"]) < FREE_CANCEL_HOURS
     fee = round(LATE_FEE_PER_GUEST * reservation["party_size"], 2) if late else 0.0
-    free_until = starts(reservation["date"], reservation["time"]) - timedelta(
-        hours=FREE_CANCEL_HOURS
-    )
     return {
         "reservation_id": reservation["reservation_id"],
-        "free_until": free_until.isoformat(sep=" ", timespec="minutes"),
+        "free_until": (starts - timedelta(hours=FREE_CANCEL_HOURS)).isoformat(" ", "minutes"),
         "cancellation_fee": fee,
         "deposit_refund": round(max(reservation["deposit_paid"] - fee, 0.0), 2),
     }
 
 
 def check_party(state: Record, reservation_id: str, party_size: int) -> Record:
-    reservation = lookup(state, "reservations", reservation_id, "reservation")
-    changeable(state, reservation)
-    restaurant = state["restaurants"][reservation["restaurant_id"]]
+    reservation = changeable(state, reservation_id, late_ok=False)
     if party_size > MAX_PARTY:
-        check_slot(state, restaurant, reservation["date"], reservation["time"], party_size)
+        check_move(state, reservation_id, reservation["date"], reservation["time"], party_size)
     number(party_size, "party_size", low=1, high=MAX_PARTY, integer=True)
-    customer = state["customers"][reservation["customer_id"]]
-    return {"deposit": deposit(state, customer, party_size)}
+    return reservation
 
 
-def check_move(state: Record, reservation_id: str, date: str, time: str) -> None:
-    reservation = lookup(state, "reservations", reservation_id, "reservation")
-    changeable(state, reservation)
+def check_move(state: Record, reservation_id: str, date: str, time: str, party: int = 0) -> Record:
+    reservation = changeable(state, reservation_id, late_ok=False)
     restaurant = state["restaurants"][reservation["restaurant_id"]]
-    check_slot(state, restaurant, date, time, reservation["party_size"])
+    check_slot(state, restaurant, date, time, party or reservation["party_size"])
+    return reservation
 
 
-def check_request(state: Record, reservation_id: str, note: str) -> None:
-    reservation = lookup(state, "reservations", reservation_id, "reservation")
+def check_request(state: Record, reservation_id: str, note: str) -> Record:
     text(note, "note", max_chars=200)
-    active(state, reservation)
+    reservation = changeable(state, reservation_id)
     if len(reservation["requests"]) >= MAX_REQUESTS:
         raise TooManyRequests(
             f"a reservation holds at most {MAX_REQUESTS} special requests, and "
@@ -198,3 +132,4 @@ def check_request(state: Record, reservation_id: str, note: str) -> None:
             + "; ".join(reservation["requests"]),
             shows=tuple(reservation["requests"]),
         )
+    return reservation

@@ -3,141 +3,71 @@ change; every rule is checked by `rules` (the same checks the composer draws tas
 
 from __future__ import annotations
 
-from typing import Any
+from typing import ClassVar
 
 from domains.restaurant import rules
-from toolscale.core.contract import ToolError, ToolKind, tool
-from toolscale.kit import find_by, finds, lists, lookup, raises
-from toolscale.tools.bounds import number, text
+from toolscale.core.contract import ToolKind, tool
+from toolscale.kit import Record, finder, insert, lister, lookup, raises, searcher, why_not
+from toolscale.tools.bounds import number
 from toolscale.tools.generic import StatefulGenericTools
 
-Record = dict[str, Any]
+
+def _view(state: Record, restaurant: Record) -> Record:
+    return {k: v for k, v in restaurant.items() if k != "menu"}
+
+
+def _named(state: Record, booked: Record) -> Record:
+    return {**booked, "restaurant_name": state["restaurants"][booked["restaurant_id"]]["name"]}
 
 
 class RestaurantTools(StatefulGenericTools):
     """Tools over one task's restaurant database (`self.state`). Outputs are JSON objects."""
 
-    def _restaurant_view(self, restaurant: Record) -> Record:
-        return {k: v for k, v in restaurant.items() if k != "menu"}
+    param_docs: ClassVar[dict[str, str]] = {
+        "customer_id": 'The customer id, such as "CU1234".',
+        "reservation_id": 'The reservation id, such as "RS12345".',
+        "restaurant_id": 'The restaurant id, such as "R123".',
+        "date": "The date as YYYY-MM-DD.",
+        "time": "The seating time as HH:MM.",
+        "party_size": "Number of guests.",
+    }
 
-    @tool(ToolKind.READ)
-    @finds("customer", by="customer_id")
-    def get_customer(self, customer_id: str) -> Record:
-        """Get a customer's profile: name, email, phone and loyalty tier.
+    get_customer = finder("customer", "customer_id", "Get a customer's profile and loyalty tier.")
+    find_customer_by_email = finder("customer", "email")
+    find_customer_by_phone = finder("customer", "phone", arg='The phone, such as "555-1234".')
+    list_customer_reservations = lister("reservation", "customer", view=_named)
+    get_reservation = finder("reservation", "reservation_id", view=_named)
+    find_restaurant = finder(
+        "restaurant",
+        "name",
+        "Find a restaurant by name: area, cuisine, weekday it is closed, "
+        "seating times and tables per seating (its menu: get_menu).",
+        view=_view,
+    )
 
-        Args:
-            customer_id: The customer id, such as "CU1234".
-        """
-        return lookup(self.state, "customers", customer_id, "customer")
-
-    @tool(ToolKind.READ)
-    @finds("customer", by="email")
-    def find_customer_by_email(self, email: str) -> Record:
-        """Find a customer by email address; returns their profile.
-
-        Args:
-            email: The customer's email address.
-        """
-        return find_by(self.state, "customers", "email", email, "customer")
-
-    @tool(ToolKind.READ)
-    @finds("customer", by="phone")
-    def find_customer_by_phone(self, phone: str) -> Record:
-        """Find a customer by phone number; returns their profile.
-
-        Args:
-            phone: The phone number, such as "555-1234".
-        """
-        return find_by(self.state, "customers", "phone", phone, "customer")
-
-    @tool(ToolKind.READ)
-    @lists("reservation", of="customer")
-    def list_customer_reservations(self, customer_id: str) -> list[Record]:
-        """List a customer's reservations (past and upcoming) with restaurant, date, time, party
-        size and status.
-
-        Args:
-            customer_id: The customer id, such as "CU1234".
-        """
-        customer = lookup(self.state, "customers", customer_id, "customer")
-        return [
-            {**r, "restaurant_name": self.state["restaurants"][r["restaurant_id"]]["name"]}
-            for r in self.state["reservations"].values()
-            if r["customer_id"] == customer["customer_id"]
-        ]
-
-    @tool(ToolKind.READ)
-    @finds("reservation", by="reservation_id")
-    def get_reservation(self, reservation_id: str) -> Record:
-        """Get a reservation: restaurant, date, time, party size, status, deposit paid and
-        special requests.
-
-        Args:
-            reservation_id: The reservation id, such as "RS12345".
-        """
-        reservation = lookup(self.state, "reservations", reservation_id, "reservation")
-        name = self.state["restaurants"][reservation["restaurant_id"]]["name"]
-        return {**reservation, "restaurant_name": name}
-
-    @tool(ToolKind.READ)
-    @finds("restaurant", by="name")
-    def find_restaurant(self, name: str) -> Record:
-        """Find a restaurant by its name: area, cuisine, weekday it is closed, seating times and
-        tables per seating.
-
-        Args:
-            name: The restaurant's name, such as "Copper Lantern".
-        """
-        return self._restaurant_view(find_by(self.state, "restaurants", "name", name, "restaurant"))
-
-    @tool(ToolKind.READ)
-    def search_restaurants(self, area: str, cuisine: str) -> list[Record]:
-        """List the restaurants of one cuisine in one area.
-
-        Args:
-            area: The area, such as "Old Town".
-            cuisine: The cuisine, such as "Thai".
-        """
-        area = text(area, "area", max_chars=60).strip().casefold()
-        cuisine = text(cuisine, "cuisine", max_chars=60).strip().casefold()
-        return [
-            self._restaurant_view(r)
-            for r in self.state["restaurants"].values()
-            if (r["area"].casefold(), r["cuisine"].casefold()) == (area, cuisine)
-        ]
+    search_restaurants = searcher(
+        "restaurant",
+        ("area", "cuisine"),
+        "List the restaurants of one cuisine in one area.",
+        view=_view,
+    )
 
     @tool(ToolKind.READ)
     def get_menu(self, restaurant_id: str) -> list[Record]:
         """Get a restaurant's menu: each dish with its kind (vegetarian, vegan, fish, meat) and
-        price in dollars.
-
-        Args:
-            restaurant_id: The restaurant id, such as "R123".
-        """
-        return lookup(self.state, "restaurants", restaurant_id, "restaurant")["menu"]
+        price in dollars."""
+        return lookup(self.state, "restaurants", restaurant_id)["menu"]
 
     @tool(ToolKind.READ)
     def check_availability(
         self, customer_id: str, restaurant_id: str, date: str, time: str, party_size: int
     ) -> Record:
         """Check whether a customer can book a table: tables left at that seating, the deposit
-        they would pay, and, when it cannot be booked, why. Changes nothing.
-
-        Args:
-            customer_id: The customer id, such as "CU1234".
-            restaurant_id: The restaurant id, such as "R123".
-            date: The date as YYYY-MM-DD.
-            time: The seating time as HH:MM.
-            party_size: Number of guests.
-        """
-        customer = lookup(self.state, "customers", customer_id, "customer")
-        restaurant = lookup(self.state, "restaurants", restaurant_id, "restaurant")
+        they would pay, and, when it cannot be booked, why. Changes nothing."""
+        customer = lookup(self.state, "customers", customer_id)
+        restaurant = lookup(self.state, "restaurants", restaurant_id)
         number(party_size, "party_size", low=1, high=100, integer=True)
-        try:
-            rules.check_slot(self.state, restaurant, date, time, party_size)
-            why = ""
-        except ToolError as exc:
-            why = str(exc)
+        why = why_not(rules.check_slot, self.state, restaurant, date, time, party_size)
         free = rules.tables_free(self.state, restaurant, date.strip(), time.strip())
         return {
             "restaurant_id": restaurant["restaurant_id"],
@@ -150,11 +80,7 @@ class RestaurantTools(StatefulGenericTools):
     @tool(ToolKind.READ)
     def get_cancellation_quote(self, reservation_id: str) -> Record:
         """Quote cancelling a reservation now: the late-cancellation fee and the deposit refund.
-        Changes nothing.
-
-        Args:
-            reservation_id: The reservation id, such as "RS12345".
-        """
+        Changes nothing."""
         return rules.cancel_quote(self.state, reservation_id)
 
     @tool(ToolKind.WRITE)
@@ -162,23 +88,13 @@ class RestaurantTools(StatefulGenericTools):
     def book_table(
         self, customer_id: str, restaurant_id: str, date: str, time: str, party_size: int
     ) -> Record:
-        """Book a table and charge any deposit to the card on file. Returns the new reservation.
-
-        Args:
-            customer_id: The customer id, such as "CU1234".
-            restaurant_id: The restaurant id, such as "R123".
-            date: The date as YYYY-MM-DD.
-            time: The seating time as HH:MM.
-            party_size: Number of guests.
-        """
-        rules.check_booking(self.state, customer_id, restaurant_id, date, time, party_size)
-        customer = self.state["customers"][customer_id.strip()]
-        rid = f"RS{self.state['next_reservation']}"
-        self.state["next_reservation"] += 1
-        reservation = {
-            "reservation_id": rid,
+        """Book a table and charge any deposit to the card on file. Returns the new reservation."""
+        customer = lookup(self.state, "customers", customer_id)
+        restaurant = lookup(self.state, "restaurants", restaurant_id)
+        rules.check_slot(self.state, restaurant, date, time, party_size)
+        fields = {
             "customer_id": customer["customer_id"],
-            "restaurant_id": restaurant_id.strip(),
+            "restaurant_id": restaurant["restaurant_id"],
             "date": date.strip(),
             "time": time.strip(),
             "party_size": party_size,
@@ -186,18 +102,13 @@ class RestaurantTools(StatefulGenericTools):
             "deposit_paid": rules.deposit(self.state, customer, party_size),
             "requests": [],
         }
-        self.state["reservations"][rid] = reservation
-        return reservation
+        return insert(self.state, "reservations", "RS", fields)
 
     @tool(ToolKind.WRITE)
     @raises(rules.NotActive)
     def cancel_reservation(self, reservation_id: str) -> Record:
         """Cancel a reservation: charges the late-cancellation fee, if any, and refunds the rest
-        of the deposit (the amounts of get_cancellation_quote).
-
-        Args:
-            reservation_id: The reservation id, such as "RS12345".
-        """
+        of the deposit (the amounts of get_cancellation_quote)."""
         quote = rules.cancel_quote(self.state, reservation_id)
         self.state["reservations"][quote["reservation_id"]]["status"] = "cancelled"
         return {**quote, "status": "cancelled"}
@@ -209,13 +120,13 @@ class RestaurantTools(StatefulGenericTools):
         is charged, a lower one refunded). Returns the reservation.
 
         Args:
-            reservation_id: The reservation id, such as "RS12345".
             party_size: The new number of guests.
         """
-        quote = rules.check_party(self.state, reservation_id, party_size)
-        reservation = self.state["reservations"][reservation_id.strip()]
-        change = round(quote["deposit"] - reservation["deposit_paid"], 2)
-        reservation.update(party_size=party_size, deposit_paid=quote["deposit"])
+        reservation = rules.check_party(self.state, reservation_id, party_size)
+        customer = self.state["customers"][reservation["customer_id"]]
+        paid = rules.deposit(self.state, customer, party_size)
+        change = round(paid - reservation["deposit_paid"], 2)
+        reservation.update(party_size=party_size, deposit_paid=paid)
         return {**reservation, "deposit_change": change}
 
     @tool(ToolKind.WRITE)
@@ -224,12 +135,10 @@ class RestaurantTools(StatefulGenericTools):
         """Move a reservation to another date and seating at the same restaurant.
 
         Args:
-            reservation_id: The reservation id, such as "RS12345".
             date: The new date as YYYY-MM-DD.
             time: The new seating time as HH:MM.
         """
-        rules.check_move(self.state, reservation_id, date, time)
-        reservation = self.state["reservations"][reservation_id.strip()]
+        reservation = rules.check_move(self.state, reservation_id, date, time)
         reservation.update(date=date.strip(), time=time.strip())
         return reservation
 
@@ -239,10 +148,8 @@ class RestaurantTools(StatefulGenericTools):
         """Add a special request (a high chair, a birthday cake...) to a reservation.
 
         Args:
-            reservation_id: The reservation id, such as "RS12345".
             note: The request, in a few words.
         """
-        rules.check_request(self.state, reservation_id, note)
-        reservation = self.state["reservations"][reservation_id.strip()]
+        reservation = rules.check_request(self.state, reservation_id, note)
         reservation["requests"].append(note.strip())
         return reservation

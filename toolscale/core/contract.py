@@ -32,7 +32,7 @@ from toolscale.core.answers import answer_matches as answer_matches
 from toolscale.core.answers import committed_answer as committed_answer
 from toolscale.core.answers import fact_stated as fact_stated
 from toolscale.core.answers import normalize_text as normalize_text
-from toolscale.core.schema import function_schema
+from toolscale.core.schema import function_schema, with_arg_docs
 from toolscale.core.state_text import canonical_json as canonical_json
 from toolscale.core.state_text import canonical_state
 
@@ -139,7 +139,19 @@ class ModelUsage:
 
 
 class Toolkit:
-    """Base class of a domain's tools. `self.state` is the episode's own mutable JSON state."""
+    """Base class of a domain's tools. `self.state` is the episode's own mutable JSON state.
+    `param_docs` describes parameters many tools share ({"reservation_id": 'The reservation id,
+    such as "RS12345".'}); a tool's docstring may leave those out of its `Args:`."""
+
+    param_docs: ClassVar[dict[str, str]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for member in vars(cls).values():
+            if hasattr(member, "__toolscale_tool__"):  # a made tool may bring defaults
+                docs = {**getattr(member, "__toolscale_param_defaults__", {}), **cls.param_docs}
+                params = [p for p in inspect.signature(member).parameters if p != "self"]
+                member.__doc__ = with_arg_docs(member.__doc__, params, docs)
 
     def __init__(self, state: dict[str, Any]) -> None:
         self.state = state

@@ -16,9 +16,10 @@ silenced for that import only (`chat_template_utils()`).
 
 from __future__ import annotations
 
+import inspect
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from types import ModuleType
 from typing import Any
 from unittest import mock
@@ -87,3 +88,33 @@ def function_schema(fn: Callable[..., Any], name: str | None = None) -> dict[str
             "parameters": _strict(parameters),
         },
     }
+
+
+def with_arg_docs(doc: str | None, params: list[str], docs: Mapping[str, str]) -> str | None:
+    """`doc` (a Google docstring) with an `Args:` entry for each of `params` that it does not
+    describe and `docs` does: a parameter many tools share is described once, on the Toolkit
+    (`Toolkit.param_docs`). `doc` is returned as it is when nothing is missing.
+
+    >>> print(with_arg_docs("Get a table.", ["table_id"], {"table_id": "The id, e.g. T1."}))
+    Get a table.
+    <BLANKLINE>
+    Args:
+        table_id: The id, e.g. T1.
+    """
+    lines = inspect.cleandoc(doc or "").splitlines()
+    start = next((i for i, line in enumerate(lines) if line.strip() == "Args:"), None)
+    end = len(lines)
+    if start is not None:
+        after = (i for i in range(start + 1, len(lines)) if lines[i] and not lines[i][0].isspace())
+        end = next(after, len(lines))
+        while end > start + 1 and not lines[end - 1].strip():
+            end -= 1
+    section = lines[start + 1 : end] if start is not None else []
+    described = {line.strip().split(":")[0].split(" ")[0] for line in section}
+    missing = [p for p in params if p not in described and p in docs]
+    if not missing:
+        return doc
+    entries = [f"    {p}: {docs[p]}" for p in missing]
+    if start is None:
+        return "\n".join([*lines, "", "Args:", *entries])
+    return "\n".join([*lines[:end], *entries, *lines[end:]])

@@ -9,15 +9,28 @@ rules every domain needs: nothing the user must be asked for appears in the open
 that implies a write has a gold path that changes the state, a read-only one states a fact only
 a look-up gives (`evidence`, which a `KitDomain`'s verifier also requires of every attempt),
 difficulty follows the gold path.
-Start a new stateful domain by copying `domains/railway/` (README, "Adding a domain").
+Kit v2 (`StatefulDomain`, `Entity`, `Goal`, the tool links, `finder` / `lister` / `searcher`)
+declares a domain instead: start from `domains/restaurant/` or `toolscale new-domain NAME`
+(docs/kit.md).
 """
 
-from toolscale.kit.declare import Draw, Entity, Goal, PolicyError, finds, lists, raises
+from toolscale.kit.declare import (
+    Draw,
+    Entity,
+    Goal,
+    PolicyError,
+    Record,
+    finds,
+    lists,
+    raises,
+    rule,
+)
 from toolscale.kit.domain import KitDomain
 from toolscale.kit.draft import Draft, Request
 from toolscale.kit.evidence import STOCK_PHRASES, parrot
+from toolscale.kit.finders import finder, lister, searcher
 from toolscale.kit.gold import GoldRunner
-from toolscale.kit.lookups import find_by, lookup
+from toolscale.kit.lookups import find_by, insert, lookup, why_not
 from toolscale.kit.sampling import KitError, Template, difficulty, sample_task
 from toolscale.kit.stateful import StatefulDomain
 
@@ -31,15 +44,22 @@ __all__ = [
     "KitDomain",
     "KitError",
     "PolicyError",
+    "Record",
     "Request",
     "StatefulDomain",
     "Template",
     "difficulty",
     "find_by",
+    "finder",
     "finds",
+    "insert",
+    "lister",
     "lists",
     "lookup",
     "parrot",
     "raises",
+    "rule",
     "sample_task",
+    "searcher",
+    "why_not",
 ]

@@ -31,7 +31,7 @@ from toolscale.core.contract import ToolError, ToolKind, fact_stated, tool_text
 from toolscale.kit.declare import Draw, Goal, PolicyError, Record
 from toolscale.kit.draft import Draft
 from toolscale.kit.draws import draw_for
-from toolscale.kit.graph import ToolGraph
+from toolscale.kit.graph import HANDOFF, ToolGraph
 from toolscale.kit.identify import Plan, identify, twins
 from toolscale.kit.sampling import KitError, Template
 from toolscale.kit.shots import (
@@ -47,7 +47,6 @@ from toolscale.kit.shots import (
 from toolscale.kit.words import shown
 
 TRIES = 60
-HANDOFF = "transfer_to_human_agents"
 ACCEPT = "If the agent explains that the policy does not allow it, accept that and end the call."
 
 
@@ -55,6 +54,7 @@ class Composer:
     """The intent kinds of one domain (see the module docstring)."""
 
     def __init__(self, graph: ToolGraph, goals: tuple[Goal, ...], policy: str = "") -> None:
+        goals = tuple(graph.filled(goal) for goal in goals)
         self.graph, self.goals, self.policy = graph, goals, policy
         for goal in goals:
             graph.check_goal(goal)
@@ -120,9 +120,11 @@ class Composer:
 
     def _before(self, plan: Plan, goal: Goal, draw: Draw, lenient: bool = False) -> Any:
         last = None
-        for tool, arguments in goal.before:
+        for step in goal.before:
+            tool, arguments = (step, None) if isinstance(step, str) else step
+            values = arguments(draw) if arguments else self.graph.arguments(goal, tool, draw, True)
             try:
-                last = plan.call(tool, **arguments(draw))
+                last = plan.call(tool, **values)
             except ToolError:
                 if not lenient:
                     return None
@@ -178,7 +180,7 @@ class Composer:
         accept = price < 2 or rng.random() < 0.5
         top = math.ceil(price) - 1
         limit = math.floor(price) + rng.randint(1, 12) if accept else rng.randint(1, top)
-        noun = goal.price_noun
+        noun = goal.price_noun or goal.price.replace("_", " ")
         conditions = (
             f"Only if the {noun} is under ${limit}.",
             f"But only if the {noun} comes to less than ${limit}.",
@@ -217,7 +219,13 @@ class Composer:
             getattr(plan.run.kit, goal.tool)(**draw.args)
         except PolicyError as exc:
             error = exc
+        except ToolError:
+            if goal.check is None:
+                return None  # the tool decides: this draw is not a case of the rule
+            raise
         else:
+            if goal.check is None:
+                return None  # the tool decides: it accepts this draw
             raise KitError(
                 f"goal {goal.name}: its check raises {rule.__name__} but {goal.tool} accepts "
                 f"{draw.args}: make the tool call the same check"

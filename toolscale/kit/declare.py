@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import random
 import re
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -45,10 +46,27 @@ class PolicyError(ToolError):
         super().__init__(message)
         self.shows = tuple(str(value) for value in shows)
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
+    @classmethod
+    def raise_if(cls, broken: bool, message: str, *shows: Any) -> None:
+        """Raise this rule's error, with `message` and the values `shows`, when `broken`:
+        `TooLate.raise_if(hours < 24, f"changes need a day's notice ...", reservation["time"])`."""
+        if broken:
+            raise cls(message, shows=shows)
+
+    def __init_subclass__(cls, handoff: bool | None = None, **kwargs: Any) -> None:
+        """`class LargeParty(PolicyError, handoff=True): ...` declares a rule in one line."""
         super().__init_subclass__(**kwargs)
+        if handoff is not None:
+            cls.handoff = handoff
         if "rule" not in cls.__dict__:
             cls.rule = re.sub(r"(?<!^)(?=[A-Z])", "_", cls.__name__).lower()
+
+
+def rule(name: str, *, handoff: bool = False) -> type[PolicyError]:
+    """A `PolicyError` subclass declared in one line, in the calling module:
+    `TooSoon = rule("TooSoon")` is `class TooSoon(PolicyError): ...` (`handoff=True` likewise)."""
+    module = sys._getframe(1).f_globals.get("__name__", __name__)
+    return type(name, (PolicyError,), {"__module__": module, "__qualname__": name}, handoff=handoff)
 
 
 @dataclass(frozen=True)
@@ -97,11 +115,15 @@ class Entity:
     world, precise)`: the caller's words for a record ("my dinner at Basil & Vine on Friday 20
     June"), without the `tell` detail when not `precise`; `alike(record)` is what an imprecise
     description names, so two records of one owner with equal `alike` and different `tell` are
-    the two a clarification must choose between. `noun` is the record in a caller's words."""
+    the two a clarification must choose between. `noun` is the record in a caller's words.
+
+    Defaults: `table` is the name plus "s", `key` the name plus "_id", `owner_key` the owner's
+    name plus "_id"; an entity with `said` fields and no `describe` is described by the first of
+    them (a restaurant by its name)."""
 
     name: str
-    table: str
-    key: str
+    table: str = ""
+    key: str = ""
     owner: str = ""
     owner_key: str = ""
     said: tuple[str, ...] = ()
@@ -110,6 +132,16 @@ class Entity:
     alike: Callable[[Record], Any] | None = None
     tell: str = ""
     noun: str = ""
+
+    def __post_init__(self) -> None:
+        fill = object.__setattr__  # frozen: the defaults are set once, here
+        fill(self, "table", self.table or f"{self.name}s")
+        fill(self, "key", self.key or f"{self.name}_id")
+        if self.owner and not self.owner_key:
+            fill(self, "owner_key", f"{self.owner}_id")
+        if self.describe is None and self.said:
+            first = self.said[0]
+            fill(self, "describe", lambda record, world, precise: str(record[first]))
 
     def label(self, field_name: str) -> str:
         return self.labels.get(field_name, field_name.replace("_", " "))
@@ -133,7 +165,8 @@ class Draw:
         return self.records[entity]
 
 
-Step = tuple[str, Callable[[Draw], dict[str, Any]]]
+Arguments = Callable[[Draw], dict[str, Any]]
+Step = tuple[str, Arguments]
 
 
 @dataclass(frozen=True)
@@ -146,7 +179,10 @@ class Goal:
     identified (a quote, a menu), and `price` a field of the last one's result that a caller may
     set a limit on ("only if the fee is under $20"; `price_noun` says it). `check(world, **args)`
     is the policy check the tool applies, raising its `PolicyError`s (the tool calls the same
-    function); `when(draw)` says whether the drawn records fit the goal at all.
+    function); `when(draw)` says whether the drawn records fit the goal at all. Without a
+    `check`, the composer tries the tool itself (on the task's scratch copy) and keeps the draws
+    it accepts, or, for a refusal, the draws it refuses with that rule; a check only makes the
+    drawing cheaper.
 
     `words`: how a caller says it, several wordings with the same placeholders: `{entity}`
     (that record's description) and `{argument}` (its value in words). A question's wordings are
@@ -157,24 +193,45 @@ class Goal:
     (drawn first; `args` may read `draw.extra`). `derive(result)`: fields computed from the
     tool's result (the vegan dishes of a menu), which `done` and `report` may name; a list
     value is one fact per item. `motives`: reasons a caller gives. `weight`: how often its
-    intents are drawn."""
+    intents are drawn.
+
+    Defaults (`toolscale.kit.graph.ToolGraph`): `tool` is the goal's name (a goal named after
+    its tool); `words` and `motives` may be one string, its items separated by "|"; without
+    `needs`, the entities whose key is a
+    parameter of the tool, in its order (`book_table(customer_id, restaurant_id, ...)` needs a
+    customer and a restaurant); `price_noun` is the `price` field in words; without `args`, each
+    parameter of the
+    tool takes the value of that name from `extra`, else from the first drawn record holding a
+    field of that name (`reservation_id` from the reservation); a `before` entry may be a tool
+    name alone, its arguments filled the same way, from the goal's arguments first; a hand-off
+    goal's summary names the goal and its records. Without `report`, the required facts are the
+    placeholders of `done` that name result fields (not arguments, extras or entities) and its
+    `{entity[field]}` fields."""
 
     name: str
-    tool: str
-    needs: tuple[str, ...]
-    args: Callable[[Draw], dict[str, Any]]
-    words: tuple[str, ...]
-    done: str
-    report: tuple[str, ...] = ()
-    before: tuple[Step, ...] = ()
+    tool: str = ""
+    needs: tuple[str, ...] | None = None
+    args: Arguments | None = None
+    words: tuple[str, ...] = ()
+    done: str = ""
+    report: tuple[str, ...] | None = None
+    before: tuple[Step | str, ...] = ()
     check: Callable[..., Any] | None = None
     when: Callable[[Draw], bool] | None = None
     price: str = ""
-    price_noun: str = "fee"
+    price_noun: str = ""
     extra: Callable[[Draw], dict[str, Any]] | None = None
     derive: Callable[[Any], dict[str, Any]] | None = None
     motives: tuple[str, ...] = ()
     weight: int = 3
+
+    def __post_init__(self) -> None:
+        fill = object.__setattr__  # frozen: the defaults are set once, here
+        fill(self, "tool", self.tool or self.name)
+        for name in ("words", "motives"):
+            value = getattr(self, name)
+            if isinstance(value, str):
+                fill(self, name, tuple(part.strip() for part in value.split("|") if part.strip()))
 
 
 class Constants(dict[str, Any]):

@@ -2,8 +2,10 @@
 
 `records_for` picks a record for each entity the goal needs (among its owner's records when the
 owner is already drawn) and adds the owners they imply; `draw_for` adds the goal's values and
-arguments and classifies the draw by the policy check: the draw is kept when the check passes
-(`want` None) or raises exactly the rule `want` (a refusal).
+arguments (the goal's `args`, or by parameter name: `ToolGraph.arguments`) and classifies the
+draw by the policy check: the draw is kept when the check passes (`want` None) or raises exactly
+the rule `want` (a refusal). A goal without a check keeps every draw; the composer then lets the
+tool itself decide, on the task's scratch copy.
 """
 
 from __future__ import annotations
@@ -56,13 +58,14 @@ def draw_for(
     if (goal.when and not goal.when(draw)) or (test and not test(draw)):
         return None
     draw.extra = goal.extra(draw) if goal.extra else {}
-    draw.args = goal.args(draw)
+    draw.args = goal.args(draw) if goal.args else graph.arguments(goal, goal.tool, draw)
+    if goal.check is None:
+        return draw, None
     error = None
-    if goal.check is not None:
-        try:
-            goal.check(world, **draw.args)
-        except PolicyError as exc:
-            error = exc
+    try:
+        goal.check(world, **draw.args)
+    except PolicyError as exc:
+        error = exc
     if (want is None and error is None) or (want is not None and type(error) is want):
         return draw, error
     return None

@@ -3,16 +3,20 @@ policy errors each tool raises, read from the links on its Toolkit (`toolscale.k
 
 Built once per domain class; a link that names an unknown entity or field, or sits on a tool
 of the wrong kind, is a `KitError` when the domain's class is created (a bug in its declaration).
+`arguments` fills a tool's arguments from a draw by parameter name (a goal's default `args`).
 """
 
 from __future__ import annotations
 
 import inspect
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any
 
 from toolscale.core.contract import ToolKind, Toolkit
-from toolscale.kit.declare import Entity, Goal, Link, PolicyError
+from toolscale.kit.declare import Draw, Entity, Goal, Link, PolicyError, Step
 from toolscale.kit.sampling import KitError
+
+HANDOFF = "transfer_to_human_agents"
 
 
 @dataclass(frozen=True)
@@ -79,12 +83,24 @@ class ToolGraph:
     def kind(self, tool: str) -> ToolKind:
         return self.specs[tool].kind
 
+    def filled(self, goal: Goal) -> Goal:
+        """`goal` with its default `needs`: the entities whose key is one of its tool's
+        parameters, in the tool's order (none for a tool that takes no record's key)."""
+        if goal.needs is not None or goal.tool not in self.specs:
+            return goal
+        keys = {e.key: e.name for e in self.entities.values()}
+        params = inspect.signature(getattr(self.toolkit, goal.tool)).parameters
+        return replace(goal, needs=tuple(keys[p] for p in params if p in keys))
+
     def check_goal(self, goal: Goal) -> None:
-        """Raise KitError for a goal that names an unknown tool or entity."""
-        for tool in [goal.tool, *(step for step, _ in goal.before)]:
+        """Raise KitError for a goal that names an unknown tool or entity, or says nothing."""
+        if not goal.words or not goal.done:
+            raise KitError(f"goal {goal.name}: give its wordings (words) and final message (done)")
+        steps = [step_tool(step) for step in goal.before]
+        for tool in [goal.tool, *steps]:
             if tool not in self.specs:
                 raise KitError(f"goal {goal.name}: {tool!r} is not a tool of the toolkit")
-        for step, _ in goal.before:
+        for step in steps:
             if self.kind(step) is not ToolKind.READ:
                 raise KitError(f"goal {goal.name}: before-call {step} is not a READ tool")
         for need in goal.needs:
@@ -98,3 +114,35 @@ class ToolGraph:
         while self.entities[entity].owner:
             entity = self.entities[entity].owner
         return entity
+
+    def arguments(self, goal: Goal, tool: str, draw: Draw, first: bool = False) -> dict[str, Any]:
+        """`tool`'s arguments filled by parameter name: from the goal's arguments (`first`: a
+        `before` call), its extra values, then the first drawn record with that field; a
+        parameter with a default may go unfilled. A hand-off's summary names the goal."""
+        if tool == HANDOFF:
+            ids = ", ".join(
+                f"{n.replace('_', ' ')} {r[self.entities[n].key]}"
+                for n, r in draw.records.items()
+                if n in goal.needs
+            )
+            return {"summary": f"{goal.name.replace('_', ' ')}: {ids or 'no record'}"}
+        sources = [draw.args, draw.extra] if first else [draw.extra]
+        sources += list(draw.records.values())
+        filled: dict[str, Any] = {}
+        for name, param in inspect.signature(getattr(self.toolkit, tool)).parameters.items():
+            if name == "self":
+                continue
+            source = next((s for s in sources if name in s), None)
+            if source is not None:
+                filled[name] = source[name]
+            elif param.default is inspect.Parameter.empty:
+                raise KitError(
+                    f"goal {goal.name}: no drawn record or extra value gives {tool}'s argument "
+                    f"{name!r}: write the goal's args (or extra)"
+                )
+        return filled
+
+
+def step_tool(step: Step | str) -> str:
+    """The tool of a goal's `before` entry (a tool name, or (tool, args))."""
+    return step if isinstance(step, str) else step[0]

@@ -87,9 +87,25 @@ def slots(graph: ToolGraph, goal: Goal, draw: Draw, vague: str = "") -> tuple[di
     return mine, yours
 
 
+def reported(goal: Goal, draw: Draw, fields: dict[str, Any]) -> tuple[str, ...]:
+    """The goal's `report`, or by default the placeholders of its `done` that name result
+    fields (not its arguments, extra values or entities) and its `{entity[field]}` fields."""
+    if goal.report is not None:
+        return goal.report
+    taken = {*draw.args, *draw.extra, *draw.records}
+    found = []
+    for _, name, _, _ in string.Formatter().parse(goal.done):
+        head, _, rest = (name or "").partition("[")
+        if head in draw.records and rest:
+            found.append(f"{head}.{rest.rstrip(']')}")
+        elif head in fields and head not in taken:
+            found.append(head)
+    return tuple(dict.fromkeys(found))
+
+
 def facts_of(goal: Goal, draw: Draw, fields: dict[str, Any]) -> list[str]:
     found = []
-    for item in goal.report:
+    for item in reported(goal, draw, fields):
         entity, _, name = item.rpartition(".")
         source = draw[entity] if entity else fields
         if name not in source:

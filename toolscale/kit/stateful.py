@@ -48,6 +48,7 @@ class StatefulDomain(KitDomain):
             text = (folder / "policy.md").read_text(encoding="utf-8")
             cls.policy = render_policy(text, cls.rules)
         cls.composer = Composer(ToolGraph(cls.toolkit, cls.entities), cls.goals, cls.policy)
+        cls.goals = cls.composer.goals  # with their defaults filled in
         cls.template_table = {**cls.composer.templates(), **cls.handmade}
         cls.templates = tuple(cls.template_table)
 
