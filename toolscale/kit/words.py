@@ -90,3 +90,9 @@ def fact(value: Any) -> str | None:
     if isinstance(value, int | float) and value == 0:
         return None
     return str(value)
+
+
+def phrases(text: str) -> tuple[str, ...]:
+    """Several phrases written as one string, " | " between them (a goal's wordings or motives
+    on a line or two): "cancel {order} | stop {order}" -> ("cancel {order}", "stop {order}")."""
+    return tuple(part.strip() for part in text.split(" | "))
