@@ -13,7 +13,7 @@ from domains.ecommerce import rules
 from domains.ecommerce.tools import EcommerceTools
 from domains.ecommerce.world import CATALOGUE, LABELS, build_world
 from toolscale.kit import Draw, Entity, Goal, StatefulDomain
-from toolscale.kit.words import day
+from toolscale.kit.words import day, phrases
 
 Record = dict[str, Any]
 KINDS = dict(apparel="clothing", footwear="shoe", electronics="electronics", home="homeware")
@@ -22,11 +22,6 @@ STREETS = ("Alder Row", "Quarry Lane", "Fenwick Road", "Marsh Street", "Tillery 
 GIVERS = ("my aunt", "my boss", "a neighbour", "my brother", "my old flatmate", "a client")
 GIVERS += ("my grandmother", "the school fair", "my book club")
 CITIES = (("Brookfield", "30412"), ("Lowell Bay", "61207"), ("Easton", "80915"))
-
-
-def said(text: str) -> tuple[str, ...]:
-    """Phrases written on one line, " | " between them."""
-    return tuple(part.strip() for part in text.split(" | "))
 
 
 def _order_words(order: Record, world: Record, precise: bool) -> str:
@@ -118,97 +113,97 @@ def _delivered(draw: Draw) -> bool:
 # fmt: off
 GOALS = (
     Goal("cancel", "cancel_order", ("order",), _oid,
-         words=said("cancel {order} | call off {order} before it ships | stop {order}"),
+         words=phrases("cancel {order} | call off {order} before it ships | stop {order}"),
          done="{order} is cancelled; {refunded} goes back to your {payment}.",
          report=("refunded",), check=lambda world, order_id: rules.open_order(world, order_id),
-         motives=said("I ordered it twice by mistake. | I found it cheaper elsewhere. | I no "
-                      "longer need it. | It was meant to be a gift and the party is off.")),
+         motives=phrases("I ordered it twice by mistake. | I found it cheaper elsewhere. | I no "
+                         "longer need it. | It was meant to be a gift and the party is off.")),
     Goal("return", "return_item", ("order",), _line, extra=_item, weight=4,
-         words=said("return {item} from {order} | send back {item} from {order} | get a refund "
-                    "for {item} from {order}"),
+         words=phrases("return {item} from {order} | send back {item} from {order} | get a refund "
+                       "for {item} from {order}"),
          done="The return of {item} from {order} is booked: {refund} goes back to your "
               "{refund_to}.",
          report=("refund",), before=(("get_return_quote", _line),), check=rules.check_return,
          price="restocking_fee", price_noun="restocking fee",
-         motives=said("It doesn't fit the way I hoped. | It's not what the photos showed. | I "
-                      "changed my mind about it. | I got one as a present as well.")),
+         motives=phrases("It doesn't fit the way I hoped. | It's not what the photos showed. | I "
+                         "changed my mind about it. | I got one as a present as well.")),
     Goal("exchange", "exchange_item", ("order",), _exchange, extra=_swap,
-         words=said("exchange {item} from {order} for the {option} one | swap {item} from "
-                    "{order} for {option} | trade {item} from {order} for it in {option}"),
+         words=phrases("exchange {item} from {order} for the {option} one | swap {item} from "
+                       "{order} for {option} | trade {item} from {order} for it in {option}"),
          done="I've exchanged {item} from {order} for {option}; the price difference is "
               "{price_difference}.",
          report=("price_difference",), check=rules.check_exchange,
          before=(("find_product", lambda d: {"name": _product(d, d.extra["variant"])["name"]}),),
-         motives=said("The size is wrong. | The colour looks different in person. | My partner "
-                      "prefers the other one.")),
+         motives=phrases("The size is wrong. | The colour looks different in person. | My partner "
+                         "prefers the other one.")),
     Goal("address", "change_shipping_address", ("order", "address"),
          lambda d: {**_oid(d), "address_id": d["address"]["address_id"]},
-         words=said("send {order} to {address} instead | have {order} delivered to {address} | "
-                    "redirect {order} to {address}"),
+         words=phrases("send {order} to {address} instead | have {order} delivered to {address} | "
+                       "redirect {order} to {address}"),
          done="{order} will now be delivered to {address}.", check=rules.check_address,
          when=lambda d: d["address"]["address_id"] != d["order"]["address_id"],
-         motives=said("I'll be away from home that week. | Nobody is in during the day. | I'm "
-                      "staying with family for a while.")),
+         motives=phrases("I'll be away from home that week. | Nobody is in during the day. | I'm "
+                         "staying with family for a while.")),
     Goal("upgrade", "upgrade_shipping", ("order",), _faster,
-         words=said("upgrade {order} to {method} shipping | switch {order} to {method} delivery "
-                    "| get {order} sent {method}"),
+         words=phrases("upgrade {order} to {method} shipping | switch {order} to {method} delivery "
+                       "| get {order} sent {method}"),
          done="{order} now ships {method}, arriving in {arrives_in_days} days; you were charged "
               "{charged}.",
          report=("charged",), before=(("get_shipping_quote", lambda d: dict(d.args)),),
          check=rules.shipping_quote, price="fee", price_noun="upgrade fee",
-         motives=said("I need it before the weekend. | It's for a trip on Friday. | It's a "
-                      "birthday present.")),
+         motives=phrases("I need it before the weekend. | It's for a trip on Friday. | It's a "
+                         "birthday present.")),
     Goal("new_address", "add_address", ("customer",), _new_address, weight=2,
-         words=said("save a new {label} address on my account: {street}, {city} {zip} | add "
-                    "{street}, {city} {zip} to my account as my {label} address"),
+         words=phrases("save a new {label} address on my account: {street}, {city} {zip} | add "
+                       "{street}, {city} {zip} to my account as my {label} address"),
          done="I saved {street}, {city} {zip} as address {address_id}.",
          report=("address_id",), check=rules.check_new_address,
-         motives=said("I've just moved. | I want to send things to the office. | My mother's "
-                      "parcels go through me now.")),
+         motives=phrases("I've just moved. | I want to send things to the office. | My mother's "
+                         "parcels go through me now.")),
     Goal("redeem", "redeem_gift_card", ("customer", "gift_card"),
          lambda d: {"customer_id": d["customer"]["customer_id"], "code": d["gift_card"]["code"]},
-         words=said("redeem the gift card {giver} gave me onto my account | put the gift card "
-                    "from {giver} on my account as store credit | add {giver}'s gift card to my "
-                    "account | turn the gift card I got from {giver} into store credit"),
+         words=phrases("redeem the gift card {giver} gave me onto my account | put the gift card "
+                       "from {giver} on my account as store credit | add {giver}'s gift card to my "
+                       "account | turn the gift card I got from {giver} into store credit"),
          extra=lambda d: {"giver": d.rng.choice(GIVERS)},
          done="{added} was added as store credit; your store credit is now {store_credit}.",
          report=("store_credit",), check=rules.check_gift_card,
-         motives=said("It was a birthday present. | I'd rather shop later. | It came with a "
-                      "thank-you note. | I want to use it before I forget.")),
+         motives=phrases("It was a birthday present. | I'd rather shop later. | It came with a "
+                         "thank-you note. | I want to use it before I forget.")),
     Goal("damaged", "transfer_to_human_agents", ("order",),
          lambda d: {"summary": f"Damaged {d.extra['variant']}, order {d['order']['order_id']}"},
-         words=said("report that {item} from {order} arrived damaged | complain that {item} in "
-                    "{order} came broken"),
+         words=phrases("report that {item} from {order} arrived damaged | complain that {item} in "
+                       "{order} came broken"),
          done="I'm sorry about {item}. Damage claims go to our claims team, so I have "
               "transferred you to a human agent about {order}, delivered on {order[delivered_on]}.",
          report=("order.delivered_on",), extra=_item, when=_delivered, weight=2,
-         motives=said("The box was crushed. | It had a crack when I opened it.")),
+         motives=phrases("The box was crushed. | It had a crack when I opened it.")),
     Goal("track", "track_shipment", ("order",), _oid,
-         words=said("when {order} will arrive | where {order} is and when it gets here"),
+         words=phrases("when {order} will arrive | where {order} is and when it gets here"),
          done="{order} is {status} ({tracking}) and should arrive on {delivery_date}.",
          report=("delivery_date",), when=lambda d: d["order"]["status"] == "shipped",
-         motives=said("I need to be home for it. | It's been a few days.")),
+         motives=phrases("I need to be home for it. | It's been a few days.")),
     Goal("refund", "get_return_quote", ("order",), _line, extra=_item, when=_delivered, weight=2,
-         words=said("how much I'd get back if I returned {item} from {order} | what refund I'd "
-                    "get for {item} from {order}"),
+         words=phrases("how much I'd get back if I returned {item} from {order} | what refund I'd "
+                       "get for {item} from {order}"),
          done="Returning {item} from {order} would refund {refund} to your {refund_to} "
               "(restocking fee {restocking_fee}). I have not started a return.",
          report=("refund",), check=rules.check_return,
-         motives=said("I'm thinking about sending it back. | I'm not sure I'll keep it.")),
+         motives=phrases("I'm thinking about sending it back. | I'm not sure I'll keep it.")),
     Goal("search", "search_products", (),
          lambda d: {"category": d.rng.choice(list(CATALOGUE)), "max_price": d.rng.choice((40, 90))},
-         words=said("which {category} products you have for {max_price} dollars or less | what "
-                    "{category} items under {max_price} dollars are in stock"),
+         words=phrases("which {category} products you have for {max_price} dollars or less | what "
+                       "{category} items under {max_price} dollars are in stock"),
          done="In {category} at {max_price} dollars or less: {names}.", report=("names",),
          derive=lambda found: {"names": [p["name"] for p in found]}, weight=2,
-         motives=said("I'm shopping for a present. | I'm on a budget this month.")),
+         motives=phrases("I'm shopping for a present. | I'm on a budget this month.")),
     Goal("cost", "calculate", ("product",),
          lambda d: {"expression": f"{d.extra['unit']} * {d.extra['quantity']}"},
-         words=said("what {quantity} of the {product} in {option} would cost | how much "
-                    "{quantity} units of the {product} in {option} come to"),
+         words=phrases("what {quantity} of the {product} in {option} would cost | how much "
+                       "{quantity} units of the {product} in {option} come to"),
          done="{quantity} of the {product} in {option} come to {result} dollars.",
          report=("result",), extra=_units, weight=2,
-         motives=said("I'm buying for the whole team. | We need matching ones for the family.")),
+         motives=phrases("I'm buying for the whole team. | We need matching ones for the family.")),
 )
 # fmt: on
 
