@@ -38,7 +38,7 @@ def _classes(rng: random.Random) -> dict[str, Any]:
             "subject": subject,
             "year": year,
             "elective": elective,
-            "capacity": rng.choice((12, 14, 16, 18)) if elective else 60,
+            "capacity": rng.choice((12, 14, 16, 18)) if elective else 120,
         }
     return classes
 

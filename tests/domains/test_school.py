@@ -180,6 +180,8 @@ def test_the_world_is_large_quick_to_build_and_the_policy_has_its_numbers() -> N
         sum(e["class_id"] == c for e in world["enrolments"].values()) <= course["capacity"]
         for c, course in world["classes"].items()
     )
+    core = [e["student_id"] for e in world["enrolments"].values() if e["subject"] == "Maths"]
+    assert sorted(core) == sorted(world["students"])  # every student takes each core subject
     assert "$100.00" in domain.policy and "50%" in domain.policy and "{" not in domain.policy
     assert 18 <= len(SchoolTools.specs()) <= 22
     kinds = set(domain.templates)
