@@ -32,9 +32,13 @@ from toolscale.core.answers import answer_matches as answer_matches
 from toolscale.core.answers import committed_answer as committed_answer
 from toolscale.core.answers import fact_stated as fact_stated
 from toolscale.core.answers import normalize_text as normalize_text
+from toolscale.core.ids import content_id as content_id
+from toolscale.core.ids import item_rng as item_rng
+from toolscale.core.ids import state_hash as state_hash
+from toolscale.core.ids import template_rng as template_rng
 from toolscale.core.schema import function_schema, with_arg_docs
 from toolscale.core.state_text import canonical_json as canonical_json
-from toolscale.core.state_text import canonical_state
+from toolscale.core.state_text import canonical_state as canonical_state
 
 Family = Literal["stateful", "orchestration"]
 Difficulty = Literal["easy", "medium", "hard"]
@@ -387,22 +391,3 @@ class Domain(ABC):
         nothing by default. A domain on the kit requires a fact the caller did not give to come
         from a look-up (`toolscale.kit.evidence`)."""
         return []
-
-
-def item_rng(domain: str, seed: int, index: int) -> random.Random:
-    """The one RNG of item (domain, seed, index): reproducible from those three values alone."""
-    return random.Random(f"{domain}:{seed}:{index}")
-
-
-def template_rng(domain: str, seed: int, template: str, draw: int) -> random.Random:
-    """The one RNG of draw `draw` of template `template` (`Domain.sample_named`)."""
-    return random.Random(f"{domain}:{seed}:{template}:{draw}")
-
-
-def state_hash(state: dict[str, Any]) -> str:
-    return hashlib.sha256(canonical_state(state).encode()).hexdigest()
-
-
-def content_id(value: Any) -> str:
-    """A deterministic id: the first 16 hex digits of the SHA-256 of the canonical JSON."""
-    return hashlib.sha256(canonical_json(value).encode()).hexdigest()[:16]
