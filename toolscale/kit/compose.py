@@ -72,7 +72,8 @@ class Composer:
             first = self.graph.entities[goal.needs[0]] if goal.needs else None
             if first and first.tell and first.alike and first.name in self.graph.listers:
                 found[f"{goal.name}.which"] = (partial(self.which, goal), 2)
-            for error in self.graph.raises.get(goal.tool, ()):
+            rules = self.graph.raises.get(goal.tool, ()) if goal.refuses is None else goal.refuses
+            for error in rules:
                 kind = "handoff" if error.handoff else "no"
                 found[f"{goal.name}.{kind}.{error.rule}"] = (partial(self.refusal, goal, error), 2)
         if self._pairs():

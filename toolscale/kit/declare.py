@@ -157,7 +157,8 @@ class Goal:
     (drawn first; `args` may read `draw.extra`). `derive(result)`: fields computed from the
     tool's result (the vegan dishes of a menu), which `done` and `report` may name; a list
     value is one fact per item. `motives`: reasons a caller gives. `weight`: how often its
-    intents are drawn."""
+    intents are drawn. `refuses`: the rules of its tool this goal's records can break (None: all
+    the tool raises), when the tool serves goals that meet different rules."""
 
     name: str
     tool: str
@@ -175,6 +176,7 @@ class Goal:
     derive: Callable[[Any], dict[str, Any]] | None = None
     motives: tuple[str, ...] = ()
     weight: int = 3
+    refuses: tuple[type[PolicyError], ...] | None = None
 
 
 class Constants(dict[str, Any]):
