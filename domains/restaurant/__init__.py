@@ -323,7 +323,7 @@ class RestaurantDomain(StatefulDomain):
     """Reservations at a city's restaurants: 24 restaurants, 160 customers, ~450 reservations."""
 
     name = "restaurant"
-    version = "1.0"
+    version = "1.1"  # kit: multi pairs whose first goal starts at the caller now compose
     toolkit = RestaurantTools
     rules = rules
     entities = ENTITIES
