@@ -283,7 +283,8 @@ def test_the_policy_is_rendered_from_the_rules_constants() -> None:
         render_policy("{MISSING}", Rules)
 
 
-def test_old_kit_domains_sample_by_name_too() -> None:
+def test_another_declared_domain_samples_by_name_too() -> None:
     bank = BankDomain()
-    spec = bank.sample_named(item_rng("bank", 0, 3), 0, 3, "block_card")
-    assert spec.template == "block_card"
+    spec = bank.sample_named(item_rng("bank", 0, 3), 0, 3, "block.no.card_not_active")
+    assert spec.template == "block.no.card_not_active"
+    assert spec.gold_actions[-1].name != "block_card"

@@ -163,7 +163,7 @@ def test_the_issue_examples_now_fail():
     problems = said_blind(item, f"Noted, {known}.")
     assert any("required fact not stated" in p for p in problems)
     assert any("no look-up backs" in p for p in problems)
-    item = first_of("bank", "refuse_external_limit")
+    item = first_of("bank", "pay.no.over_daily_limit")
     problems = said_blind(item, "Sure thing, I will handle that via standard processing.")
     assert problems
 
