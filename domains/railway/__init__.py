@@ -27,10 +27,16 @@ def _city(world: Record, code: str) -> str:
 
 
 def _booking_words(booking: Record, world: Record, precise: bool) -> str:
-    noun = NOUNS[int(booking["booking_id"][2:]) % len(NOUNS)]
-    where = f"from {_city(world, booking['origin'])} to {_city(world, booking['destination'])}"
+    number = int(booking["booking_id"][2:])
+    noun, fare = NOUNS[number % len(NOUNS)], CLASS_WORDS[booking["fare_class"]]
+    origin, destination = (_city(world, booking[end]) for end in ("origin", "destination"))
     when = f" on {day(booking['travel_date'])}" if precise else ""
-    return f"my {CLASS_WORDS[booking['fare_class']]} {noun} {where}{when}"
+    forms = (
+        f"my {fare} {noun} from {origin} to {destination}{when}",
+        f"the {origin} to {destination} {noun} I booked{when} ({booking['fare_class']} class)",
+        f"my {noun}{when} from {origin} to {destination} ({fare})",
+    )
+    return forms[number // len(NOUNS) % len(forms)]
 
 
 ENTITIES = (
@@ -309,7 +315,8 @@ GOALS = (
         words=(
             "how much {tickets} from {origin} to {destination} on the {departure} train on {date} "
             "would cost",
-            "what {tickets} on the {departure} from {origin} to {destination} on {date} come to",
+            "what {tickets} on the {departure} from {origin} to {destination} on {date} would "
+            "come to",
         ),
         done="{tickets} on train {train_number} cost {total} in total.",
         report=("train_number", "total"),
