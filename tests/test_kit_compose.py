@@ -4,6 +4,7 @@ errors, fact collisions drawn again, sampling one template by name)."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import re
@@ -31,9 +32,11 @@ from toolscale.kit import (
     Request,
     StatefulDomain,
     finds,
+    lists,
     raises,
 )
 from toolscale.kit.declare import render_policy
+from toolscale.kit.graph import ToolGraph
 from toolscale.kit.identify import twins
 from toolscale.kit.sampling import Collision, sample_named
 from toolscale.sample import worlds
@@ -212,6 +215,34 @@ def test_a_tool_may_return_a_dict_and_its_intents_are_named() -> None:
         domain.sample_named(random.Random(0), 0, 0, "nope")
 
 
+def test_a_goal_may_refuse_by_fewer_rules_than_its_tool_raises() -> None:
+    class Fewer(TinyDomain):
+        goals = (dataclasses.replace(CLOSE, refuses=()),)
+
+    assert Fewer.templates == ("close",)
+
+
+def test_a_lister_may_take_a_page_size_with_a_default() -> None:
+    class Paged(Tiny):
+        @tool(ToolKind.READ)
+        @lists("account", of="owner")
+        def list_accounts(self, owner_id: str, limit: int = 10) -> list[dict[str, Any]]:
+            """List an owner's accounts.
+
+            Args:
+                owner_id: The owner id.
+                limit: How many accounts to list.
+            """
+            return list(self.state["accounts"].values())[:limit]
+
+    entities = (
+        Entity("owner", "owners", "owner_id"),
+        Entity("account", "accounts", "account_id", owner="owner", owner_key="owner_id"),
+    )
+    graph = ToolGraph(Paged, entities)
+    assert graph.listers["account"].param == "owner_id"
+
+
 def test_a_bad_declaration_fails_when_the_class_is_made() -> None:
     with pytest.raises(KitError, match="'shred' is not a tool"):
 
@@ -252,7 +283,8 @@ def test_the_policy_is_rendered_from_the_rules_constants() -> None:
         render_policy("{MISSING}", Rules)
 
 
-def test_old_kit_domains_sample_by_name_too() -> None:
+def test_another_declared_domain_samples_by_name_too() -> None:
     bank = BankDomain()
-    spec = bank.sample_named(item_rng("bank", 0, 3), 0, 3, "block_card")
-    assert spec.template == "block_card"
+    spec = bank.sample_named(item_rng("bank", 0, 3), 0, 3, "block.no.card_not_active")
+    assert spec.template == "block.no.card_not_active"
+    assert spec.gold_actions[-1].name != "block_card"

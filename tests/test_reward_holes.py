@@ -158,12 +158,12 @@ def first_of(name: str, template: str) -> SampledTask:
 
 
 def test_the_issue_examples_now_fail():
-    item = first_of("railway", "refuse_saver_upgrade")
-    booking = item.task.user_scenario.known["booking id"]
-    problems = said_blind(item, f"Noted, {booking}.")
+    item = first_of("railway", "upgrade.no.not_standard")
+    known = ", ".join(item.task.user_scenario.known.values())  # a booking id or an email
+    problems = said_blind(item, f"Noted, {known}.")
     assert any("required fact not stated" in p for p in problems)
     assert any("no look-up backs" in p for p in problems)
-    item = first_of("bank", "refuse_external_limit")
+    item = first_of("bank", "pay.no.over_daily_limit")
     problems = said_blind(item, "Sure thing, I will handle that via standard processing.")
     assert problems
 

@@ -1,20 +1,28 @@
-"""The bank's policy numbers (fees, limits, dispute window) and the money arithmetic, in cents.
+"""The bank policy as code: its numbers (policy.md is rendered from them), one `PolicyError` per
+rule, and the checks the tools and the composer share (pure: they never change the state).
 
-Tools, the sampler and policy.md all read these numbers from here, so a fee the policy states is
-the fee a tool charges. Amounts are integer cents inside this module; the state keeps dollars as
-floats with two decimals, and tool outputs show them as text with two decimals ("45.50").
+Amounts are integer cents inside this module; the state keeps dollars as floats with two
+decimals, and tool outputs show them as text with two decimals ("45.50").
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, timedelta
+from typing import Any
+
+from toolscale.core.contract import ToolError
+from toolscale.kit import PolicyError, lookup
+from toolscale.tools.bounds import number, shown
 
 TODAY = date(2025, 6, 16)
 DISPUTE_WINDOW_DAYS = 60
 DISPUTE_CUTOFF = TODAY - timedelta(days=DISPUTE_WINDOW_DAYS)
 CARD_LIMIT_MIN = 100
 CARD_LIMIT_STEP = 50
+MAX_AMOUNT = 1_000_000_000  # dollars: far above any balance, far below a float's overflow
+
+Record = dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -36,6 +44,68 @@ TIERS: dict[str, Tier] = {
     "gold": Tier(100, 50, 1000, 750_000, 500, 1500, 3000, True),
     "platinum": Tier(0, 0, 0, 1_500_000, 0, 0, 5000, True),
 }
+
+
+def money(cents: int) -> str:
+    """Cents as text with exactly two decimals, e.g. 4550 -> "45.50", -705 -> "-7.05"."""
+    sign = "-" if cents < 0 else ""
+    whole, part = divmod(abs(cents), 100)
+    return f"{sign}{whole}.{part:02d}"
+
+
+def _tier_table() -> str:
+    def fee(t: Tier) -> str:
+        if not (t.external_flat or t.external_basis_points):
+            return "free"
+        share = f"{t.external_basis_points / 100:g}%"
+        return f"{money(t.external_flat)} + {share} of the amount, at most {money(t.external_cap)}"
+
+    rows = {
+        "External transfer fee": fee,
+        "External transfers per account per day": lambda t: money(t.external_daily_limit),
+        "Replacement card": lambda t: money(t.replacement_fee) if t.replacement_fee else "free",
+        "Expedited delivery of a replacement card": lambda t: (
+            f"+{money(t.expedited_surcharge)}" if t.expedited_surcharge else "free"
+        ),
+        "Maximum card daily limit": lambda t: str(t.card_limit_max),
+        "Provisional credit when a dispute is opened": lambda t: (
+            "yes" if t.provisional_credit else "no"
+        ),
+    }
+    lines = ["| | " + " | ".join(TIERS) + " |", "|---" * (len(TIERS) + 1) + "|"]
+    lines += [f"| {k} | " + " | ".join(map(f, TIERS.values())) + " |" for k, f in rows.items()]
+    return "\n".join(lines)
+
+
+TIER_TABLE = _tier_table()
+
+
+class Frozen(PolicyError):
+    handoff = True
+
+
+class InsufficientFunds(PolicyError):
+    pass
+
+
+class OverDailyLimit(PolicyError):
+    pass
+
+
+class CardNotActive(PolicyError):
+    pass
+
+
+class NotBlocked(PolicyError):
+    pass
+
+
+class LimitTooHigh(PolicyError):
+    pass
+
+
+class TooOld(PolicyError):
+    pass
 
 
 def external_fee(tier: str, amount: int) -> int:
@@ -60,8 +130,145 @@ def to_dollars(cents: int) -> float:
     return cents / 100
 
 
-def money(cents: int) -> str:
-    """Cents as text with exactly two decimals, e.g. 4550 -> "45.50", -705 -> "-7.05"."""
-    sign = "-" if cents < 0 else ""
-    whole, part = divmod(abs(cents), 100)
-    return f"{sign}{whole}.{part:02d}"
+def tier_of(state: Record, account: Record) -> str:
+    return state["customers"][account["customer_id"]]["tier"]
+
+
+def sent_today(state: Record, account_id: str) -> int:
+    """Cents sent to external payees from the account today (fees not counted)."""
+    return -sum(
+        to_cents(t["amount"])
+        for t in state["transactions"].values()
+        if t["account_id"] == account_id
+        and t["type"] == "external_transfer"
+        and t["date"] == state["today"]
+    )
+
+
+def parse_amount(value: float) -> int:
+    """Dollars as integer cents: a positive finite amount of at most MAX_AMOUNT, 2 decimals."""
+    number(value, "amount", low=0.01, high=MAX_AMOUNT, unit="USD")
+    cents = to_cents(value)
+    if cents <= 0 or abs(value * 100 - cents) > 1e-6:
+        raise ToolError(f"invalid amount {value!r}: give a positive amount with at most 2 decimals")
+    return cents
+
+
+def open_account(state: Record, account_id: str) -> Record:
+    account = lookup(state, "accounts", account_id, "account")
+    if account["status"] == "frozen":
+        raise Frozen(
+            f"account {account_id} is frozen, and only our human agents can unfreeze it",
+            shows=("frozen",),
+        )
+    if account["status"] != "open":
+        raise ToolError(f"account {account_id} is {account['status']}")
+    return account
+
+
+def _funds(account: Record, cents: int, what: str) -> None:
+    if to_cents(account["balance"]) < cents:
+        raise InsufficientFunds(
+            f"insufficient funds: {money(cents)} needed {what}, and account "
+            f"{account['account_id']} holds {money(to_cents(account['balance']))}",
+            shows=(money(to_cents(account["balance"])),),
+        )
+
+
+def check_transfer(
+    state: Record, from_account_id: str, destination_id: str, amount: float
+) -> dict[str, Any]:
+    """The transfer's cents, fee, source and target account (None for a payee) and the
+    counterparty's name; raises the rule it breaks."""
+    cents = parse_amount(amount)
+    source = open_account(state, from_account_id)
+    owner = source["customer_id"]
+    target: Record | None = None
+    if destination_id.startswith("ACC-"):
+        target = open_account(state, destination_id)
+        if target["customer_id"] != owner or destination_id == from_account_id:
+            raise ToolError("internal transfers go to a different account of the same customer")
+        fee, counterparty = 0, destination_id
+    elif destination_id.startswith("PAY-"):
+        payee = lookup(state, "payees", destination_id, "payee")
+        if payee["customer_id"] != owner:
+            raise ToolError(f"payee {destination_id} does not belong to the account's owner")
+        tier = tier_of(state, source)
+        limit = TIERS[tier].external_daily_limit
+        if sent_today(state, from_account_id) + cents > limit:
+            raise OverDailyLimit(
+                f"daily external transfer limit of {money(limit)} would be exceeded (the "
+                f"{tier} tier's limit per account)",
+                shows=(tier,),
+            )
+        fee, counterparty = external_fee(tier, cents), payee["name"]
+    else:
+        raise ToolError(f"destination {shown(destination_id)} is neither an account nor a payee")
+    _funds(source, cents + fee, "incl. fee")
+    return {"cents": cents, "fee": fee, "source": source, "target": target, "to": counterparty}
+
+
+def active_card(state: Record, card_id: str) -> Record:
+    card = lookup(state, "cards", card_id, "card")
+    if card["status"] != "active":
+        raise CardNotActive(f"card {card_id} is {card['status']}, not active", shows=(card_id,))
+    return card
+
+
+def check_block(state: Record, card_id: str, reason: str) -> Record:
+    return active_card(state, card_id)
+
+
+def check_replace(state: Record, card_id: str, expedited: bool = False) -> tuple[Record, int]:
+    """The card's account and the replacement fee in cents."""
+    card = lookup(state, "cards", card_id, "card")
+    if card["status"] != "blocked":
+        raise NotBlocked(
+            f"card {card_id} is {card['status']}; only a blocked card is replaced",
+            shows=(card["status"],),
+        )
+    account = open_account(state, card["account_id"])
+    fee = replacement_fee(tier_of(state, account), expedited)
+    _funds(account, fee, "for the replacement fee")
+    return account, fee
+
+
+def check_limit(state: Record, card_id: str, new_limit: int) -> Record:
+    card = active_card(state, card_id)
+    account = open_account(state, card["account_id"])
+    tier = tier_of(state, account)
+    top = TIERS[tier].card_limit_max
+    bounds = f"the daily limit must be between {CARD_LIMIT_MIN} and {top}"
+    if new_limit != int(new_limit) or new_limit < CARD_LIMIT_MIN:
+        raise ToolError(bounds)
+    if new_limit > top:
+        raise LimitTooHigh(f"{bounds} for the {tier} tier", shows=(tier, card_id))
+    if new_limit % CARD_LIMIT_STEP:
+        raise ToolError(f"the daily limit must be a multiple of {CARD_LIMIT_STEP}")
+    return card
+
+
+def check_dispute(state: Record, transaction_id: str, reason: str) -> tuple[Record, Record]:
+    """The transaction and its account."""
+    txn = lookup(state, "transactions", transaction_id, "transaction")
+    if txn["type"] != "card_purchase" or txn["status"] != "posted":
+        raise ToolError("only a posted card purchase can be disputed")
+    if txn["date"] < DISPUTE_CUTOFF.isoformat():
+        raise TooOld(
+            f"transaction dated {txn['date']} is older than {DISPUTE_WINDOW_DAYS} days",
+            shows=(txn["date"],),
+        )
+    account = lookup(state, "accounts", txn["account_id"], "account")
+    if account["status"] == "closed":
+        raise ToolError(f"account {account['account_id']} is closed")
+    return txn, account
+
+
+def check_close(state: Record, account_id: str) -> Record:
+    account = open_account(state, account_id)
+    if to_cents(account["balance"]) != 0:
+        raise ToolError(
+            f"account {account_id} has a balance of {money(to_cents(account['balance']))}; "
+            "it must be 0.00 before it can be closed"
+        )
+    return account

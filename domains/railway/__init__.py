@@ -1,41 +1,409 @@
-"""The railway domain (stateful, tau2-style): book, cancel, change and upgrade train tickets.
+"""The railway domain (stateful, kit v2): book, cancel, change and upgrade train tickets.
 
-A run draws one railway world per seed (`state.build_world`: every station, hundreds of trains,
-customers and bookings), a fixed clock (see `state.TODAY`), and a policy (policy.md) whose fees
-and refunds the tools compute. Each task is that world, plus the task's own changes, and a caller
-who must be asked for their booking id or email (the kit's user scenarios).
+Declared, not templated: the world (`world.build_world`: every station, hundreds of trains,
+customers and bookings, one fixed clock), the tool graph (`tools`, with `@finds` / `@lists` /
+`@raises`), the policy (`rules`, rendered into policy.md) and the goals below; the kit composes
+the tasks from them (toolscale.kit.compose). One task is hand-written (`stations_in`).
 """
 
 from __future__ import annotations
 
 import random
-from functools import cache
-from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
-from domains.railway.state import build_world
-from domains.railway.tasks import TEMPLATES
+from domains.railway import rules
 from domains.railway.tools import RailwayTools
-from toolscale.core.contract import TaskSpec
-from toolscale.kit import KitDomain, sample_task
+from domains.railway.world import build_world
+from toolscale.kit import Draft, Draw, Entity, Goal, GoldRunner, Request, StatefulDomain, Template
+from toolscale.kit.words import day, spoken
+
+Record = dict[str, Any]
+NOUNS = ("trip", "booking", "journey", "ticket", "train")
+CLASS_WORDS = {"saver": "saver", "standard": "standard", "first": "first-class"}
 
 
-@cache
-def _world(seed: int) -> dict[str, Any]:
-    return build_world(random.Random(f"railway:{seed}:world"))
+def _city(world: Record, code: str) -> str:
+    return world["stations"][code]["city"]
 
 
-class RailwayDomain(KitDomain):
+def _booking_words(booking: Record, world: Record, precise: bool) -> str:
+    number = int(booking["booking_id"][2:])
+    noun, fare = NOUNS[number % len(NOUNS)], CLASS_WORDS[booking["fare_class"]]
+    origin, destination = (_city(world, booking[end]) for end in ("origin", "destination"))
+    when = f" on {day(booking['travel_date'])}" if precise else ""
+    forms = (
+        f"my {fare} {noun} from {origin} to {destination}{when}",
+        f"the {origin} to {destination} {noun} I booked{when} ({booking['fare_class']} class)",
+        f"my {noun}{when} from {origin} to {destination} ({fare})",
+    )
+    return forms[number // len(NOUNS) % len(forms)]
+
+
+ENTITIES = (
+    Entity("customer", "customers", "customer_id"),
+    Entity(
+        "booking",
+        "bookings",
+        "booking_id",
+        owner="customer",
+        owner_key="customer_id",
+        describe=_booking_words,
+        alike=lambda b: (b["origin"], b["destination"], b["fare_class"]),
+        tell="travel_date",
+    ),
+)
+
+
+def _bid(draw: Draw) -> dict[str, Any]:
+    return {"booking_id": draw["booking"]["booking_id"]}
+
+
+def _status(draw: Draw) -> str:
+    return rules.train_status(draw.world, draw.world["trains"][draw["booking"]["train_number"]])
+
+
+def _others(draw: Draw) -> list[Record]:
+    """Scheduled trains on the booking's route other than its own."""
+    booking = draw["booking"]
+    return [
+        t
+        for t in draw.world["trains"].values()
+        if (t["origin"], t["destination"]) == (booking["origin"], booking["destination"])
+        and t["train_number"] != booking["train_number"]
+        and rules.train_status(draw.world, t) == "scheduled"
+    ]
+
+
+def _target(draw: Draw) -> dict[str, Any]:
+    train = draw.rng.choice(_others(draw))
+    return {"date": train["date"], "departure": train["departure_time"], "to": train}
+
+
+def _move(draw: Draw) -> dict[str, Any]:
+    return {**_bid(draw), "new_train_number": draw.extra["to"]["train_number"]}
+
+
+def _route(draw: Draw) -> dict[str, Any]:
+    train = draw.extra["to"]
+    return {"origin": train["origin"], "destination": train["destination"], "date": train["date"]}
+
+
+def _trip(group: tuple[int, ...]) -> Any:
+    """`extra` of a goal on a scheduled train the caller names by route, date and time, for a
+    number of passengers drawn from `group`."""
+
+    def extra(draw: Draw) -> dict[str, Any]:
+        train = draw.rng.choice(list(draw.world["trains"].values()))
+        while rules.train_status(draw.world, train) != "scheduled":
+            train = draw.rng.choice(list(draw.world["trains"].values()))
+        fare_class = draw.rng.choices(rules.FARE_CLASSES, weights=(1, 3, 2))[0]
+        passengers = draw.rng.choice(group)
+        tickets = f"{spoken(passengers)} {CLASS_WORDS[fare_class]} ticket"
+        return {
+            "origin": _city(draw.world, train["origin"]),
+            "destination": _city(draw.world, train["destination"]),
+            "date": train["date"],
+            "departure": train["departure_time"],
+            "tickets": tickets + ("s" if passengers > 1 else ""),
+            "class": fare_class,
+            "who": f"{spoken(passengers)} passenger" + ("s" if passengers > 1 else ""),
+            "passengers": passengers,
+            "to": train,
+        }
+
+    return extra
+
+
+def _fare(fare_class: str) -> Any:
+    return lambda d: {
+        "train_number": d.extra["to"]["train_number"],
+        "fare_class": fare_class or d.extra["class"],
+        "passengers": d.extra["passengers"],
+    }
+
+
+def _difference(draw: Draw) -> dict[str, Any]:
+    fares, passengers = draw.extra["to"]["fares"], draw.extra["passengers"]
+    first, standard = (round(fares[c] * passengers, 2) for c in ("first", "standard"))
+    return {"expression": f"{first} - {standard}"}
+
+
+def _bags(draw: Draw) -> dict[str, Any]:
+    bags = draw.rng.choice((1, 1, 2, 2, 3, 4))
+    return {"bags": bags, "checked": f"{spoken(bags)} checked bag" + ("s" if bags > 1 else "")}
+
+
+SEARCH = ("search_trains", _route)
+BOOKING_MOTIVES = (
+    "We're visiting relatives.",
+    "I have a conference to attend.",
+    "It's for a weekend away.",
+    "My daughter starts university there.",
+    "I'm going to a wedding.",
+    "We're off to a football match.",
+)
+GOALS = (
+    Goal(
+        "cancel",
+        "cancel_booking",
+        ("booking",),
+        _bid,
+        words=("cancel {booking}", "call off {booking}", "drop {booking}", "get rid of {booking}"),
+        done="{booking} is cancelled: the fee is {cancellation_fee} and {refund_amount} goes back "
+        "to your payment method on file.",
+        report=("refund_amount",),
+        before=(("get_refund_quote", _bid),),
+        check=rules.refund_quote,
+        price="cancellation_fee",
+        price_noun="cancellation fee",
+        motives=(
+            "My plans changed.",
+            "The meeting I was going to was cancelled.",
+            "I'm driving instead.",
+            "My friend can't host us after all.",
+            "I've caught a bad cold.",
+            "The event was postponed.",
+        ),
+        weight=5,
+    ),
+    Goal(
+        "change",
+        "change_booking",
+        ("booking",),
+        _move,
+        words=(
+            "move {booking} to the {departure} train on {date}",
+            "switch {booking} to the {departure} departure on {date}",
+            "change {booking} to the train leaving at {departure} on {date}",
+        ),
+        done="{booking} is now on train {new_train_number} at {departure_time} on {travel_date}; "
+        "you paid {total_to_pay} (change fee {change_fee}).",
+        report=("new_train_number", "total_to_pay"),
+        before=(SEARCH, ("get_change_quote", _move)),
+        check=rules.change_quote,
+        when=lambda d: bool(_others(d)),
+        extra=_target,
+        price="total_to_pay",
+        price_noun="change",
+        motives=(
+            "My meeting was moved.",
+            "I'd rather travel at another time.",
+            "My return flight changed.",
+            "The original time is too early for the kids.",
+            "I need to be there sooner.",
+        ),
+        weight=4,
+    ),
+    Goal(
+        "upgrade",
+        "upgrade_class",
+        ("booking",),
+        _bid,
+        words=(
+            "upgrade {booking} to first class",
+            "move {booking} up to first class",
+            "get first-class seats for {booking}",
+        ),
+        done="{booking} is now first class; the upgrade cost {upgrade_cost}.",
+        report=("upgrade_cost",),
+        before=(("get_upgrade_quote", _bid),),
+        check=rules.upgrade_quote,
+        when=lambda d: d["booking"]["fare_class"] != "first",
+        price="upgrade_cost",
+        price_noun="upgrade",
+        motives=(
+            "I'd like a more comfortable seat.",
+            "I need to work on the train.",
+            "It's our anniversary.",
+            "My back has been bad lately.",
+        ),
+    ),
+    Goal(
+        "luggage",
+        "add_luggage",
+        ("booking",),
+        lambda d: {**_bid(d), "bags": d.extra["bags"]},
+        words=(
+            "add {checked} to {booking}",
+            "check in {checked} for {booking}",
+            "bring {checked} on {booking}",
+        ),
+        done="I added {checked} to {booking}, which now has {luggage} bag(s); the fee is {fee}.",
+        report=("fee",),
+        check=rules.luggage_quote,
+        extra=_bags,
+        motives=("I'm moving some things.", "We're going away for a while.", "I'm bringing gifts."),
+    ),
+    Goal(
+        "book",
+        "book_ticket",
+        ("customer",),
+        lambda d: {
+            "customer_id": d["customer"]["customer_id"],
+            **_fare("")(d),
+        },
+        words=(
+            "book {tickets} from {origin} to {destination} on the {departure} train on {date}",
+            "get {tickets} on the {departure} from {origin} to {destination} on {date}",
+            "reserve {tickets} from {origin} to {destination} on {date}, on the {departure} train",
+        ),
+        done="You are booked: booking {booking_id} on train {train_number} at {departure} on "
+        "{date}, {tickets}, {ticket_price} in total.",
+        report=("booking_id", "ticket_price"),
+        before=(SEARCH,),
+        check=rules.check_booking,
+        extra=_trip((1, 1, 1, 2, 2, 3, 4, 7, 8)),
+        motives=BOOKING_MOTIVES,
+        weight=4,
+    ),
+    Goal(
+        "times",
+        "get_train_details",
+        ("booking",),
+        lambda d: {"train_number": d["booking"]["train_number"]},
+        words=(
+            "what time {booking} leaves and when it arrives",
+            "when {booking} departs and when it gets in",
+        ),
+        done="{booking} is on train {train_number}, leaving at {departure_time} and arriving at "
+        "{arrival_time}.",
+        report=("departure_time", "arrival_time"),
+        when=lambda d: d["booking"]["status"] == "confirmed" and _status(d) == "scheduled",
+        motives=("I need to plan getting to the station.", "Someone is picking me up."),
+        weight=2,
+    ),
+    Goal(
+        "refund",
+        "get_refund_quote",
+        ("booking",),
+        _bid,
+        words=(
+            "how much I would get back if I cancelled {booking} today",
+            "what cancelling {booking} would cost me in fees",
+        ),
+        done="Cancelling {booking} today would cost {cancellation_fee} and refund "
+        "{refund_amount}. I have not cancelled it.",
+        report=("cancellation_fee", "refund_amount"),
+        check=rules.refund_quote,
+        motives=("My plans might change.", "I'm not sure I can travel any more."),
+        weight=2,
+    ),
+    Goal(
+        "change_cost",
+        "get_change_quote",
+        ("booking",),
+        _move,
+        words=(
+            "what it would cost to move {booking} to the {departure} train on {date}",
+            "how much I'd pay to switch {booking} to the {departure} departure on {date}",
+        ),
+        done="Moving {booking} to train {new_train_number} would cost {total_to_pay} (change "
+        "fee {change_fee}). I have not changed it.",
+        report=("new_train_number", "total_to_pay"),
+        before=(SEARCH,),
+        check=rules.change_quote,
+        when=lambda d: bool(_others(d)),
+        extra=_target,
+        motives=("I'm thinking about travelling later.", "My schedule may shift."),
+        weight=2,
+    ),
+    Goal(
+        "fare",
+        "get_fare",
+        (),
+        _fare(""),
+        words=(
+            "how much {tickets} from {origin} to {destination} on the {departure} train on {date} "
+            "would cost",
+            "what {tickets} on the {departure} from {origin} to {destination} on {date} would "
+            "come to",
+        ),
+        done="{tickets} on train {train_number} cost {total} in total.",
+        report=("train_number", "total"),
+        before=(SEARCH,),
+        extra=_trip((1, 2, 3, 4)),
+        motives=("We're planning a family trip.", "I'm comparing prices for a group."),
+        weight=2,
+    ),
+    Goal(
+        "first_extra",
+        "calculate",
+        (),
+        _difference,
+        words=(
+            "how much more first class costs than standard for {who} on the {departure} train "
+            "from {origin} to {destination} on {date}",
+            "the extra cost of first class over standard for {who} on the {departure} from "
+            "{origin} to {destination} on {date}",
+        ),
+        done="On train {train_number}, first class costs {result} more than standard for {who}.",
+        report=("result",),
+        before=(SEARCH, ("get_fare", _fare("standard")), ("get_fare", _fare("first"))),
+        extra=_trip((1, 2, 3, 4)),
+        motives=("I'm wondering whether to treat myself.", "We're deciding on a class."),
+        weight=2,
+    ),
+    Goal(
+        "compensation",
+        "transfer_to_human_agents",
+        ("booking",),
+        lambda d: {
+            "summary": f"Compensation claim for booking {d['booking']['booking_id']} on train "
+            f"{d['booking']['train_number']}, which the customer says was badly delayed."
+        },
+        words=(
+            "claim compensation for the delay on {booking}",
+            "get money back because {booking} ran very late",
+            "complain that {booking} was badly delayed",
+        ),
+        done="Compensation claims are handled by our human agents, so I have transferred you to "
+        "one with a summary of your claim about train {booking[train_number]}.",
+        report=("booking.train_number",),
+        when=lambda d: d["booking"]["status"] == "confirmed" and _status(d) == "departed",
+        motives=("I missed an important appointment.", "We waited for over an hour."),
+        weight=2,
+    ),
+)
+
+
+def stations_in(rng: random.Random, world: Record) -> Draft | None:
+    """Which station a city has: one item of the station list, picked by the caller's city (a
+    goal's `report` cannot select it)."""
+    station = rng.choice(sorted(world["stations"].values(), key=lambda s: s["code"]))
+    run = GoldRunner(RailwayTools, world)
+    run("list_stations")
+    city = station["city"]
+    goals = (
+        f"which station you serve in {city} and its code",
+        f"the name and code of your station in {city}",
+        f"what your station in {city} is called and its code",
+    )
+    motives = (
+        "You're new to train travel.",
+        "A friend is meeting you there.",
+        "You're planning a trip.",
+        "Your ticket names only the city.",
+    )
+    motive, goal = rng.choice(motives), rng.choice(goals)
+    return Draft(
+        Request(goals, "know", stated={"city": city}, reason=f"{motive} You want to know {goal}."),
+        run.actions,
+        f"In {city} we serve {station['name']}, station code {station['code']}.",
+        [station["name"], station["code"]],
+        writes=False,
+    )
+
+
+class RailwayDomain(StatefulDomain):
+    """Train tickets of one railway: 16 stations, ~220 trains, 140 customers, ~400 bookings."""
+
     name = "railway"
-    version = "3.2"
-    family = "stateful"
+    version = "4.0"
     toolkit = RailwayTools
-    policy = (Path(__file__).parent / "policy.md").read_text(encoding="utf-8")
-    templates = tuple(TEMPLATES)
-    template_table = TEMPLATES
+    rules = rules
+    entities = ENTITIES
+    goals = GOALS
+    handmade: ClassVar[dict[str, tuple[Template, int]]] = {"stations_in": (stations_in, 1)}
 
-    def world(self, seed: int) -> dict[str, Any]:
-        return _world(seed)
-
-    def sample(self, rng: random.Random, seed: int, index: int) -> TaskSpec:
-        return sample_task(rng, self.world(seed), TEMPLATES, RailwayTools, self.policy)
+    def build_world(self, rng: random.Random) -> dict[str, Any]:
+        return build_world(rng)

@@ -1,8 +1,6 @@
-"""The railway policy as code: record lookups, train status, and every fee and refund quote.
-
-Quotes validate the request against policy.md and raise ToolError when it is not allowed; they
-never change the state. The WRITE tools apply a quote; the READ tools show one.
-"""
+"""The railway policy as code: its constants (policy.md is rendered from them), one `PolicyError`
+per rule, and the quotes and checks the tools and the composer share (they never change the
+state: a WRITE tool applies a quote, a READ tool shows one)."""
 
 from __future__ import annotations
 
@@ -10,31 +8,54 @@ from datetime import date
 from typing import Any
 
 from toolscale.core.contract import ToolError
-from toolscale.tools.bounds import identifier, shown
+from toolscale.kit import PolicyError, lookup
 
-# (minimum days before departure, fee rate per fare class), first match wins
-CANCEL_RATES: tuple[tuple[int, dict[str, float]], ...] = (
-    (14, {"saver": 1.0, "standard": 0.0, "first": 0.0}),
-    (3, {"saver": 1.0, "standard": 0.2, "first": 0.1}),
-    (0, {"saver": 1.0, "standard": 0.5, "first": 0.3}),
-)
+TODAY = "2025-06-10"
+CLOCK = "12:00"
+NOW = f"{TODAY}T{CLOCK}"
+FARE_CLASSES = ("saver", "standard", "first")
+TIERS = ("regular", "silver", "gold")
+CANCEL_DAYS = (14, 3, 0)  # least days before departure of each band, first match wins
+CANCEL_FEES = {"saver": (1.0, 1.0, 1.0), "standard": (0.0, 0.2, 0.5), "first": (0.0, 0.1, 0.3)}
 CHANGE_FEE = {"regular": 15.0, "silver": 7.5, "gold": 0.0}  # per passenger
 FREE_BAGS = {"regular": 0, "silver": 1, "gold": 2}  # per passenger
 BAG_FEE = 12.5
 MAX_BAGS = 3  # per passenger
-MAX_PASSENGERS = 6
-FARE_CLASSES = ("saver", "standard", "first")
+MAX_PASSENGERS = 6  # larger groups go to the group travel desk (a human agent)
 
 Record = dict[str, Any]
 
 
-def lookup(state: Record, table: str, key: str) -> Record:
-    """The record `key` of `state[table]`, or a ToolError naming what was not found."""
-    label = {"customers": "customer", "bookings": "booking", "trains": "train"}[table]
-    record = state[table].get(identifier(key, f"the {label} id").strip())
-    if record is None:
-        raise ToolError(f"no {label} with id {shown(key)}")
-    return record
+class NotActive(PolicyError):
+    pass
+
+
+class Departed(PolicyError):
+    pass
+
+
+class OperatorCancelled(PolicyError):
+    pass
+
+
+class SaverFixed(PolicyError):
+    pass
+
+
+class NotStandard(PolicyError):
+    pass
+
+
+class SoldOut(PolicyError):
+    pass
+
+
+class TooManyBags(PolicyError):
+    pass
+
+
+class GroupBooking(PolicyError):
+    handoff = True
 
 
 def train_status(state: Record, train: Record) -> str:
@@ -52,38 +73,53 @@ def days_before(state: Record, train: Record) -> int:
 
 def _active(state: Record, booking: Record) -> Record:
     """The booking's train, after checking the booking can still be modified or cancelled."""
+    number = booking["train_number"]
     if booking["status"] != "confirmed":
-        raise ToolError(f"booking {booking['booking_id']} is already {booking['status']}")
-    train = state["trains"][booking["train_number"]]
+        raise NotActive(
+            f"booking {booking['booking_id']} is already {booking['status']}",
+            shows=(booking["status"], number),
+        )
+    train = state["trains"][number]
     if train_status(state, train) == "departed":
-        raise ToolError(
-            f"train {train['train_number']} of booking {booking['booking_id']} has already "
-            f"departed ({train['date']} {train['departure_time']})"
+        raise Departed(
+            f"train {number} of booking {booking['booking_id']} has already departed "
+            f"({train['date']} {train['departure_time']})",
+            shows=(number, train["departure_time"]),
         )
     return train
 
 
-def _bookable(state: Record, train: Record, fare_class: str, passengers: int) -> None:
+def _not_cancelled(train: Record, advice: str = "") -> None:
+    if train["status"] == "cancelled":
+        raise OperatorCancelled(
+            f"train {train['train_number']} was cancelled by the operator{advice}",
+            shows=(train["train_number"],),
+        )
+
+
+def _seats(state: Record, train: Record, fare_class: str, passengers: int) -> None:
     status = train_status(state, train)
     if status != "scheduled":
         raise ToolError(f"train {train['train_number']} is {status} and cannot be booked")
     if fare_class not in train["fares"]:
         raise ToolError(f"unknown fare class {fare_class!r}; use saver, standard or first")
     if train["seats_left"][fare_class] < passengers:
-        raise ToolError(
+        raise SoldOut(
             f"train {train['train_number']} has only {train['seats_left'][fare_class]} "
-            f"{fare_class} seat(s) left, {passengers} needed"
+            f"{fare_class} seat(s) left, {passengers} needed",
+            shows=(train["train_number"],),
         )
 
 
-def refund_quote(state: Record, booking: Record) -> Record:
+def refund_quote(state: Record, booking_id: str) -> Record:
+    booking = lookup(state, "bookings", booking_id, "booking")
     train = _active(state, booking)
     days = days_before(state, train)
     if train["status"] == "cancelled":
         fee, refund = 0.0, round(booking["ticket_price"] + booking["fees_paid"], 2)
     else:
-        rate = next(r for least, r in CANCEL_RATES if days >= least)[booking["fare_class"]]
-        fee = round(booking["ticket_price"] * rate, 2)
+        band = next(i for i, least in enumerate(CANCEL_DAYS) if days >= least)
+        fee = round(booking["ticket_price"] * CANCEL_FEES[booking["fare_class"]][band], 2)
         refund = round(booking["ticket_price"] - fee, 2)
     return {
         "booking_id": booking["booking_id"],
@@ -94,20 +130,22 @@ def refund_quote(state: Record, booking: Record) -> Record:
     }
 
 
-def change_quote(state: Record, booking: Record, new_train: Record) -> Record:
+def change_quote(state: Record, booking_id: str, new_train_number: str) -> Record:
+    booking = lookup(state, "bookings", booking_id, "booking")
+    new_train = lookup(state, "trains", new_train_number, "train")
     train = _active(state, booking)
-    if train["status"] == "cancelled":
-        raise ToolError(
-            f"train {train['train_number']} was cancelled by the operator: cancel the booking "
-            "for a full refund and book a new ticket instead"
-        )
+    _not_cancelled(train, ": cancel the booking for a full refund and book a new ticket instead")
     if booking["fare_class"] == "saver":
-        raise ToolError("saver tickets cannot be changed")
+        raise SaverFixed(
+            f"booking {booking['booking_id']} is a saver ticket, and saver tickets cannot be "
+            "changed",
+            shows=("saver", train["train_number"]),
+        )
     if new_train["train_number"] == train["train_number"]:
         raise ToolError(f"booking {booking['booking_id']} is already on {train['train_number']}")
     if (new_train["origin"], new_train["destination"]) != (train["origin"], train["destination"]):
         raise ToolError("a booking can only be changed to a train on the same route")
-    _bookable(state, new_train, booking["fare_class"], booking["passengers"])
+    _seats(state, new_train, booking["fare_class"], booking["passengers"])
     tier = state["customers"][booking["customer_id"]]["membership"]
     fee = round(CHANGE_FEE[tier] * booking["passengers"], 2)
     new_price = round(new_train["fares"][booking["fare_class"]] * booking["passengers"], 2)
@@ -122,11 +160,17 @@ def change_quote(state: Record, booking: Record, new_train: Record) -> Record:
     }
 
 
-def upgrade_quote(state: Record, booking: Record) -> Record:
+def upgrade_quote(state: Record, booking_id: str) -> Record:
+    booking = lookup(state, "bookings", booking_id, "booking")
     train = _active(state, booking)
     if booking["fare_class"] != "standard":
-        raise ToolError(f"only standard tickets can be upgraded, not {booking['fare_class']}")
-    _bookable(state, train, "first", booking["passengers"])
+        raise NotStandard(
+            f"only standard tickets can be upgraded, and booking {booking['booking_id']} is "
+            f"{booking['fare_class']}",
+            shows=(booking["fare_class"], train["train_number"]),
+        )
+    _not_cancelled(train)
+    _seats(state, train, "first", booking["passengers"])
     first_price = round(train["fares"]["first"] * booking["passengers"], 2)
     return {
         "booking_id": booking["booking_id"],
@@ -135,17 +179,18 @@ def upgrade_quote(state: Record, booking: Record) -> Record:
     }
 
 
-def luggage_quote(state: Record, booking: Record, bags: int) -> Record:
+def luggage_quote(state: Record, booking_id: str, bags: int) -> Record:
+    booking = lookup(state, "bookings", booking_id, "booking")
     train = _active(state, booking)
-    if train["status"] == "cancelled":
-        raise ToolError(f"train {train['train_number']} was cancelled by the operator")
+    _not_cancelled(train)
     if bags < 1:
         raise ToolError("bags must be at least 1")
     total = booking["luggage"] + bags
     if total > MAX_BAGS * booking["passengers"]:
-        raise ToolError(
+        raise TooManyBags(
             f"at most {MAX_BAGS} bags per passenger: this booking allows "
-            f"{MAX_BAGS * booking['passengers']} in total and has {booking['luggage']}"
+            f"{MAX_BAGS * booking['passengers']} in total and has {booking['luggage']}",
+            shows=(train["train_number"],),
         )
     free = FREE_BAGS[state["customers"][booking["customer_id"]]["membership"]]
     free *= booking["passengers"]
@@ -153,8 +198,18 @@ def luggage_quote(state: Record, booking: Record, bags: int) -> Record:
     return {"booking_id": booking["booking_id"], "luggage": total, "fee": round(BAG_FEE * paid, 2)}
 
 
-def check_bookable(state: Record, train: Record, fare_class: str, passengers: int) -> None:
-    """Raise ToolError unless `passengers` seats of `fare_class` can be sold on `train`."""
-    if not 1 <= passengers <= MAX_PASSENGERS:
+def check_booking(
+    state: Record, customer_id: str, train_number: str, fare_class: str, passengers: int
+) -> None:
+    """Raise the error that forbids selling `passengers` seats of `fare_class` on the train."""
+    lookup(state, "customers", customer_id, "customer")
+    train = lookup(state, "trains", train_number, "train")
+    if passengers > MAX_PASSENGERS:
+        raise GroupBooking(
+            f"bookings of more than {MAX_PASSENGERS} passengers are made by our group travel "
+            f"desk, and this one is for {passengers}",
+            shows=(train["train_number"],),
+        )
+    if passengers < 1:
         raise ToolError(f"passengers must be between 1 and {MAX_PASSENGERS}")
-    _bookable(state, train, fare_class, passengers)
+    _seats(state, train, fare_class, passengers)

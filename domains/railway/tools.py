@@ -1,7 +1,9 @@
 """The railway agent's tools: look up customers, bookings and trains; book, cancel, change, upgrade.
 
-Every fee and refund is computed by `rules` (the policy as code); READ tools show a quote, WRITE
-tools apply it. Outputs are JSON text; a request the policy forbids raises ToolError.
+Every fee and refund is computed by `rules` (the policy as code, the checks the composer draws
+tasks with); READ tools show a quote, WRITE tools apply it. Outputs are JSON text; a request the
+policy forbids raises its `PolicyError`. The `@finds` / `@lists` / `@raises` links are the tool
+graph (toolscale.kit.graph).
 """
 
 from __future__ import annotations
@@ -10,9 +12,9 @@ import json
 from typing import Any, Literal
 
 from domains.railway import rules
-from domains.railway.rules import lookup
-from domains.railway.state import make_booking
+from domains.railway.world import make_booking
 from toolscale.core.contract import ToolError, ToolKind, tool
+from toolscale.kit import find_by, finds, lists, lookup, raises
 from toolscale.tools.bounds import identifier, shown, text
 from toolscale.tools.generic import StatefulGenericTools
 
@@ -46,28 +48,27 @@ class RailwayTools(StatefulGenericTools):
         }
 
     @tool(ToolKind.READ)
+    @finds("customer", by="customer_id")
     def get_customer_details(self, customer_id: str) -> str:
         """Get a customer's profile: name, email, membership tier and booking ids.
 
         Args:
             customer_id: The customer id, such as "C12345".
         """
-        return _dump(lookup(self.state, "customers", customer_id))
+        return _dump(lookup(self.state, "customers", customer_id, "customer"))
 
     @tool(ToolKind.READ)
+    @finds("customer", by="email")
     def find_customer_by_email(self, email: str) -> str:
         """Find a customer by email address and return their profile (as get_customer_details).
 
         Args:
             email: The customer's email address.
         """
-        wanted = identifier(email, "email").strip().casefold()
-        for customer in self.state["customers"].values():
-            if customer["email"] == wanted:
-                return _dump(customer)
-        raise ToolError(f"no customer with email {shown(email)}")
+        return _dump(find_by(self.state, "customers", "email", email, "customer"))
 
     @tool(ToolKind.READ)
+    @finds("booking", by="booking_id")
     def get_booking_details(self, booking_id: str) -> str:
         """Get a booking: customer, train, travel date, fare class, passengers, ticket price paid,
         luggage, fees paid, status, refund, the train's route (station codes) and the train's
@@ -76,9 +77,10 @@ class RailwayTools(StatefulGenericTools):
         Args:
             booking_id: The booking id, such as "BK1234".
         """
-        return _dump(self._booking_view(lookup(self.state, "bookings", booking_id)))
+        return _dump(self._booking_view(lookup(self.state, "bookings", booking_id, "booking")))
 
     @tool(ToolKind.READ)
+    @lists("booking", of="customer")
     def list_customer_bookings(self, customer_id: str) -> str:
         """List all bookings of a customer, each with route, travel date, departure time, fare
         class, passengers, booking status and train status.
@@ -86,7 +88,7 @@ class RailwayTools(StatefulGenericTools):
         Args:
             customer_id: The customer id, such as "C12345".
         """
-        customer = lookup(self.state, "customers", customer_id)
+        customer = lookup(self.state, "customers", customer_id, "customer")
         rows = []
         for booking_id in customer["booking_ids"]:
             view = self._booking_view(self.state["bookings"][booking_id])
@@ -133,7 +135,7 @@ class RailwayTools(StatefulGenericTools):
         Args:
             train_number: The train number, such as "RW512".
         """
-        return _dump(self._train_view(lookup(self.state, "trains", train_number)))
+        return _dump(self._train_view(lookup(self.state, "trains", train_number, "train")))
 
     @tool(ToolKind.READ)
     def get_fare(self, train_number: str, fare_class: FareClass, passengers: int = 1) -> str:
@@ -144,7 +146,7 @@ class RailwayTools(StatefulGenericTools):
             fare_class: One of "saver", "standard", "first".
             passengers: Number of passengers (default 1).
         """
-        train = lookup(self.state, "trains", train_number)
+        train = lookup(self.state, "trains", train_number, "train")
         if not 1 <= passengers <= rules.MAX_PASSENGERS:
             raise ToolError(f"passengers must be between 1 and {rules.MAX_PASSENGERS}")
         if fare_class not in train["fares"]:
@@ -168,7 +170,7 @@ class RailwayTools(StatefulGenericTools):
         Args:
             booking_id: The booking id, such as "BK1234".
         """
-        return _dump(rules.refund_quote(self.state, lookup(self.state, "bookings", booking_id)))
+        return _dump(rules.refund_quote(self.state, booking_id))
 
     @tool(ToolKind.READ)
     def get_change_quote(self, booking_id: str, new_train_number: str) -> str:
@@ -179,9 +181,7 @@ class RailwayTools(StatefulGenericTools):
             booking_id: The booking id, such as "BK1234".
             new_train_number: The train to move the booking to.
         """
-        booking = lookup(self.state, "bookings", booking_id)
-        new_train = lookup(self.state, "trains", new_train_number)
-        return _dump(rules.change_quote(self.state, booking, new_train))
+        return _dump(rules.change_quote(self.state, booking_id, new_train_number))
 
     @tool(ToolKind.READ)
     def get_upgrade_quote(self, booking_id: str) -> str:
@@ -190,9 +190,10 @@ class RailwayTools(StatefulGenericTools):
         Args:
             booking_id: The booking id, such as "BK1234".
         """
-        return _dump(rules.upgrade_quote(self.state, lookup(self.state, "bookings", booking_id)))
+        return _dump(rules.upgrade_quote(self.state, booking_id))
 
     @tool(ToolKind.WRITE)
+    @raises(rules.SoldOut, rules.GroupBooking)
     def book_ticket(
         self, customer_id: str, train_number: str, fare_class: FareClass, passengers: int
     ) -> str:
@@ -205,14 +206,15 @@ class RailwayTools(StatefulGenericTools):
             fare_class: One of "saver", "standard", "first".
             passengers: Number of passengers (1 to 6).
         """
-        customer = lookup(self.state, "customers", customer_id)
-        train = lookup(self.state, "trains", train_number)
-        rules.check_bookable(self.state, train, fare_class, passengers)
+        rules.check_booking(self.state, customer_id, train_number, fare_class, passengers)
+        customer = self.state["customers"][customer_id.strip()]
+        train = self.state["trains"][train_number.strip()]
         train["seats_left"][fare_class] -= passengers
         booking = make_booking(self.state, customer["customer_id"], train, fare_class, passengers)
         return _dump(booking)
 
     @tool(ToolKind.WRITE)
+    @raises(rules.Departed, rules.NotActive)
     def cancel_booking(self, booking_id: str) -> str:
         """Cancel a booking and refund it by the cancellation policy (the same amounts as
         get_refund_quote). Returns the cancellation fee and the refund amount.
@@ -220,8 +222,8 @@ class RailwayTools(StatefulGenericTools):
         Args:
             booking_id: The booking id, such as "BK1234".
         """
-        booking = lookup(self.state, "bookings", booking_id)
-        quote = rules.refund_quote(self.state, booking)
+        quote = rules.refund_quote(self.state, booking_id)
+        booking = self.state["bookings"][quote["booking_id"]]
         train = self.state["trains"][booking["train_number"]]
         train["seats_left"][booking["fare_class"]] += booking["passengers"]
         booking["status"] = "cancelled"
@@ -229,6 +231,9 @@ class RailwayTools(StatefulGenericTools):
         return _dump({**quote, "status": "cancelled"})
 
     @tool(ToolKind.WRITE)
+    @raises(
+        rules.SaverFixed, rules.SoldOut, rules.OperatorCancelled, rules.Departed, rules.NotActive
+    )
     def change_booking(self, booking_id: str, new_train_number: str) -> str:
         """Move a booking to another train on the same route (another date or time), same fare
         class and passengers. Charges the change fee plus any higher fare (a lower fare is not
@@ -238,9 +243,9 @@ class RailwayTools(StatefulGenericTools):
             booking_id: The booking id, such as "BK1234".
             new_train_number: The train to move the booking to.
         """
-        booking = lookup(self.state, "bookings", booking_id)
-        new_train = lookup(self.state, "trains", new_train_number)
-        quote = rules.change_quote(self.state, booking, new_train)
+        quote = rules.change_quote(self.state, booking_id, new_train_number)
+        booking = self.state["bookings"][quote["booking_id"]]
+        new_train = self.state["trains"][quote["new_train_number"]]
         old_train = self.state["trains"][booking["train_number"]]
         old_train["seats_left"][booking["fare_class"]] += booking["passengers"]
         new_train["seats_left"][booking["fare_class"]] -= booking["passengers"]
@@ -252,6 +257,9 @@ class RailwayTools(StatefulGenericTools):
         return _dump(quote | moved)
 
     @tool(ToolKind.WRITE)
+    @raises(
+        rules.NotStandard, rules.SoldOut, rules.OperatorCancelled, rules.Departed, rules.NotActive
+    )
     def upgrade_class(self, booking_id: str) -> str:
         """Upgrade a standard booking to first class on the same train, charging the difference
         between the first-class fare for all passengers and the ticket price already paid.
@@ -260,8 +268,8 @@ class RailwayTools(StatefulGenericTools):
         Args:
             booking_id: The booking id, such as "BK1234".
         """
-        booking = lookup(self.state, "bookings", booking_id)
-        quote = rules.upgrade_quote(self.state, booking)
+        quote = rules.upgrade_quote(self.state, booking_id)
+        booking = self.state["bookings"][quote["booking_id"]]
         seats = self.state["trains"][booking["train_number"]]["seats_left"]
         seats["standard"] += booking["passengers"]
         seats["first"] -= booking["passengers"]
@@ -270,6 +278,7 @@ class RailwayTools(StatefulGenericTools):
         return _dump({**quote, "fare_class": "first"})
 
     @tool(ToolKind.WRITE)
+    @raises(rules.TooManyBags, rules.OperatorCancelled, rules.Departed, rules.NotActive)
     def add_luggage(self, booking_id: str, bags: int) -> str:
         """Add checked bags to a booking. Bags within the membership allowance are free, others
         cost the per-bag fee. Returns the booking's new bag count and the fee charged.
@@ -278,8 +287,8 @@ class RailwayTools(StatefulGenericTools):
             booking_id: The booking id, such as "BK1234".
             bags: Number of bags to add (at least 1).
         """
-        booking = lookup(self.state, "bookings", booking_id)
-        quote = rules.luggage_quote(self.state, booking, bags)
+        quote = rules.luggage_quote(self.state, booking_id, bags)
+        booking = self.state["bookings"][quote["booking_id"]]
         booking["luggage"] = quote["luggage"]
         booking["fees_paid"] = round(booking["fees_paid"] + quote["fee"], 2)
         return _dump(quote)

@@ -11,11 +11,10 @@ from typing import Any
 
 import pytest
 
-from domains.bank import BankDomain
+from domains.bank import BankDomain, rules
 from domains.bank.rules import external_fee, money, replacement_fee
-from domains.bank.state import build_world
-from domains.bank.tasks import TEMPLATES
 from domains.bank.tools import BankTools
+from domains.bank.world import build_world
 from toolscale.core.contract import (
     TaskSpec,
     ToolError,
@@ -25,7 +24,6 @@ from toolscale.core.contract import (
     normalize_text,
     state_hash,
 )
-from toolscale.kit import sample_task
 from toolscale.play.conversation import plan_conversation
 from toolscale.play.scripted_user import YES, reply
 from toolscale.publish.fuzz import fuzz_domain
@@ -171,7 +169,7 @@ def test_internal_transfer_moves_money_between_own_accounts_only() -> None:
 @pytest.mark.parametrize(
     ("source", "destination", "amount", "message"),
     [
-        ("ACC-1", "PAY-1", 999.0, "insufficient funds"),  # 999 + fee (1.00 + 4.995 -> 6.00) > 1000
+        ("ACC-1", "PAY-1", 999.0, "insufficient funds: 1005.00"),  # fee 1.00 + 4.995 -> 6.00
         ("ACC-1", "ACC-2", 10.005, "at most 2 decimals"),
         ("ACC-1", "PAY-404", 10.0, "no payee with id"),
         ("ACC-1", "CUS-2", 10.0, "neither an account nor a payee"),
@@ -193,7 +191,7 @@ def test_daily_external_limit_counts_todays_transfers() -> None:
     kit = BankTools(state)
     kit.transfer_funds("ACC-1", "PAY-1", 2400)
     assert json.loads(kit.get_account_details("ACC-1"))["external_transfers_today"] == "2400.00"
-    with pytest.raises(ToolError, match=r"daily external transfer limit of 2500\.00"):
+    with pytest.raises(rules.OverDailyLimit, match=r"daily external transfer limit of 2500\.00"):
         kit.transfer_funds("ACC-1", "PAY-1", 100.01)
     kit.transfer_funds("ACC-1", "PAY-1", 100)
 
@@ -201,13 +199,16 @@ def test_daily_external_limit_counts_todays_transfers() -> None:
 def test_frozen_account_cannot_send() -> None:
     state = tiny_bank()
     state["accounts"]["ACC-2"]["status"] = "frozen"
-    with pytest.raises(ToolError, match="frozen"):
+    with pytest.raises(rules.Frozen, match="frozen") as frozen:
         BankTools(state).transfer_funds("ACC-2", "ACC-1", 10)
+    assert frozen.value.handoff  # a case for a human agent
+    with pytest.raises(rules.Frozen):
+        BankTools(state).close_account("ACC-2")
 
 
 def test_dispute_window_is_sixty_days_and_gold_gets_provisional_credit() -> None:
     kit = BankTools(tiny_bank("gold"))
-    with pytest.raises(ToolError, match="older than 60 days"):
+    with pytest.raises(rules.TooOld, match="older than 60 days"):
         kit.dispute_transaction("TX-OLD", "unrecognized")
     out = json.loads(kit.dispute_transaction("TX-NEW", "duplicate"))
     assert (out["provisional_credit"], out["account_balance"]) == ("40.25", "1040.25")
@@ -228,9 +229,11 @@ def test_standard_dispute_gives_no_credit() -> None:
 
 def test_replacement_needs_a_blocked_card_and_charges_the_tier_fee() -> None:
     kit = BankTools(tiny_bank("gold"))
-    with pytest.raises(ToolError, match="only a blocked card"):
+    with pytest.raises(rules.NotBlocked, match="only a blocked card"):
         kit.replace_card("CARD-A", True)
     kit.block_card("CARD-A", "lost")
+    with pytest.raises(rules.CardNotActive, match="blocked, not active"):
+        kit.block_card("CARD-A", "stolen")
     out = json.loads(kit.replace_card("CARD-A", True))
     assert (out["fee"], out["account_balance"], out["delivery_business_days"]) == (
         "20.00",
@@ -249,8 +252,10 @@ def test_replacement_needs_a_blocked_card_and_charges_the_tier_fee() -> None:
 
 def test_daily_limit_bounds_follow_the_tier() -> None:
     kit = BankTools(tiny_bank("gold"))
-    with pytest.raises(ToolError, match="between 100 and 3000"):
+    with pytest.raises(rules.LimitTooHigh, match="between 100 and 3000"):
         kit.update_daily_limit("CARD-A", 3050)
+    with pytest.raises(ToolError, match="between 100 and 3000"):
+        kit.update_daily_limit("CARD-A", 50)
     with pytest.raises(ToolError, match="multiple of 50"):
         kit.update_daily_limit("CARD-A", 2975)
     out = json.loads(kit.update_daily_limit("CARD-A", 3000))
@@ -318,21 +323,22 @@ def test_policy_states_the_numbers_the_tools_use() -> None:
     policy = BankDomain.policy
     for text in ("2025-06-16", "2025-04-17", "60 days", "2.50 + 1%", "at most 25.00", "3000"):
         assert text in policy
+    assert "| Replacement card | 10.00 | 5.00 | free |" in policy and "{" not in policy
 
 
 def small_world() -> dict[str, Any]:
     return build_world(random.Random("bank-test"), customers=40)
 
 
-def sampled(count: int) -> list[TaskSpec]:
-    """Tasks 0..count-1 of a small world (a real world holds 150-180 customers)."""
-    world = small_world()
-    return [sample_task(item_rng("bank", 3, i), world, TEMPLATES, BankTools) for i in range(count)]
-
-
 @pytest.fixture(scope="module")
 def tasks() -> list[TaskSpec]:
-    return sampled(200)
+    """Two tasks of every intent kind (and hand-written template) of the run's world, seed 3."""
+    domain = BankDomain()
+    return [
+        domain.sample_named(item_rng("bank", 3, i), 3, i, kind)
+        for kind in domain.templates
+        for i in range(2)
+    ]
 
 
 def test_world_is_drawn_from_the_seed_alone() -> None:
@@ -345,6 +351,7 @@ def test_world_is_drawn_from_the_seed_alone() -> None:
     assert sum(len(t) for t in world.values() if isinstance(t, dict)) >= 1000
     emails = [c["email"] for c in world["customers"].values()]
     assert len(set(emails)) == len(emails)  # find_customer_by_email finds one
+    assert len(small_world()["customers"]) == 40
 
 
 def test_domain_samples_are_deterministic_and_leave_the_world_alone() -> None:
@@ -353,31 +360,13 @@ def test_domain_samples_are_deterministic_and_leave_the_world_alone() -> None:
     for index in range(6):
         spec = domain.sample(item_rng("bank", 3, index), 3, index)
         assert spec == domain.sample(item_rng("bank", 3, index), 3, index)
+        assert spec.initial_state is domain.world(3)  # no task changes the world
     assert world_id(domain.world(3)) == before
 
 
-def test_a_tasks_state_is_the_world_unless_its_template_changed_it(tasks: list[TaskSpec]) -> None:
-    world = small_world()
-    assert world_id(small_world()) == world_id(world)
-    changed = [t for t in tasks if state_hash(t.initial_state) != state_hash(world)]
-    assert {t.template for t in changed} == {"pay_with_topup"}  # the only editing template
-    for spec in changed:  # it changes one balance, nothing else
-        diff = [
-            (table, key)
-            for table, rows in world.items()
-            if isinstance(rows, dict)
-            for key in rows
-            if rows[key] != spec.initial_state[table][key]
-        ]
-        assert len(diff) == 1 and diff[0][0] == "accounts", diff
-
-
 def test_sampled_gold_paths_replay_and_report_their_facts(tasks: list[TaskSpec]) -> None:
-    seen: Counter[str] = Counter()
     for spec in tasks:
-        seen[spec.template] += 1
-        fresh = json.dumps(spec.initial_state)
-        kit = BankTools(json.loads(fresh))
+        kit = BankTools(json.loads(json.dumps(spec.initial_state)))
         outputs = [getattr(kit, a.name)(**a.arguments) for a in spec.gold_actions]
         assert 2 <= len(outputs) <= 8
         expected = {1: "easy", 2: "easy", 3: "medium", 4: "medium"}.get(len(outputs), "hard")
@@ -388,14 +377,7 @@ def test_sampled_gold_paths_replay_and_report_their_facts(tasks: list[TaskSpec])
             assert not fact_stated(fact, spec.instruction), (spec.template, fact)
         changed = state_hash(kit.state) != state_hash(spec.initial_state)
         assert spec.required_facts or changed, spec.template
-        for route in spec.alternatives:
-            other = BankTools(json.loads(fresh))
-            for action in route:
-                getattr(other, action.name)(**action.arguments)
-            assert state_hash(other.state) == state_hash(kit.state)
-    assert set(seen) == set(BankDomain.templates)
-    assert {t.difficulty for t in tasks[:40]} == {"easy", "medium", "hard"}
-    assert max(len(t.gold_actions) for t in tasks) == 8
+    assert {t.difficulty for t in tasks} == {"easy", "medium", "hard"}
 
 
 def test_every_tool_appears_in_some_gold_path(tasks: list[TaskSpec]) -> None:
@@ -415,8 +397,6 @@ def test_openings_hold_no_known_value_and_the_caller_is_identified_first(
             assert normalize_text(value) not in opening, (spec.template, value)
             assert re.search(r"(ACC|CUS|CARD|TX|PAY|DSP)-", scenario.opening) is None
         assert "@" not in scenario.opening
-        for key in ("customer id", "card number"):  # what the caller cannot tell is said
-            assert (key in scenario.known) != (key in scenario.unknown_info), spec.template
         first = spec.gold_actions[0]
         assert first.name in ("find_customer_by_email", "get_customer_details"), spec.template
 
@@ -432,21 +412,21 @@ def test_gold_conversations_ask_then_confirm_each_write(tasks: list[TaskSpec]) -
         for value in spec.scenario.known.values():  # every known value is asked for and given
             assert value in given, (spec.template, value)
         assert replies.count(YES) == len(writes), spec.template  # one yes per write, no more
-        if writes:
-            assert 1 + len(replies) >= 2
 
 
 def test_refusals_and_hand_offs_read_only(tasks: list[TaskSpec]) -> None:
     by_name = {t.template: t for t in tasks}
     specs = BankTools.specs()
-    for name in ("refuse_old_dispute", "refuse_limit", "refuse_external_limit"):
+    for name in ("dispute.no.too_old", "limit.no.limit_too_high", "pay.no.over_daily_limit"):
         spec = by_name[name]
         assert all(specs[a.name].kind is not ToolKind.WRITE for a in spec.gold_actions)
-        assert "can't" in spec.final_message
-    handoff = by_name["handoff_frozen"]
-    assert handoff.gold_actions[-1].name == "transfer_to_human_agents"
-    assert "frozen" in handoff.required_facts
-    assert "TRANSFERRED TO A HUMAN AGENT" in handoff.final_message
+        assert spec.required_facts, name
+    for name in ("unfreeze", "pay.handoff.frozen", "move.handoff.frozen"):
+        handoff = by_name[name]
+        assert handoff.gold_actions[-1].name == "transfer_to_human_agents"
+        assert "transfer_funds" not in {a.name for a in handoff.gold_actions}
+    assert "move.no.over_daily_limit" not in by_name  # an own account has no payee limit
+    assert {"close_savings", "dispute_or_block"} <= set(by_name)
 
 
 def test_hostile_arguments_fail_calls_and_crash_no_tool():

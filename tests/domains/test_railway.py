@@ -1,4 +1,5 @@
-"""Railway domain: policy arithmetic on a tiny hand-built database, errors, and gold replays."""
+"""Railway domain: policy arithmetic and each rule's error on a tiny hand-built database, the
+world, and gold replays of every intent kind."""
 
 from __future__ import annotations
 
@@ -7,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from domains.railway import RailwayDomain
-from domains.railway.state import NOW, TODAY
+from domains.railway import RailwayDomain, rules
+from domains.railway.rules import NOW, TODAY
 from domains.railway.tools import RailwayTools
-from toolscale.core.contract import ToolError, ToolKind, item_rng, state_hash
+from toolscale.core.contract import ToolError, ToolKind, fact_stated, item_rng, state_hash
 from toolscale.publish.fuzz import fuzz_domain
 
 
@@ -104,10 +105,10 @@ def test_first_class_fee_is_10_percent_and_saver_refunds_nothing(kit: RailwayToo
 
 
 def test_departed_or_cancelled_bookings_cannot_be_cancelled(kit: RailwayTools) -> None:
-    with pytest.raises(ToolError, match="departed"):
+    with pytest.raises(rules.Departed, match="departed"):
         kit.cancel_booking("BK1")
     kit.cancel_booking("BK2")
-    with pytest.raises(ToolError, match="already cancelled"):
+    with pytest.raises(rules.NotActive, match="already cancelled"):
         kit.cancel_booking("BK2")
     with pytest.raises(ToolError, match="no booking"):
         kit.cancel_booking("BK99")
@@ -117,8 +118,11 @@ def test_operator_cancellation_refunds_ticket_and_fees_even_for_saver(kit: Railw
     kit.state["trains"]["R2"]["status"] = "cancelled"
     kit.state["bookings"]["BK3"]["fees_paid"] = 12.5
     assert json.loads(kit.cancel_booking("BK3"))["refund_amount"] == 42.5
-    with pytest.raises(ToolError, match="cancel the booking"):
+    with pytest.raises(rules.OperatorCancelled, match="cancel the booking"):
         kit.change_booking("BK2", "R4")
+    for refused in (lambda: kit.add_luggage("BK2", 1), lambda: kit.upgrade_class("BK2")):
+        with pytest.raises(rules.OperatorCancelled, match="cancelled by the operator"):
+            refused()
 
 
 def test_change_charges_fee_per_passenger_plus_higher_fare(kit: RailwayTools) -> None:
@@ -140,9 +144,9 @@ def test_gold_pays_no_change_fee_and_a_lower_fare_is_not_refunded(kit: RailwayTo
 
 
 def test_change_refusals(kit: RailwayTools) -> None:
-    with pytest.raises(ToolError, match="saver"):
+    with pytest.raises(rules.SaverFixed, match="saver"):
         kit.change_booking("BK3", "R4")
-    with pytest.raises(ToolError, match="seat"):
+    with pytest.raises(rules.SoldOut, match="seat"):
         kit.change_booking("BK2", "R3")  # one standard seat left, two passengers
     with pytest.raises(ToolError, match="departed"):
         kit.change_booking("BK2", "R1")
@@ -157,7 +161,7 @@ def test_upgrade_charges_first_fare_minus_price_paid(kit: RailwayTools) -> None:
     assert kit.state["bookings"]["BK2"]["fare_class"] == "first"
     assert kit.state["bookings"]["BK2"]["ticket_price"] == 360.0
     assert kit.state["trains"]["R2"]["seats_left"] == {"saver": 5, "standard": 7, "first": 3}
-    with pytest.raises(ToolError, match="only standard"):
+    with pytest.raises(rules.NotStandard, match="only standard"):
         kit.upgrade_class("BK2")
 
 
@@ -167,7 +171,7 @@ def test_luggage_beyond_the_tier_allowance_costs_12_50_a_bag(kit: RailwayTools) 
     out = json.loads(kit.add_luggage("BK2", 3))
     assert out == {"booking_id": "BK2", "luggage": 4, "fee": 25.0}
     assert kit.state["bookings"]["BK2"]["fees_paid"] == 25.0
-    with pytest.raises(ToolError, match="at most 3 bags"):
+    with pytest.raises(rules.TooManyBags, match="at most 3 bags"):
         kit.add_luggage("BK2", 3)
     assert json.loads(kit.add_luggage("BK4", 2))["fee"] == 0.0  # gold: 2 free
 
@@ -178,10 +182,13 @@ def test_book_ticket_takes_next_id_and_seats(kit: RailwayTools) -> None:
     assert kit.state["customers"]["C2"]["booking_ids"] == ["BK4", "BK5"]
     assert kit.state["trains"]["R4"]["seats_left"]["standard"] == 2
     assert kit.state["next_booking_number"] == 6
-    with pytest.raises(ToolError, match="seat"):
+    with pytest.raises(rules.SoldOut, match="seat"):
         kit.book_ticket("C2", "R3", "first", 2)
     with pytest.raises(ToolError, match="departed"):
         kit.book_ticket("C2", "R1", "first", 1)
+    with pytest.raises(rules.GroupBooking, match="group travel desk") as group:
+        kit.book_ticket("C2", "R4", "standard", 7)
+    assert group.value.handoff and not rules.SoldOut.handoff
 
 
 def test_search_accepts_city_or_code_and_sorts_by_departure(kit: RailwayTools) -> None:
@@ -232,28 +239,45 @@ def _replay(state: dict[str, Any], actions: list) -> tuple[RailwayTools, list[st
     return kit, [getattr(kit, a.name)(**a.arguments) for a in actions]
 
 
-def test_gold_replays_reach_the_goal_and_state_the_facts() -> None:
+@pytest.fixture(scope="module")
+def every_kind() -> list:
+    """Two tasks of every intent kind (and the hand-written template), seed 0."""
     domain = RailwayDomain()
-    templates, difficulties = set(), set()
-    for index in range(300):
-        spec = domain.sample(item_rng("railway", 0, index), 0, index)
-        assert spec == domain.sample(item_rng("railway", 0, index), 0, index)
+    return [
+        domain.sample_named(item_rng("railway", 0, i), 0, i, kind)
+        for kind in domain.templates
+        for i in range(2)
+    ]
+
+
+def test_gold_replays_reach_the_goal_and_state_the_facts(every_kind) -> None:
+    specs = RailwayTools.specs()
+    for spec in every_kind:
         kit, outputs = _replay(spec.initial_state, spec.gold_actions)
         again, outputs_again = _replay(spec.initial_state, spec.gold_actions)
         assert outputs == outputs_again and state_hash(kit.state) == state_hash(again.state)
-        writes = [a for a in spec.gold_actions if RailwayTools.specs()[a.name].kind == "write"]
-        if writes:
-            assert state_hash(kit.state) != state_hash(spec.initial_state)
-        assert writes or spec.required_facts
+        writes = [a for a in spec.gold_actions if specs[a.name].kind == "write"]
+        assert bool(writes) == (state_hash(kit.state) != state_hash(spec.initial_state))
+        assert writes or spec.required_facts, spec.template
         for fact in spec.required_facts:
-            assert fact in spec.final_message
-            assert fact.lower() not in spec.instruction.lower()
-            assert any(fact in out for out in outputs)
+            assert fact_stated(fact, spec.final_message), (spec.template, fact)
+            assert not fact_stated(fact, spec.instruction), (spec.template, fact)
+            assert any(fact_stated(fact, out) for out in outputs), (spec.template, fact)
         assert 1 <= len(spec.gold_actions) <= 8
-        templates.add(spec.template)
-        difficulties.add(spec.difficulty)
-    assert templates == set(RailwayDomain.templates)
-    assert difficulties == {"easy", "medium", "hard"}
+    assert {s.difficulty for s in every_kind} == {"easy", "medium", "hard"}
+
+
+def test_each_rule_gives_a_refusal_without_a_write_and_groups_a_hand_off(every_kind) -> None:
+    specs = RailwayTools.specs()
+    kinds = {s.template: s for s in every_kind}
+    for rule in ("departed", "not_active", "saver_fixed", "sold_out", "not_standard"):
+        assert any(k.endswith(f".no.{rule}") for k in kinds), rule
+    for name, spec in kinds.items():
+        if ".no." in name:
+            assert all(specs[a.name].kind != "write" for a in spec.gold_actions), name
+    group = kinds["book.handoff.group_booking"]
+    assert group.gold_actions[-1].name == "transfer_to_human_agents"
+    assert "book_ticket" not in {a.name for a in group.gold_actions}
 
 
 def test_a_run_draws_one_world_of_hundreds_of_records_and_tasks_start_from_it() -> None:
@@ -263,18 +287,14 @@ def test_a_run_draws_one_world_of_hundreds_of_records_and_tasks_start_from_it() 
     assert world != domain.world(1)
     assert sum(len(world[t]) for t in ("stations", "trains", "customers", "bookings")) >= 500
     before = state_hash(world)
-    specs = [domain.sample(item_rng("railway", 0, i), 0, i) for i in range(60)]
-    assert state_hash(world) == before  # no template changed the shared world
-    own = [s for s in specs if s.initial_state is not world]
-    assert own and all(s.template in ("cancel_upcoming", "rebook_cancelled") for s in own)
-    assert len(own) < len(specs) / 2
+    specs = [domain.sample(item_rng("railway", 0, i), 0, i) for i in range(40)]
+    assert state_hash(world) == before  # no task changed the shared world
+    assert all(s.initial_state is world for s in specs)
 
 
-def test_openings_hold_no_known_value_and_every_tool_is_in_some_gold_path() -> None:
-    domain = RailwayDomain()
+def test_openings_hold_no_known_value_and_every_tool_is_in_some_gold_path(every_kind) -> None:
     used: set[str] = set()
-    for index in range(300):
-        spec = domain.sample(item_rng("railway", 0, index), 0, index)
+    for spec in every_kind:
         assert spec.scenario is not None and spec.instruction == spec.scenario.opening
         for value in spec.scenario.known.values():
             assert value.lower() not in spec.instruction.lower()
@@ -286,6 +306,7 @@ def test_indexes_give_varied_tasks() -> None:
     domain = RailwayDomain()
     specs = [domain.sample(item_rng("railway", 0, i), 0, i) for i in range(20)]
     assert len({s.instruction for s in specs}) == 20
+    assert specs[3] == domain.sample(item_rng("railway", 0, 3), 0, 3)
     other = domain.sample(item_rng("railway", 1, 0), 1, 0)
     assert other.initial_state != specs[0].initial_state
 

@@ -11,7 +11,8 @@ For every `Goal` (toolscale.kit.declare) it makes, by name:
 - `NAME.no.RULE` / `NAME.handoff.RULE`, one per `PolicyError` its tool raises: records the
   policy check refuses; the agent looks them up, makes no write and explains (or transfers the
   caller to a human agent), stating the values that prove the rule applies;
-- `multi`: two goals of one caller (sharing the owner at the top of their records) in one call.
+- `multi`: two goals of one caller (sharing the owner at the top of their records) in one call,
+  the second on another record than the one the first acts on (the last of its `needs`).
 
 Every draft states its reason for the call and its task instructions from its own records and
 wording; a draw that does not fit (no such record, a gold path over `MAX_ACTIONS`, no fact only a
@@ -72,7 +73,8 @@ class Composer:
             first = self.graph.entities[goal.needs[0]] if goal.needs else None
             if first and first.tell and first.alike and first.name in self.graph.listers:
                 found[f"{goal.name}.which"] = (partial(self.which, goal), 2)
-            for error in self.graph.raises.get(goal.tool, ()):
+            rules = self.graph.raises.get(goal.tool, ()) if goal.refuses is None else goal.refuses
+            for error in rules:
                 kind = "handoff" if error.handoff else "no"
                 found[f"{goal.name}.{kind}.{error.rule}"] = (partial(self.refusal, goal, error), 2)
         if self._pairs():
@@ -265,7 +267,7 @@ class Composer:
         if one is None:
             return None
         root = self.graph.root(first.needs[0])
-        target = first.needs[0], one[0][first.needs[0]]
+        target = first.needs[-1], one[0][first.needs[-1]]  # the record the first goal acts on
 
         def apart(draw: Draw) -> bool:
             return draw.records.get(target[0]) is not target[1]

@@ -206,7 +206,8 @@ class Goal:
     name alone, its arguments filled the same way, from the goal's arguments first; a hand-off
     goal's summary names the goal and its records. Without `report`, the required facts are the
     placeholders of `done` that name result fields (not arguments, extras or entities) and its
-    `{entity[field]}` fields."""
+    `{entity[field]}` fields. `refuses`: the rules of its tool this goal's records can break
+    (None: all the tool raises), when the tool serves goals that meet different rules."""
 
     name: str
     tool: str = ""
@@ -224,6 +225,7 @@ class Goal:
     derive: Callable[[Any], dict[str, Any]] | None = None
     motives: tuple[str, ...] = ()
     weight: int = 3
+    refuses: tuple[type[PolicyError], ...] | None = None
 
     def __post_init__(self) -> None:
         fill = object.__setattr__  # frozen: the defaults are set once, here

@@ -40,9 +40,11 @@ class Lister:
 
 
 def _param(toolkit: type[Toolkit], name: str) -> str:
-    params = [p for p in inspect.signature(getattr(toolkit, name)).parameters if p != "self"]
+    """The one parameter a finder or lister needs (others must have defaults: a page size)."""
+    signature = inspect.signature(getattr(toolkit, name)).parameters.values()
+    params = [p.name for p in signature if p.name != "self" and p.default is p.empty]
     if len(params) != 1:
-        raise KitError(f"tool {name}: a finder or lister takes exactly one parameter")
+        raise KitError(f"tool {name}: a finder or lister takes exactly one required parameter")
     return params[0]
 
 

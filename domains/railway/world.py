@@ -1,9 +1,10 @@
 """Build a run's seeded railway world (stations, trains, customers, bookings) as plain JSON.
 
 Every task of a run starts from the same world (`RailwayDomain.world`) and shares one fixed clock
-(`TODAY`, `NOW`, also stated in policy.md); dates of trains are drawn relative to it. Money is a
-float rounded to 2 decimals. Nothing here reads the real clock or global random state: the result
-depends only on the rng handed in.
+(`rules.TODAY`, `rules.NOW`, also stated in policy.md); dates of trains are drawn relative to it:
+some have departed, a few were cancelled by the operator, some bookings were cancelled, and some
+customers travel one route twice (the clarifications' case). Money is a float rounded to 2
+decimals. The result depends only on the rng handed in.
 """
 
 from __future__ import annotations
@@ -14,11 +15,7 @@ from typing import Any
 
 from faker import Faker
 
-from domains.railway.rules import FARE_CLASSES
-
-TODAY = "2025-06-10"
-NOW = f"{TODAY}T12:00"
-TIERS = ("regular", "silver", "gold")
+from domains.railway.rules import FARE_CLASSES, MAX_BAGS, NOW, TIERS, TODAY
 
 # (code, city, station name)
 STATIONS: tuple[tuple[str, str, str], ...] = (
@@ -41,8 +38,6 @@ STATIONS: tuple[tuple[str, str, str], ...] = (
 )
 DEPARTURES = ("06:15", "07:40", "08:30", "09:45", "11:10", "13:25", "15:50", "17:05", "18:40")
 _SEATS = (0, 1, 2, 3, 4, 6, 9, 14, 22)
-
-fake = Faker()
 
 
 def shift(day: str, days: int) -> str:
@@ -89,6 +84,8 @@ def make_booking(
         "booking_id": booking_id,
         "customer_id": customer_id,
         "train_number": train["train_number"],
+        "origin": train["origin"],
+        "destination": train["destination"],
         "travel_date": train["date"],
         "fare_class": fare_class,
         "passengers": passengers,
@@ -119,8 +116,9 @@ def _routes(rng: random.Random, count: int) -> list[tuple[str, str, float, int]]
 
 def build_world(rng: random.Random) -> dict[str, Any]:
     """One run's railway: every station, 14 routes with two or three services on each of five
-    or six dates (one may be past), 140 customers with one to four bookings each — about 900
-    records in all."""
+    or six dates (one may be past), 140 customers with one to four bookings each (a quarter of
+    them a second trip on one route) — about 900 records in all."""
+    fake = Faker()
     fake.seed_instance(rng.getrandbits(64))
     routes = _routes(rng, 14)
     state: dict[str, Any] = {
@@ -141,6 +139,8 @@ def build_world(rng: random.Random) -> dict[str, Any]:
             for departure in sorted(rng.sample(DEPARTURES, rng.randint(2, 3))):
                 day = shift(TODAY, offset)
                 train = make_train(rng, f"RW{next(numbers)}", route, day, departure)
+                if offset > 0 and rng.random() < 0.05:
+                    train["status"] = "cancelled"  # by the operator
                 state["trains"][train["train_number"]] = train
     trains = list(state["trains"].values())
     emails: set[str] = set()
@@ -158,7 +158,18 @@ def build_world(rng: random.Random) -> dict[str, Any]:
             "membership": rng.choices(TIERS, weights=(5, 3, 2))[0],
             "booking_ids": [],
         }
-        for train in rng.sample(trains, rng.randint(1, 4)):
-            fare_class = rng.choices(FARE_CLASSES, weights=(2, 5, 3))[0]
-            make_booking(state, customer_id, train, fare_class, rng.randint(1, 3))
+        picked = rng.sample(trains, rng.randint(1, 4))
+        classes = rng.choices(FARE_CLASSES, weights=(2, 5, 3), k=len(picked))
+        if rng.random() < 0.25:  # the same route in the same class again, on another date
+            route = picked[0]["origin"], picked[0]["destination"]
+            picked.append(
+                rng.choice([t for t in trains if (t["origin"], t["destination"]) == route])
+            )
+            classes.append(classes[0])
+        for train, fare_class in zip(picked, classes, strict=True):
+            passengers = rng.randint(1, 3)
+            booking = make_booking(state, customer_id, train, fare_class, passengers)
+            booking["luggage"] = min(rng.choice((0, 0, 0, 1, 2, 3)), MAX_BAGS * passengers)
+            if rng.random() < 0.08:
+                booking["status"] = "cancelled"
     return state

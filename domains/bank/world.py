@@ -2,9 +2,9 @@
 
 The state is plain JSON, keyed by id. Everything is drawn from the rng handed in (faker is
 reseeded from it), so the same rng gives the same bank. One world holds 150-180 customers, each
-with a checking account and its debit card, usually a savings account, a handful of
-transactions per account and one or two external payees: about 1,700 records. Every task of a
-run starts from it (`BankDomain.world`).
+with a checking account and its debit card, usually a savings account (a few of them emptied), a
+handful of transactions per account and one or two external payees (each with the caller's word
+for them: "my landlord"): about 1,700 records. Every task of a run starts from it.
 """
 
 from __future__ import annotations
@@ -16,8 +16,6 @@ from typing import Any
 from faker import Faker
 
 from domains.bank.rules import TIERS, TODAY, to_dollars
-
-fake = Faker("en_US", use_weighting=False)  # uniform picks: several times faster
 
 DAYS_AGO = [(TODAY - timedelta(days=d)).isoformat() for d in range(200)]
 EMAIL_DOMAINS = ("example.com", "mail.example.org", "inbox.example.net")
@@ -45,11 +43,18 @@ MERCHANTS = (
 )
 EMPLOYERS = ("Acme Corp", "Globex Inc", "Initech", "Umbrella Health", "Stark Logistics")
 PAYEE_BANKS = ("First National Bank", "Harbor Credit Union", "Summit Savings", "Pacific Trust")
-BILLERS = ("City Power & Light", "Metro Water Utility", "Oakridge Property Mgmt", "Verity Mobile")
+BILLERS = {
+    "City Power & Light": "electricity company",
+    "Metro Water Utility": "water company",
+    "Oakridge Property Mgmt": "landlord",
+    "Verity Mobile": "phone company",
+}
+PEOPLE = ("sister", "brother", "friend", "cleaner", "tutor", "gardener", "cousin", "flatmate")
 
 
 def build_world(rng: random.Random, customers: int | None = None) -> dict[str, Any]:
     """A bank of `customers` customers (150 to 180 when None), drawn from `rng` alone."""
+    fake = Faker("en_US", use_weighting=False)  # uniform picks: several times faster
     fake.seed_instance(rng.getrandbits(64))
     state: dict[str, Any] = {
         "today": TODAY.isoformat(),
@@ -61,7 +66,7 @@ def build_world(rng: random.Random, customers: int | None = None) -> dict[str, A
         "disputes": {},
     }
     for _ in range(rng.randint(150, 180) if customers is None else customers):
-        add_customer(state, rng)
+        add_customer(state, rng, fake)
     return state
 
 
@@ -75,7 +80,7 @@ def _unique(rng: random.Random, table: Any, make: Any) -> str:
     return key
 
 
-def add_customer(state: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+def add_customer(state: dict[str, Any], rng: random.Random, fake: Faker) -> dict[str, Any]:
     """Add one customer with a checking account, maybe a savings account, and payees."""
     first, last = fake.first_name(), fake.last_name()
     cid = _unique(rng, state["customers"], lambda r: f"CUS-{r.randint(10000, 99999)}")
@@ -94,10 +99,12 @@ def add_customer(state: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         "tier": rng.choices(list(TIERS), weights=(5, 3, 2))[0],
     }
     state["customers"][cid] = customer
-    payees = [add_payee(state, rng, customer) for _ in range(rng.randint(1, 2))]
+    payees = [add_payee(state, rng, customer, fake) for _ in range(rng.randint(1, 2))]
     checking = add_account(state, rng, customer, "checking")
     if rng.random() < 0.75:
-        add_account(state, rng, customer, "savings")
+        savings = add_account(state, rng, customer, "savings")
+        if rng.random() < 0.15:
+            savings["balance"] = 0.0  # emptied, not yet closed
     if rng.random() < 0.3:
         amount = -rng.randint(5_000, 150_000)
         payee = rng.choice(payees)["name"]
@@ -160,12 +167,16 @@ def add_card(
 
 
 def add_payee(
-    state: dict[str, Any], rng: random.Random, customer: dict[str, Any]
+    state: dict[str, Any], rng: random.Random, customer: dict[str, Any], fake: Faker
 ) -> dict[str, Any]:
     pid = _unique(rng, state["payees"], lambda r: f"PAY-{r.randint(1000, 9999)}")
     cid = customer["customer_id"]
     taken = {p["name"] for p in state["payees"].values() if p["customer_id"] == cid}
-    name = rng.choice(BILLERS) if rng.random() < 0.4 else f"{fake.first_name()} {fake.last_name()}"
+    if rng.random() < 0.4:
+        name = rng.choice(sorted(BILLERS))
+        relation = BILLERS[name]
+    else:
+        name, relation = f"{fake.first_name()} {fake.last_name()}", rng.choice(PEOPLE)
     if name in taken:
         name = f"{name} ({rng.choice(PAYEE_BANKS).split()[0]})"
     payee = state["payees"][pid] = {
@@ -174,6 +185,7 @@ def add_payee(
         "name": name,
         "bank": rng.choice(PAYEE_BANKS),
         "account_last4": f"{rng.randint(0, 9999):04d}",
+        "relation": relation,
     }
     return payee
 
