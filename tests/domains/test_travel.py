@@ -205,10 +205,9 @@ def test_the_world_is_big_fast_and_the_policy_has_its_numbers() -> None:
 
 
 def test_a_generate_round_validates(tmp_path, monkeypatch) -> None:
+    from toolscale.core import registry
     from toolscale.pipeline.generate import GenerateConfig, generate
     from toolscale.publish.validate import validate_output
-
-    from toolscale.core import registry
 
     monkeypatch.setenv("TOOLSCALE_DOMAINS", "travel=domains.travel:TravelDomain")
     registry._entry_points.cache_clear()  # until the entry point is installed
