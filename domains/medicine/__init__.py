@@ -48,15 +48,15 @@ ENTITIES = (
 )
 
 
-def _slot(draw: Draw, doctor: Record, moving: str = "") -> dict[str, str]:
-    rng, world = draw.rng, draw.world
+def _slot(draw: Draw) -> dict[str, str]:
+    """A date and time with the doctor (of the visit being moved), now and then a taken one."""
+    rng, visit = draw.rng, draw.records.get("appointment", {})
+    doctor = draw.records.get("doctor") or draw.world["doctors"][visit["doctor_id"]]
+    mine = (doctor["doctor_id"], "scheduled")
     booked = [
-        a
-        for a in world["appointments"].values()
-        if (a["doctor_id"], a["status"]) == (doctor["doctor_id"], "scheduled")
-        and a["date"] > rules.TODAY
-        and a["appointment_id"] != moving
+        a for a in draw.world["appointments"].values() if (a["doctor_id"], a["status"]) == mine
     ]
+    booked = [a for a in booked if a["date"] > rules.TODAY and a != visit]
     if booked and rng.random() < 0.15:
         taken = rng.choice(booked)
         return {"date": taken["date"], "time": taken["time"]}
@@ -65,11 +65,6 @@ def _slot(draw: Draw, doctor: Record, moving: str = "") -> dict[str, str]:
         if weekday(when) in doctor["days"] or rng.random() < 0.2:
             break
     return {"date": when, "time": rng.choice(doctor["times"])}
-
-
-def _move(draw: Draw) -> dict[str, str]:
-    visit = draw["appointment"]
-    return _slot(draw, draw.world["doctors"][visit["doctor_id"]], visit["appointment_id"])
 
 
 def _upcoming(draw: Draw) -> bool:
@@ -81,16 +76,10 @@ def _open_day(draw: Draw) -> dict[str, str]:
     return {"date": draw.rng.choice([d for d in days if weekday(d) in draw["doctor"]["days"]])}
 
 
-def _fills(draw: Draw) -> dict[str, str]:
-    fills, rx = draw.extra["fills"], draw["prescription"]
-    return {"expression": f"{rules.fill_copay(draw.world, rx)} * {fills}"}
-
-
 GOALS = (
     Goal(
-        "book",
         "book_appointment",
-        extra=lambda d: _slot(d, d["doctor"]),
+        extra=_slot,
         words="book an appointment with {doctor} on {date} at {time} | see {doctor} on {date}, "
         "{time} | get a {time} slot with {doctor} on {date} | come in to see {doctor} at {time} "
         "on {date}",
@@ -108,7 +97,6 @@ GOALS = (
         weight=4,
     ),
     Goal(
-        "cancel",
         "cancel_appointment",
         words="cancel {appointment} | call off {appointment} | drop {appointment} | take "
         "{appointment} off the books",
@@ -119,9 +107,8 @@ GOALS = (
         "at home with the flu. | Our childcare fell through.",
     ),
     Goal(
-        "move",
         "reschedule_appointment",
-        extra=_move,
+        extra=_slot,
         words="move {appointment} to {date} at {time} | reschedule {appointment} for {date}, "
         "{time} | push {appointment} to {time} on {date}",
         done="{appointment} is moved to {date} at {time}.",
@@ -132,7 +119,6 @@ GOALS = (
         "then. | I'd rather not miss a meeting at work.",
     ),
     Goal(
-        "refill",
         "request_refill",
         words="refill {prescription} | order a refill of {prescription} | get a refill of "
         "{prescription} | have {prescription} refilled",
@@ -148,7 +134,6 @@ GOALS = (
         weight=4,
     ),
     Goal(
-        "transfer",
         "transfer_prescription",
         args=lambda d: {
             "prescription_id": d["prescription"]["prescription_id"],
@@ -163,7 +148,6 @@ GOALS = (
         "moved across town. | The other one is open later. | The queue there is shorter.",
     ),
     Goal(
-        "when",
         "get_appointment",
         words="what time {appointment} is | at what time {appointment} starts | what time I "
         "should be there for {appointment}",
@@ -174,7 +158,6 @@ GOALS = (
         "a ride. | My calendar got wiped.",
     ),
     Goal(
-        "refills",
         "get_prescription",
         words="how many refills are left on {prescription} and when it expires | when "
         "{prescription} runs out of refills and expires | what the refill count and expiry date "
@@ -184,7 +167,6 @@ GOALS = (
         "soon. | I'm travelling for two months.",
     ),
     Goal(
-        "openings",
         "get_doctor_schedule",
         extra=_open_day,
         words="which times {doctor} has open on {date} | when {doctor} is free on {date} | what "
@@ -195,7 +177,6 @@ GOALS = (
         weight=2,
     ),
     Goal(
-        "search",
         "search_doctors",
         extra=lambda d: {"specialty": d.rng.choice(world.SPECIALTIES)},
         words="which {specialty} doctors the clinic has | who does {specialty} at the clinic | "
@@ -226,7 +207,9 @@ GOALS = (
         "cost",
         "calculate",
         ("prescription",),
-        _fills,
+        lambda d: {
+            "expression": f"{rules.fill_copay(d.world, d['prescription'])} * {d.extra['fills']}"
+        },
         extra=lambda d: {"fills": d.rng.randint(2, 6)},
         words="what {fills} fills of {prescription} would cost me in copays | how much {fills} "
         "refills of {prescription} come to | what I'd pay in copays for {fills} fills of "

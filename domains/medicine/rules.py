@@ -30,6 +30,8 @@ ControlledSubstance = rule("ControlledSubstance", handoff=True)
 Expired = rule("Expired")
 NoRefillsLeft = rule("NoRefillsLeft")
 TooEarly = rule("TooEarly")
+SLOT = (TooFarAhead, DoctorAway, SlotTaken)  # the rules of a slot, booked or moved to
+ACTIVE = (Discontinued, ControlledSubstance, Expired)  # a prescription filled or moved
 
 
 def taken(state: Record, doctor_id: str, day: str) -> set[str]:
@@ -68,7 +70,7 @@ def check_slot(state: Record, doctor: Record, day: str, time: str) -> None:
     )
 
 
-def check_booking(state: Record, patient_id: str, doctor_id: str, date: str, time: str) -> None:
+def check_booking(state: Record, patient_id: str, doctor_id: str, date: str, time: str) -> Record:
     patient, doctor = lookup(state, "patients", patient_id), lookup(state, "doctors", doctor_id)
     plan, special = state["plans"][patient["plan_id"]], doctor["specialty"]
     OutOfNetwork.raise_if(
@@ -83,6 +85,7 @@ def check_booking(state: Record, patient_id: str, doctor_id: str, date: str, tim
         plan["name"],
     )
     check_slot(state, doctor, date, time)
+    return {"patient_id": patient["patient_id"], "doctor_id": doctor["doctor_id"]}
 
 
 def scheduled(state: Record, appointment_id: str) -> Record:
@@ -92,16 +95,15 @@ def scheduled(state: Record, appointment_id: str) -> Record:
     return appointment
 
 
-def late(state: Record, appointment: Record) -> bool:
-    hours = hours_until(state["now"], appointment["date"], appointment["time"])
-    return hours < CHANGE_NOTICE_HOURS
+def late(state: Record, visit: Record) -> bool:
+    return hours_until(state["now"], visit["date"], visit["time"]) < CHANGE_NOTICE_HOURS
 
 
 def cancel_fee(state: Record, appointment_id: str) -> float:
     return LATE_CANCEL_FEE if late(state, scheduled(state, appointment_id)) else 0.0
 
 
-def check_move(state: Record, appointment_id: str, date: str, time: str) -> None:
+def check_move(state: Record, appointment_id: str, date: str, time: str) -> Record:
     appointment = scheduled(state, appointment_id)
     TooLateToChange.raise_if(
         late(state, appointment),
@@ -110,16 +112,16 @@ def check_move(state: Record, appointment_id: str, date: str, time: str) -> None
         appointment["time"],
     )
     check_slot(state, state["doctors"][appointment["doctor_id"]], date, time)
+    return appointment
 
 
 def refill_due(prescription: Record) -> str:
     return shift(prescription["last_filled"], prescription["days_supply"] - REFILL_EARLY_DAYS)
 
 
-def fill_copay(state: Record, prescription: Record) -> float:
-    plan = state["plans"][state["patients"][prescription["patient_id"]]["plan_id"]]
-    per_month = plan[f"{prescription['tier']}_copay"]
-    return round(per_month * prescription["days_supply"] / 30, 2)
+def fill_copay(state: Record, rx: Record) -> float:
+    plan = state["plans"][state["patients"][rx["patient_id"]]["plan_id"]]
+    return round(plan[f"{rx['tier']}_copay"] * rx["days_supply"] / 30, 2)
 
 
 def check_active(state: Record, prescription_id: str) -> Record:
@@ -138,7 +140,7 @@ def check_active(state: Record, prescription_id: str) -> Record:
     return rx
 
 
-def check_refill(state: Record, prescription_id: str) -> None:
+def check_refill(state: Record, prescription_id: str) -> Record:
     rx = check_active(state, prescription_id)
     doctor, due = state["doctors"][rx["prescriber_id"]]["name"], refill_due(rx)
     NoRefillsLeft.raise_if(
@@ -146,15 +148,13 @@ def check_refill(state: Record, prescription_id: str) -> None:
         f"prescription {rx['prescription_id']} has no refills left; {doctor} must write a new one",
         doctor,
     )
-    TooEarly.raise_if(
-        due > TODAY, f"the next refill of {rx['drug']} can be ordered from {due}", due
-    )
+    TooEarly.raise_if(due > TODAY, f"the next {rx['drug']} refill can be ordered from {due}", due)
+    return rx
 
 
-def check_transfer(state: Record, prescription_id: str, pharmacy_id: str) -> None:
-    rx, pharmacy = (
-        check_active(state, prescription_id),
-        lookup(state, "pharmacies", pharmacy_id, "pharmacy"),
-    )
+def check_transfer(state: Record, prescription_id: str, pharmacy_id: str) -> Record:
+    rx = check_active(state, prescription_id)
+    pharmacy = lookup(state, "pharmacies", pharmacy_id, "pharmacy")
     if pharmacy["pharmacy_id"] == rx["pharmacy_id"]:
         raise ToolError(f"prescription {rx['prescription_id']} is already at {pharmacy['name']}")
+    return rx

@@ -30,6 +30,14 @@ def _visit(state: Record, appointment: Record) -> Record:
     return {**appointment, "doctor_name": doctor["name"], "specialty": doctor["specialty"]}
 
 
+PHONE = 'The phone number, such as "555-1234".'
+DOCTOR = "Find a doctor by name: specialty, weekdays in clinic, times, plans (ids) accepted."
+VISITS = "List a patient's appointments, past and upcoming: doctor, date, time, status."
+VISIT = "Get an appointment: doctor, specialty, date, time and status."
+RXS = "List a patient's prescriptions: drug, strength, pharmacy, refills left, last fill, status."
+RX = "Get a prescription: drug, strength, schedule, pharmacy, expiry, refills left, last fill."
+
+
 class ClinicTools(StatefulGenericTools):
     """Tools over one task's clinic database (`self.state`). Outputs are JSON values."""
 
@@ -44,56 +52,18 @@ class ClinicTools(StatefulGenericTools):
     }
 
     get_patient = finder(
-        "patient",
-        "patient_id",
-        "Get a patient's profile: name, contact details, date of birth, insurance plan, "
-        "referrals on file and preferred pharmacy.",
-        view=_patient,
+        "patient", "patient_id", "Get a patient: contact, plan, referrals, pharmacy.", view=_patient
     )
     find_patient_by_email = finder("patient", "email", view=_patient)
-    find_patient_by_phone = finder(
-        "patient", "phone", arg='The phone number, such as "555-1234".', view=_patient
-    )
-    find_doctor = finder(
-        "doctor",
-        "name",
-        "Find a doctor by name: specialty, weekdays in clinic, appointment times and the "
-        "insurance plans (ids) they accept.",
-        arg='The doctor\'s full name, such as "Dr. Ana Ruiz".',
-    )
+    find_patient_by_phone = finder("patient", "phone", arg=PHONE, view=_patient)
+    find_doctor = finder("doctor", "name", DOCTOR, arg='The name, such as "Dr. Ana Ruiz".')
     search_doctors = searcher("doctor", ("specialty",), "List the doctors of one specialty.")
-    list_patient_appointments = lister(
-        "appointment",
-        "patient",
-        "List a patient's appointments, past and upcoming, with doctor, date, time and status.",
-        view=_visit,
-    )
-    get_appointment = finder(
-        "appointment",
-        "appointment_id",
-        "Get an appointment: doctor, specialty, date, time and status.",
-        view=_visit,
-    )
-    list_patient_prescriptions = lister(
-        "prescription",
-        "patient",
-        "List a patient's prescriptions: drug, strength, prescriber, pharmacy, refills left, "
-        "last fill, days of supply and status.",
-        view=_rx,
-    )
-    get_prescription = finder(
-        "prescription",
-        "prescription_id",
-        "Get a prescription: drug, strength, controlled-substance schedule, prescriber, "
-        "pharmacy, date written and expiry, refills left, last fill and days of supply.",
-        view=_rx,
-    )
+    list_patient_appointments = lister("appointment", "patient", VISITS, view=_visit)
+    get_appointment = finder("appointment", "appointment_id", VISIT, view=_visit)
+    list_patient_prescriptions = lister("prescription", "patient", RXS, view=_rx)
+    get_prescription = finder("prescription", "prescription_id", RX, view=_rx)
     find_pharmacy = finder(
-        "pharmacy",
-        "name",
-        "Find a partner pharmacy by name.",
-        arg='The pharmacy\'s name, such as "Elm Street Pharmacy".',
-        table="pharmacies",
+        "pharmacy", "name", "Find a partner pharmacy by name.", table="pharmacies"
     )
 
     @tool(ToolKind.READ)
@@ -147,17 +117,10 @@ class ClinicTools(StatefulGenericTools):
         }
 
     @tool(ToolKind.WRITE)
-    @raises(
-        rules.OutOfNetwork,
-        rules.NeedsReferral,
-        rules.TooFarAhead,
-        rules.DoctorAway,
-        rules.SlotTaken,
-    )
+    @raises(rules.OutOfNetwork, rules.NeedsReferral, *rules.SLOT)
     def book_appointment(self, patient_id: str, doctor_id: str, date: str, time: str) -> Record:
         """Book an appointment for a patient with a doctor. Returns the new appointment."""
-        rules.check_booking(self.state, patient_id, doctor_id, date, time)
-        ids = {"patient_id": patient_id.strip(), "doctor_id": doctor_id.strip()}
+        ids = rules.check_booking(self.state, patient_id, doctor_id, date, time)
         fields = {**ids, "date": date.strip(), "time": time.strip(), "status": "scheduled"}
         return _visit(
             self.state, insert(self.state, "appointments", "AP", fields, counter="next_id")
@@ -174,13 +137,7 @@ class ClinicTools(StatefulGenericTools):
         return {**_visit(self.state, appointment), "late_fee": fee}
 
     @tool(ToolKind.WRITE)
-    @raises(
-        rules.NotScheduled,
-        rules.TooLateToChange,
-        rules.TooFarAhead,
-        rules.DoctorAway,
-        rules.SlotTaken,
-    )
+    @raises(rules.NotScheduled, rules.TooLateToChange, *rules.SLOT)
     def reschedule_appointment(self, appointment_id: str, date: str, time: str) -> Record:
         """Move an appointment to another date and time with the same doctor.
 
@@ -188,37 +145,28 @@ class ClinicTools(StatefulGenericTools):
             date: The new date as YYYY-MM-DD.
             time: The new time as HH:MM.
         """
-        rules.check_move(self.state, appointment_id, date, time)
-        appointment = self.state["appointments"][appointment_id.strip()]
+        appointment = rules.check_move(self.state, appointment_id, date, time)
         appointment.update(date=date.strip(), time=time.strip())
         return _visit(self.state, appointment)
 
     @tool(ToolKind.WRITE)
-    @raises(
-        rules.Discontinued,
-        rules.ControlledSubstance,
-        rules.Expired,
-        rules.NoRefillsLeft,
-        rules.TooEarly,
-    )
+    @raises(*rules.ACTIVE, rules.NoRefillsLeft, rules.TooEarly)
     def request_refill(self, prescription_id: str) -> Record:
         """Order a refill at the prescription's pharmacy; uses one refill and charges the copay.
         Ready for pickup the next day."""
-        rules.check_refill(self.state, prescription_id)
-        rx = self.state["prescriptions"][prescription_id.strip()]
+        rx = rules.check_refill(self.state, prescription_id)
         rx.update(refills_left=rx["refills_left"] - 1, last_filled=rules.TODAY)
         ready = shift(rules.TODAY, 1)
         return {**_rx(self.state, rx), "copay": rules.fill_copay(self.state, rx), "ready_on": ready}
 
     @tool(ToolKind.WRITE)
-    @raises(rules.Discontinued, rules.ControlledSubstance, rules.Expired)
+    @raises(*rules.ACTIVE)
     def transfer_prescription(self, prescription_id: str, pharmacy_id: str) -> Record:
         """Move a prescription, with its remaining refills, to another partner pharmacy.
 
         Args:
             pharmacy_id: The new pharmacy's id, such as "PH12".
         """
-        rules.check_transfer(self.state, prescription_id, pharmacy_id)
-        rx = self.state["prescriptions"][prescription_id.strip()]
+        rx = rules.check_transfer(self.state, prescription_id, pharmacy_id)
         rx["pharmacy_id"] = pharmacy_id.strip()
         return _rx(self.state, rx)

@@ -97,7 +97,7 @@ def build_world(rng: random.Random) -> dict[str, Any]:
             "doctor_id": f"D{number}",
             "name": f"Dr. {fake.first_name()} {fake.last_name()}",
             "specialty": PRIMARY if len(doctors) < 12 else rng.choice(SPECIALTIES),
-            "days": [d for d in WEEKDAYS if d in rng.sample(WEEKDAYS, rng.randint(2, 4))],
+            "days": sorted(rng.sample(WEEKDAYS, rng.randint(2, 4)), key=WEEKDAYS.index),
             "times": sorted(rng.sample(TIMES, rng.randint(5, 9))),
             "networks": sorted(rng.sample(sorted(plans), rng.randint(2, 4))),
         }
