@@ -1,11 +1,6 @@
-"""The medicine domain (stateful, kit v2): a clinic's front desk and pharmacy counter.
-
-Patients book, move and cancel visits, order refills and move prescriptions between pharmacies,
-and ask about their plan's copays; the policy covers insurance networks and referrals, notice
-periods, refill windows, expiry, and controlled substances (handed to the pharmacist). The desk
-gives no medical advice: clinical questions go to the nurse line (a human agent). The world is
-`world.build_world`, the tool graph `tools`, the policy `rules` (rendered into policy.md).
-"""
+"""The medicine domain (stateful, kit v2): a clinic's front desk and pharmacy counter: visits,
+refills, pharmacy transfers and copays; no medical advice (the nurse line, a human agent, gives it).
+The world is `world.build_world`, the tool graph `tools`, the policy `rules` (policy.md)."""
 
 from __future__ import annotations
 
@@ -67,10 +62,6 @@ def _slot(draw: Draw) -> dict[str, str]:
     return {"date": when, "time": rng.choice(doctor["times"])}
 
 
-def _upcoming(draw: Draw) -> bool:
-    return draw["appointment"]["date"] >= rules.TODAY
-
-
 def _open_day(draw: Draw) -> dict[str, str]:
     days = [shift(rules.TODAY, n) for n in range(1, 21)]
     return {"date": draw.rng.choice([d for d in days if weekday(d) in draw["doctor"]["days"]])}
@@ -113,7 +104,7 @@ GOALS = (
         "{time} | push {appointment} to {time} on {date}",
         done="{appointment} is moved to {date} at {time}.",
         check=rules.check_move,
-        when=_upcoming,
+        when=lambda d: d["appointment"]["date"] >= rules.TODAY,
         motives="That morning I have a school run. | My shift pattern changed. | I have a job "
         "interview that day. | My ride can only take me another day. | I'll be out of town "
         "then. | I'd rather not miss a meeting at work.",
@@ -135,10 +126,7 @@ GOALS = (
     ),
     Goal(
         "transfer_prescription",
-        args=lambda d: {
-            "prescription_id": d["prescription"]["prescription_id"],
-            "pharmacy_id": d["pharmacy"]["pharmacy_id"],
-        },
+        extra=lambda d: {"pharmacy_id": d["pharmacy"]["pharmacy_id"]},
         words="move {prescription} to {pharmacy} | have {prescription} filled at {pharmacy} "
         "from now on | switch {prescription} over to {pharmacy}",
         done="{prescription} now goes to {pharmacy}, with its {refills_left} refills left.",
@@ -151,9 +139,8 @@ GOALS = (
         "get_appointment",
         words="what time {appointment} is | at what time {appointment} starts | what time I "
         "should be there for {appointment}",
-        done="{appointment} is at {time} on {date}.",
-        report=("time",),
-        when=lambda d: _upcoming(d) and d["appointment"]["status"] == "scheduled",
+        done="{appointment} is at {time}.",
+        when=lambda d: d["appointment"]["status"] == "scheduled",  # scheduled: today or later
         motives="I lost the reminder card. | I need to book time off work. | I have to arrange "
         "a ride. | My calendar got wiped.",
     ),
@@ -195,9 +182,8 @@ GOALS = (
         "the specialist copay and the deductible on my plan are | how much a specialist visit "
         "costs me on my plan, and my deductible | what my plan's deductible is and what I pay "
         "to see a specialist",
-        done="On the {name} plan a specialist visit costs {specialist_copay} and the "
-        "deductible is {deductible}.",
-        report=("specialist_copay", "deductible"),
+        done="On your plan a specialist visit costs {specialist_copay}; the deductible is "
+        "{deductible}.",
         motives="I'm budgeting for the year. | I might need to see a specialist. | My employer "
         "changed our insurance. | I'm comparing plans for next year. | My knee might need a "
         "specialist. | A colleague said her copay went up.",

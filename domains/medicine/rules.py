@@ -3,11 +3,9 @@ rule, and the checks the tools and the composer share (pure: they never change t
 
 from __future__ import annotations
 
-from datetime import date, timedelta
-
 from toolscale.core.contract import ToolError
 from toolscale.kit import Record, lookup, rule
-from toolscale.kit.clock import hours_until, moment, shift, weekday
+from toolscale.kit.clock import days_between, hours_until, moment, shift, weekday
 
 TODAY = "2025-03-10"  # a Monday; the clock of every task
 NOW = f"{TODAY}T08:00"
@@ -35,11 +33,8 @@ ACTIVE = (Discontinued, ControlledSubstance, Expired)  # a prescription filled o
 
 
 def taken(state: Record, doctor_id: str, day: str) -> set[str]:
-    return {
-        a["time"]
-        for a in state["appointments"].values()
-        if (a["doctor_id"], a["date"], a["status"]) == (doctor_id, day, "scheduled")
-    }
+    mine, visits = (doctor_id, day, "scheduled"), state["appointments"].values()
+    return {a["time"] for a in visits if (a["doctor_id"], a["date"], a["status"]) == mine}
 
 
 def visit_copay(state: Record, patient: Record, doctor: Record) -> float:
@@ -49,25 +44,26 @@ def visit_copay(state: Record, patient: Record, doctor: Record) -> float:
 
 def check_slot(state: Record, doctor: Record, day: str, time: str) -> None:
     """Raise the error that forbids an appointment with `doctor` on `day` at `time`."""
-    when, day, time, name = moment(day, time), day.strip(), time.strip(), doctor["name"]
+    moment(day, time)
+    day, time, name = day.strip(), time.strip(), doctor["name"]
     if day <= TODAY:
         raise ToolError(f"appointments are booked from tomorrow on; {day} is not after {TODAY}")
+    far, away = days_between(TODAY, day) > BOOKING_WINDOW_DAYS, weekday(day)
     TooFarAhead.raise_if(
-        when.date() > date.fromisoformat(TODAY) + timedelta(BOOKING_WINDOW_DAYS),
+        far,
         f"appointments open at most {BOOKING_WINDOW_DAYS} days ahead, and {day} is later",
         doctor["doctor_id"],
     )
+    works = ", ".join(doctor["days"])
     DoctorAway.raise_if(
-        weekday(day) not in doctor["days"],
-        f"{name} sees patients on {', '.join(doctor['days'])} only, not {weekday(day)}s",
+        away not in doctor["days"],
+        f"{name} sees patients on {works} only, not {away}s",
         doctor["days"][0],
     )
     if time not in doctor["times"]:
         raise ToolError(f"{name} has slots at {', '.join(doctor['times'])} only")
-    SlotTaken.raise_if(
-        time in taken(state, doctor["doctor_id"], day),
-        f"{name} is already booked on {day} at {time}",
-    )
+    busy = time in taken(state, doctor["doctor_id"], day)
+    SlotTaken.raise_if(busy, f"{name} is already booked on {day} at {time}")
 
 
 def check_booking(state: Record, patient_id: str, doctor_id: str, date: str, time: str) -> Record:

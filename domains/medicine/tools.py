@@ -46,9 +46,10 @@ class ClinicTools(StatefulGenericTools):
         "doctor_id": 'The doctor id, such as "D123".',
         "appointment_id": 'The appointment id, such as "AP12345".',
         "prescription_id": 'The prescription id, such as "RX12345".',
-        "date": "The date as YYYY-MM-DD.",
-        "time": "The time as HH:MM.",
+        **{"date": "The date as YYYY-MM-DD.", "time": "The time as HH:MM."},
         "specialty": 'The specialty, such as "primary care" or "dermatology".',
+        "plan_id": 'The insurance plan id, such as "PL2".',
+        "pharmacy_id": 'The pharmacy id, such as "PH12".',
     }
 
     get_patient = finder(
@@ -69,11 +70,7 @@ class ClinicTools(StatefulGenericTools):
     @tool(ToolKind.READ)
     def get_insurance_plan(self, plan_id: str) -> Record:
         """Get an insurance plan: visit copays (primary care, specialist), prescription copays
-        per 30-day supply (generic, brand), deductible, and whether specialists need a referral.
-
-        Args:
-            plan_id: The plan id, such as "PL2".
-        """
+        per 30-day supply (generic, brand), deductible, and whether specialists need a referral."""
         return lookup(self.state, "plans", plan_id, "insurance plan")
 
     @tool(ToolKind.READ)
@@ -92,14 +89,11 @@ class ClinicTools(StatefulGenericTools):
         patient = lookup(self.state, "patients", patient_id)
         doctor = lookup(self.state, "doctors", doctor_id)
         plan, special = self.state["plans"][patient["plan_id"]], doctor["specialty"]
-        return {
-            "doctor_id": doctor["doctor_id"],
-            "plan_name": plan["name"],
-            "in_network": plan["plan_id"] in doctor["networks"],
-            "referral_needed": plan["referrals"] and special != rules.PRIMARY,
-            "referral_on_file": special in patient["referrals"],
-            "copay": rules.visit_copay(self.state, patient, doctor),
-        }
+        quote = {"doctor_id": doctor["doctor_id"], "plan_name": plan["name"]}
+        quote |= {"in_network": plan["plan_id"] in doctor["networks"]}
+        quote |= {"referral_needed": plan["referrals"] and special != rules.PRIMARY}
+        quote |= {"referral_on_file": special in patient["referrals"]}
+        return quote | {"copay": rules.visit_copay(self.state, patient, doctor)}
 
     @tool(ToolKind.READ)
     def get_refill_quote(self, prescription_id: str) -> Record:
@@ -107,14 +101,9 @@ class ClinicTools(StatefulGenericTools):
         left, the copay of one fill, and, when it cannot be refilled, why. Changes nothing."""
         rx = lookup(self.state, "prescriptions", prescription_id)
         why = why_not(rules.check_refill, self.state, rx["prescription_id"])
-        return {
-            "prescription_id": rx["prescription_id"],
-            "earliest_refill": rules.refill_due(rx),
-            "refills_left": rx["refills_left"],
-            "copay": rules.fill_copay(self.state, rx),
-            "refillable": not why,
-            "reason": why,
-        }
+        quote = {"prescription_id": rx["prescription_id"], "earliest_refill": rules.refill_due(rx)}
+        quote |= {"refills_left": rx["refills_left"], "copay": rules.fill_copay(self.state, rx)}
+        return quote | {"refillable": not why, "reason": why}
 
     @tool(ToolKind.WRITE)
     @raises(rules.OutOfNetwork, rules.NeedsReferral, *rules.SLOT)
@@ -139,12 +128,7 @@ class ClinicTools(StatefulGenericTools):
     @tool(ToolKind.WRITE)
     @raises(rules.NotScheduled, rules.TooLateToChange, *rules.SLOT)
     def reschedule_appointment(self, appointment_id: str, date: str, time: str) -> Record:
-        """Move an appointment to another date and time with the same doctor.
-
-        Args:
-            date: The new date as YYYY-MM-DD.
-            time: The new time as HH:MM.
-        """
+        """Move an appointment to another date and time (with the same doctor)."""
         appointment = rules.check_move(self.state, appointment_id, date, time)
         appointment.update(date=date.strip(), time=time.strip())
         return _visit(self.state, appointment)
@@ -162,11 +146,7 @@ class ClinicTools(StatefulGenericTools):
     @tool(ToolKind.WRITE)
     @raises(*rules.ACTIVE)
     def transfer_prescription(self, prescription_id: str, pharmacy_id: str) -> Record:
-        """Move a prescription, with its remaining refills, to another partner pharmacy.
-
-        Args:
-            pharmacy_id: The new pharmacy's id, such as "PH12".
-        """
+        """Move a prescription, with its remaining refills, to another partner pharmacy."""
         rx = rules.check_transfer(self.state, prescription_id, pharmacy_id)
         rx["pharmacy_id"] = pharmacy_id.strip()
         return _rx(self.state, rx)

@@ -1,9 +1,6 @@
-"""Build a run's clinic world: 5 insurance plans, 30 doctors, 7 pharmacies, 200 patients, with
-~450 appointments (three weeks back to six weeks ahead) and ~500 prescriptions.
-
-Some patients hold two prescriptions of one drug in different strengths, and see one doctor
-twice, so clarifications have records to choose between. Depends only on the rng handed in.
-"""
+"""Build a run's clinic world from the rng alone: 5 plans, 30 doctors, 7 pharmacies, 200 patients,
+~450 visits (three weeks back to six ahead), ~450 prescriptions (some of one drug in two strengths,
+so clarifications have records to choose between)."""
 
 from __future__ import annotations
 
@@ -40,17 +37,12 @@ DRUGS = (
 
 
 def _plan(rng: random.Random, number: int, name: str) -> Record:
-    primary = rng.choice((10.0, 15.0, 20.0, 25.0))
-    return {
-        "plan_id": f"PL{number}",
-        "name": name,
-        "referrals": name.endswith("HMO"),
-        "primary_copay": primary,
-        "specialist_copay": primary + rng.choice((15.0, 25.0, 35.0)),
-        "generic_copay": rng.choice((5.0, 8.0, 10.0, 12.0)),
-        "brand_copay": rng.choice((30.0, 40.0, 45.0, 60.0)),
-        "deductible": float(rng.choice((500, 1000, 1500, 2500, 3000))),
-    }
+    primary, more = rng.choice((10.0, 15.0, 20.0, 25.0)), rng.choice((15.0, 25.0, 35.0))
+    plan = {"plan_id": f"PL{number}", "name": name, "referrals": name.endswith("HMO")}
+    plan |= {"primary_copay": primary, "specialist_copay": primary + more}
+    plan |= {"generic_copay": rng.choice((5.0, 8.0, 10.0, 12.0))}
+    plan |= {"brand_copay": rng.choice((30.0, 40.0, 45.0, 60.0))}
+    return plan | {"deductible": float(rng.choice((500, 1000, 1500, 2500, 3000)))}
 
 
 def _visit(state: Record, rng: random.Random, pid: str, doctor: Record, taken: set) -> None:
@@ -74,16 +66,15 @@ def _prescribe(state: Record, rng: random.Random, pid: str, drug: tuple, prescri
     held = {(r["drug"], r["strength"]) for r in mine}
     supply, written = rng.choice((30, 30, 90)), shift(TODAY, -rng.randint(5, 420))
     fields = {"patient_id": pid, "drug": name, "tier": tier, "schedule": schedule}
+    fields |= {"strength": rng.choice([s for s in strengths if (name, s) not in held])}
+    fields |= {"prescriber_id": prescriber, "pharmacy_id": state["patients"][pid]["pharmacy_id"]}
     fields |= {
-        "strength": rng.choice([s for s in strengths if (name, s) not in held]),
-        "prescriber_id": prescriber,
-        "pharmacy_id": state["patients"][pid]["pharmacy_id"],
         "written": written,
         "days_supply": supply,
-        "last_filled": max(written, shift(TODAY, -rng.randint(0, supply + 10))),
         "refills_left": rng.choice((0, 1, 2, 3, 5)),
-        "status": "active" if rng.random() < 0.9 else "discontinued",
     }
+    fields |= {"last_filled": max(written, shift(TODAY, -rng.randint(0, supply + 10)))}
+    fields |= {"status": "active" if rng.random() < 0.9 else "discontinued"}
     insert(state, "prescriptions", "RX", fields, counter="next_id")
 
 
@@ -113,12 +104,12 @@ def build_world(rng: random.Random) -> dict[str, Any]:
     primaries = [d for d in doctors.values() if d["specialty"] == PRIMARY]
     taken: set[tuple[str, str, str]] = set()
     for pid, patient in patients.items():
+        patient["date_of_birth"] = fake.date_of_birth(minimum_age=18, maximum_age=90).isoformat()
         patient |= {
-            "date_of_birth": fake.date_of_birth(minimum_age=18, maximum_age=90).isoformat(),
             "plan_id": rng.choice(sorted(plans)),
-            "referrals": rng.sample(SPECIALTIES, rng.choice((0, 0, 1, 2))),
             "pharmacy_id": rng.choice(sorted(pharmacies)),
         }
+        patient["referrals"] = rng.sample(SPECIALTIES, rng.choice((0, 0, 1, 2)))
         usual = rng.choice(primaries)
         for _ in range(rng.randint(1, 4)):
             doctor = usual if rng.random() < 0.5 else rng.choice(list(doctors.values()))
