@@ -3,12 +3,9 @@ rule, and the checks the tools and the composer share (pure: they never change t
 
 from __future__ import annotations
 
-from datetime import date, datetime, timedelta
-from typing import Any
-
 from toolscale.core.contract import ToolError
-from toolscale.kit import PolicyError, lookup
-from toolscale.tools.bounds import shown, text
+from toolscale.kit import Record, lookup, rule
+from toolscale.kit.clock import days_between, hours_until, moment, shift, weekday
 
 TODAY = "2025-03-10"  # a Monday; the clock of every task
 NOW = f"{TODAY}T08:00"
@@ -19,72 +16,25 @@ REFILL_EARLY_DAYS = 7  # a refill may be ordered this many days before the suppl
 PRESCRIPTION_VALID_DAYS = 365
 PRIMARY = "primary care"
 
-Record = dict[str, Any]
-
-
-class OutOfNetwork(PolicyError):
-    pass
-
-
-class NeedsReferral(PolicyError):
-    pass
-
-
-class TooFarAhead(PolicyError):
-    pass
-
-
-class DoctorAway(PolicyError):
-    pass
-
-
-class SlotTaken(PolicyError):
-    pass
-
-
-class NotScheduled(PolicyError):
-    pass
-
-
-class TooLateToChange(PolicyError):
-    pass
-
-
-class Discontinued(PolicyError):
-    pass
-
-
-class ControlledSubstance(PolicyError):
-    handoff = True
-
-
-class Expired(PolicyError):
-    pass
-
-
-class NoRefillsLeft(PolicyError):
-    pass
-
-
-class TooEarly(PolicyError):
-    pass
-
-
-def shift(day: str, days: int) -> str:
-    return (date.fromisoformat(day) + timedelta(days=days)).isoformat()
-
-
-def hours_until(state: Record, day: str, time: str) -> float:
-    start = datetime.fromisoformat(f"{day}T{time}")
-    return (start - datetime.fromisoformat(state["now"])).total_seconds() / 3600
+OutOfNetwork = rule("OutOfNetwork")
+NeedsReferral = rule("NeedsReferral")
+TooFarAhead = rule("TooFarAhead")
+DoctorAway = rule("DoctorAway")
+SlotTaken = rule("SlotTaken")
+NotScheduled = rule("NotScheduled")
+TooLateToChange = rule("TooLateToChange")
+Discontinued = rule("Discontinued")
+ControlledSubstance = rule("ControlledSubstance", handoff=True)
+Expired = rule("Expired")
+NoRefillsLeft = rule("NoRefillsLeft")
+TooEarly = rule("TooEarly")
+SLOT = (TooFarAhead, DoctorAway, SlotTaken)  # the rules of a slot, booked or moved to
+ACTIVE = (Discontinued, ControlledSubstance, Expired)  # a prescription filled or moved
 
 
 def taken(state: Record, doctor_id: str, day: str) -> set[str]:
-    return {
-        a["time"]
-        for a in state["appointments"].values()
-        if (a["doctor_id"], a["date"], a["status"]) == (doctor_id, day, "scheduled")
-    }
+    mine, visits = (doctor_id, day, "scheduled"), state["appointments"].values()
+    return {a["time"] for a in visits if (a["doctor_id"], a["date"], a["status"]) == mine}
 
 
 def visit_copay(state: Record, patient: Record, doctor: Record) -> float:
@@ -94,126 +44,113 @@ def visit_copay(state: Record, patient: Record, doctor: Record) -> float:
 
 def check_slot(state: Record, doctor: Record, day: str, time: str) -> None:
     """Raise the error that forbids an appointment with `doctor` on `day` at `time`."""
-    day, time = text(day, "date", max_chars=20).strip(), text(time, "time", max_chars=10).strip()
-    try:
-        when = datetime.fromisoformat(f"{day}T{time}")
-    except ValueError:
-        raise ToolError(
-            f"date {shown(day)} / time {shown(time)}: use YYYY-MM-DD and HH:MM"
-        ) from None
+    moment(day, time)
+    day, time, name = day.strip(), time.strip(), doctor["name"]
     if day <= TODAY:
         raise ToolError(f"appointments are booked from tomorrow on; {day} is not after {TODAY}")
-    if when.date() > date.fromisoformat(TODAY) + timedelta(BOOKING_WINDOW_DAYS):
-        raise TooFarAhead(
-            f"appointments open at most {BOOKING_WINDOW_DAYS} days ahead, and {day} is later",
-            shows=(doctor["doctor_id"],),
-        )
-    if f"{when:%A}" not in doctor["days"]:
-        raise DoctorAway(
-            f"{doctor['name']} sees patients on {', '.join(doctor['days'])} only, not {when:%A}s",
-            shows=(doctor["days"][0],),
-        )
+    far, away = days_between(TODAY, day) > BOOKING_WINDOW_DAYS, weekday(day)
+    TooFarAhead.raise_if(
+        far,
+        f"appointments open at most {BOOKING_WINDOW_DAYS} days ahead, and {day} is later",
+        doctor["doctor_id"],
+    )
+    works = ", ".join(doctor["days"])
+    DoctorAway.raise_if(
+        away not in doctor["days"],
+        f"{name} sees patients on {works} only, not {away}s",
+        doctor["days"][0],
+    )
     if time not in doctor["times"]:
-        raise ToolError(f"{doctor['name']} has slots at {', '.join(doctor['times'])} only")
-    if time in taken(state, doctor["doctor_id"], day):
-        raise SlotTaken(f"{doctor['name']} is already booked on {day} at {time}")
+        raise ToolError(f"{name} has slots at {', '.join(doctor['times'])} only")
+    busy = time in taken(state, doctor["doctor_id"], day)
+    SlotTaken.raise_if(busy, f"{name} is already booked on {day} at {time}")
 
 
-def check_booking(state: Record, patient_id: str, doctor_id: str, date: str, time: str) -> None:
-    patient = lookup(state, "patients", patient_id, "patient")
-    doctor = lookup(state, "doctors", doctor_id, "doctor")
-    plan = state["plans"][patient["plan_id"]]
-    if plan["plan_id"] not in doctor["networks"]:
-        raise OutOfNetwork(
-            f"{doctor['name']} is not in the network of the {plan['name']} plan",
-            shows=(plan["name"],),
-        )
-    special = doctor["specialty"]
-    if plan["referrals"] and special != PRIMARY and special not in patient["referrals"]:
-        raise NeedsReferral(
-            f"the {plan['name']} plan needs a referral from primary care for {special}, and "
-            "none is on file",
-            shows=(plan["name"],),
-        )
+def check_booking(state: Record, patient_id: str, doctor_id: str, date: str, time: str) -> Record:
+    patient, doctor = lookup(state, "patients", patient_id), lookup(state, "doctors", doctor_id)
+    plan, special = state["plans"][patient["plan_id"]], doctor["specialty"]
+    OutOfNetwork.raise_if(
+        plan["plan_id"] not in doctor["networks"],
+        f"{doctor['name']} is not in the network of the {plan['name']} plan",
+        plan["name"],
+    )
+    NeedsReferral.raise_if(
+        plan["referrals"] and special != PRIMARY and special not in patient["referrals"],
+        f"the {plan['name']} plan needs a referral from primary care for {special}, and none is "
+        "on file",
+        plan["name"],
+    )
     check_slot(state, doctor, date, time)
+    return {"patient_id": patient["patient_id"], "doctor_id": doctor["doctor_id"]}
 
 
-def scheduled(appointment: Record) -> None:
-    if appointment["status"] != "scheduled":
-        raise NotScheduled(
-            f"appointment {appointment['appointment_id']} is {appointment['status']}",
-            shows=(appointment["status"],),
-        )
+def scheduled(state: Record, appointment_id: str) -> Record:
+    appointment = lookup(state, "appointments", appointment_id)
+    aid, status = appointment["appointment_id"], appointment["status"]
+    NotScheduled.raise_if(status != "scheduled", f"appointment {aid} is {status}", status)
+    return appointment
+
+
+def late(state: Record, visit: Record) -> bool:
+    return hours_until(state["now"], visit["date"], visit["time"]) < CHANGE_NOTICE_HOURS
 
 
 def cancel_fee(state: Record, appointment_id: str) -> float:
-    appointment = lookup(state, "appointments", appointment_id, "appointment")
-    scheduled(appointment)
-    late = hours_until(state, appointment["date"], appointment["time"]) < CHANGE_NOTICE_HOURS
-    return LATE_CANCEL_FEE if late else 0.0
+    return LATE_CANCEL_FEE if late(state, scheduled(state, appointment_id)) else 0.0
 
 
-def check_move(state: Record, appointment_id: str, date: str, time: str) -> None:
-    appointment = lookup(state, "appointments", appointment_id, "appointment")
-    scheduled(appointment)
-    if hours_until(state, appointment["date"], appointment["time"]) < CHANGE_NOTICE_HOURS:
-        raise TooLateToChange(
-            f"an appointment can be moved only {CHANGE_NOTICE_HOURS} hours or more ahead, and "
-            f"{appointment_id.strip()} is at {appointment['time']} on {appointment['date']}",
-            shows=(appointment["time"],),
-        )
+def check_move(state: Record, appointment_id: str, date: str, time: str) -> Record:
+    appointment = scheduled(state, appointment_id)
+    TooLateToChange.raise_if(
+        late(state, appointment),
+        f"an appointment can be moved only {CHANGE_NOTICE_HOURS} hours or more ahead, and "
+        f"{appointment_id.strip()} is at {appointment['time']} on {appointment['date']}",
+        appointment["time"],
+    )
     check_slot(state, state["doctors"][appointment["doctor_id"]], date, time)
+    return appointment
 
 
 def refill_due(prescription: Record) -> str:
     return shift(prescription["last_filled"], prescription["days_supply"] - REFILL_EARLY_DAYS)
 
 
-def fill_copay(state: Record, prescription: Record) -> float:
-    plan = state["plans"][state["patients"][prescription["patient_id"]]["plan_id"]]
-    per_month = plan[f"{prescription['tier']}_copay"]
-    return round(per_month * prescription["days_supply"] / 30, 2)
+def fill_copay(state: Record, rx: Record) -> float:
+    plan = state["plans"][state["patients"][rx["patient_id"]]["plan_id"]]
+    return round(plan[f"{rx['tier']}_copay"] * rx["days_supply"] / 30, 2)
 
 
 def check_active(state: Record, prescription_id: str) -> Record:
     """The prescription when it may be filled or moved: active, not controlled, not expired."""
-    rx = lookup(state, "prescriptions", prescription_id, "prescription")
-    if rx["status"] != "active":
-        raise Discontinued(
-            f"prescription {rx['prescription_id']} is {rx['status']}", shows=(rx["status"],)
-        )
-    if rx["schedule"]:
-        raise ControlledSubstance(
-            f"{rx['drug']} is a {rx['schedule']} controlled substance, which only our pharmacist "
-            "can refill or transfer",
-            shows=(rx["schedule"],),
-        )
+    rx = lookup(state, "prescriptions", prescription_id)
+    rid, status, schedule = rx["prescription_id"], rx["status"], rx["schedule"]
+    Discontinued.raise_if(status != "active", f"prescription {rid} is {status}", status)
+    ControlledSubstance.raise_if(
+        bool(schedule),
+        f"{rx['drug']} is a {schedule} controlled substance, which only our pharmacist can refill "
+        "or transfer",
+        schedule,
+    )
     expires = shift(rx["written"], PRESCRIPTION_VALID_DAYS)
-    if expires < TODAY:
-        raise Expired(
-            f"prescription {rx['prescription_id']} expired on {expires}", shows=(expires,)
-        )
+    Expired.raise_if(expires < TODAY, f"prescription {rid} expired on {expires}", expires)
     return rx
 
 
-def check_refill(state: Record, prescription_id: str) -> None:
+def check_refill(state: Record, prescription_id: str) -> Record:
     rx = check_active(state, prescription_id)
-    doctor = state["doctors"][rx["prescriber_id"]]["name"]
-    if rx["refills_left"] < 1:
-        raise NoRefillsLeft(
-            f"prescription {rx['prescription_id']} has no refills left; {doctor} must write a "
-            "new one",
-            shows=(doctor,),
-        )
-    if refill_due(rx) > TODAY:
-        raise TooEarly(
-            f"the next refill of {rx['drug']} can be ordered from {refill_due(rx)}",
-            shows=(refill_due(rx),),
-        )
+    doctor, due = state["doctors"][rx["prescriber_id"]]["name"], refill_due(rx)
+    NoRefillsLeft.raise_if(
+        rx["refills_left"] < 1,
+        f"prescription {rx['prescription_id']} has no refills left; {doctor} must write a new one",
+        doctor,
+    )
+    TooEarly.raise_if(due > TODAY, f"the next {rx['drug']} refill can be ordered from {due}", due)
+    return rx
 
 
-def check_transfer(state: Record, prescription_id: str, pharmacy_id: str) -> None:
+def check_transfer(state: Record, prescription_id: str, pharmacy_id: str) -> Record:
     rx = check_active(state, prescription_id)
     pharmacy = lookup(state, "pharmacies", pharmacy_id, "pharmacy")
     if pharmacy["pharmacy_id"] == rx["pharmacy_id"]:
         raise ToolError(f"prescription {rx['prescription_id']} is already at {pharmacy['name']}")
+    return rx
