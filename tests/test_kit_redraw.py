@@ -55,6 +55,14 @@ class Accounts(StatefulDomain):
         return _world(rng)
 
 
+def test_a_write_that_would_change_nothing_is_drawn_again() -> None:
+    domain = Accounts()
+    for index in range(12):
+        spec = domain.sample_named(random.Random(index), 0, index, "close_account")
+        closed = spec.gold_actions[-1].arguments["account_id"]
+        assert spec.initial_state["accounts"][closed]["open"] is True
+
+
 def test_an_answer_only_a_stock_phrase_says_is_drawn_again() -> None:
     domain = Accounts()
     for index in range(12):

@@ -301,5 +301,8 @@ class Composer:
         return self._draft(goal, plan, one[0], shot)
 
     def _draft(self, goal: Goal, plan: Plan, draw: Draw, shot: Shot, **options: Any) -> Any:
+        writes = options.get("writes", self.graph.kind(goal.tool) is ToolKind.WRITE)
+        if writes and plan.run.state == draw.world:
+            return None  # a write that changes nothing (a party already that size): drawn again
         asks = self._asks(goal)
         return assemble(self.graph, self.policy, asks, goal, plan, draw, shot, **options)
