@@ -318,7 +318,7 @@ class MovieDomain(StatefulDomain):
     """A cinema chain's desk: 8 cinemas, ~320 showings, 180 customers, ~450 bookings."""
 
     name = "movie"
-    version = "1.0"
+    version = "1.1"
     toolkit = MovieTools
     rules = rules
     entities = ENTITIES
