@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 
 from domains.movie import rules
 from toolscale.core.contract import ToolKind, tool
-from toolscale.kit import find_by, finds, lists, lookup, raises
+from toolscale.kit import PolicyError, find_by, finds, lists, lookup, raises
 from toolscale.tools.bounds import text
 from toolscale.tools.generic import StatefulGenericTools
 
@@ -115,7 +115,7 @@ class MovieTools(StatefulGenericTools):
         customer, showing = self._get("customers", customer_id), self._get("showings", showing_id)
         try:
             return {**rules.check_seats(self.state, customer, showing, seats), "bookable": True}
-        except rules.PolicyError as exc:
+        except PolicyError as exc:
             each = rules.seat_cost(customer, showing)
             return {
                 "showing_id": showing["showing_id"],
