@@ -75,27 +75,18 @@ def _live(draw: Draw) -> bool:
 
 def _order(draw: Draw) -> dict[str, Any]:
     quantity = draw.rng.choices((1, 2, 3, 4, 5, 6, 8, 10, 12), (2, 8, 3, 5, 2, 2, 1, 1, 1))[0]
-    section = draw.rng.choices(rules.SECTIONS, weights=(4, 4, 2))[0]
-    fan, game = draw["fan"]["fan_id"], draw["game"]["game_id"]
-    return {"fan_id": fan, "game_id": game, "section": section, "quantity": quantity}
-
-
-def _tid(draw: Draw) -> dict[str, Any]:
-    return {"ticket_id": draw["ticket"]["ticket_id"]}
+    return {"section": draw.rng.choices(rules.SECTIONS, (4, 4, 2))[0], "quantity": quantity}
 
 
 def _recipient(draw: Draw) -> dict[str, Any]:
     fans = [f for f in draw.world["fans"].values() if f["fan_id"] != draw["ticket"]["fan_id"]]
-    return {**_tid(draw), "recipient_email": draw.rng.choice(fans)["email"]}
+    return {"recipient_email": draw.rng.choice(fans)["email"]}
 
 
 def _dearer(draw: Draw) -> dict[str, Any]:
-    others = [s for s in rules.SECTIONS if s != draw["ticket"]["section"]]
-    return {**_tid(draw), "section": draw.rng.choice(others)}
-
-
-def _pid(draw: Draw) -> dict[str, Any]:
-    return {"pass_id": draw["season_pass"]["pass_id"]}
+    return {
+        "section": draw.rng.choice([s for s in rules.SECTIONS if s != draw["ticket"]["section"]])
+    }
 
 
 def _per_game(draw: Draw) -> dict[str, Any]:
@@ -106,8 +97,7 @@ GOALS = (
     Goal(
         "buy",
         "buy_tickets",
-        ("fan", "game"),
-        _order,
+        extra=_order,
         words=alts(
             "buy tickets for {quantity} in the {section} section for {game} | get {section} "
             "seats for a group of {quantity} at {game} | pick up tickets for {quantity}, "
@@ -115,8 +105,7 @@ GOALS = (
         ),
         done="I booked {section} seats for {quantity} at {game}: ticket {ticket_id}, "
         "{price_paid} charged.",
-        report=("ticket_id", "price_paid"),
-        before=(("quote_tickets", lambda d: dict(d.args)),),
+        before=("quote_tickets",),
         check=rules.check_purchase,
         price="total",
         price_noun="total",
@@ -131,15 +120,12 @@ GOALS = (
     Goal(
         "refund",
         "refund_ticket",
-        ("ticket",),
-        _tid,
         words=alts(
             "return {ticket} | get a refund for {ticket} | hand back {ticket} for a refund | "
             "cancel {ticket} and get my money back"
         ),
         done="I returned {ticket}: the refund fee is {fee} and {refund} goes back to your card.",
-        report=("fee", "refund"),
-        before=(("get_refund_quote", _tid),),
+        before=("get_refund_quote",),
         check=rules.refund_quote,
         price="fee",
         price_noun="refund fee",
@@ -152,15 +138,13 @@ GOALS = (
     Goal(
         "transfer",
         "transfer_ticket",
-        ("ticket",),
-        _recipient,
+        extra=_recipient,
         words=alts(
             "transfer {ticket} to the account of {recipient_email} | send {ticket} over to "
             "{recipient_email} | move {ticket} to my friend's account, {recipient_email} | give "
             "{ticket} to the fan account {recipient_email}"
         ),
         done="I transferred {ticket} to {recipient_name}'s account.",
-        report=("recipient_name",),
         check=rules.check_transfer,
         when=_ahead,
         motives=alts(
@@ -172,16 +156,14 @@ GOALS = (
     Goal(
         "upgrade",
         "upgrade_seats",
-        ("ticket",),
-        _dearer,
+        extra=_dearer,
         words=alts(
             "move {ticket} up to the {section} section | upgrade {ticket} to {section} seats | "
             "switch {ticket} into the {section} section | put {ticket} in the {section} "
             "section instead"
         ),
         done="I moved {ticket} to the {section} section and charged the difference, {difference}.",
-        report=("difference",),
-        before=(("get_game", lambda d: {"game_id": d["ticket"]["game_id"]}),),
+        before=("get_game",),
         check=rules.check_upgrade,
         when=_ahead,
         motives=alts(
@@ -193,15 +175,13 @@ GOALS = (
     Goal(
         "renew",
         "renew_season_pass",
-        ("season_pass",),
-        lambda d: {**_pid(d), "plan": d.rng.choice(tuple(rules.PASS_GAMES))},
+        extra=lambda d: {"plan": d.rng.choice(tuple(rules.PASS_GAMES))},
         words=alts(
             "renew {season_pass} on the {plan} plan | sign {season_pass} up for another year, "
             "{plan} plan | extend {season_pass} for next season with the {plan} plan | keep "
             "{season_pass} going next year on the {plan} plan"
         ),
         done="I renewed {season_pass} on the {plan} plan until {expires} and charged {charged}.",
-        report=("charged", "expires"),
         check=rules.renewal_quote,
         motives=alts(
             "We never miss a home game. | My kids love going. | It's our family tradition. | "
@@ -212,14 +192,11 @@ GOALS = (
     Goal(
         "score",
         "get_game",
-        ("game",),
-        lambda d: {"game_id": d["game"]["game_id"]},
         words=alts(
             "what the final score was in {game} | how {game} ended | by what score {game} "
             "finished | who won {game}, and by how much"
         ),
         done="{game} ended {home_score} to {away_score} (home team first).",
-        report=("home_score", "away_score"),
         when=lambda d: d["game"]["status"] == "final",
         motives=alts(
             "I missed it because of work. | I have a bet with my cousin. | My radio cut out in "
@@ -230,8 +207,6 @@ GOALS = (
     Goal(
         "standing",
         "get_team_record",
-        ("team",),
-        lambda d: {"team_id": d["team"]["team_id"]},
         words=alts(
             "what the {team} win-loss record is so far | how many games the {team} have won and "
             "lost this season | how the {team} are doing this season in wins and losses"
@@ -247,15 +222,12 @@ GOALS = (
     Goal(
         "refund_fee",
         "get_refund_quote",
-        ("ticket",),
-        _tid,
         words=alts(
             "how much I would get back if I returned {ticket} | what the refund fee on {ticket} "
             "would be | what returning {ticket} would cost me"
         ),
         done="Returning {ticket} now would cost a fee of {fee}, refunding {refund}. I have not "
         "returned it.",
-        report=("fee", "refund"),
         check=rules.refund_quote,
         motives=alts(
             "I might not be able to go. | My schedule is up in the air. | My boss may send me "
@@ -265,14 +237,11 @@ GOALS = (
     Goal(
         "tipoff",
         "get_ticket",
-        ("ticket",),
-        _tid,
         words=alts(
             "what the tip-off time and the arena are for {ticket} | when and where I need to be "
             "for {ticket} | which arena and what time {ticket} are for"
         ),
         done="For {ticket}: tip-off is at {tipoff}, at {arena}.",
-        report=("tipoff", "arena"),
         when=_live,
         motives=alts(
             "I lost the confirmation email. | I need to plan parking. | I'm booking a "
@@ -289,8 +258,7 @@ GOALS = (
             "costs me | what I pay per game with {season_pass}"
         ),
         done="{season_pass} works out to {result} dollars a game.",
-        report=("result",),
-        before=(("get_season_pass", _pid),),
+        before=("get_season_pass",),
         motives=alts(
             "I'm comparing it with single tickets. | My wife asked me. | I'm doing our "
             "family budget. | A friend wants to split it with me."
@@ -300,8 +268,7 @@ GOALS = (
     Goal(
         "schedule",
         "list_games_on",
-        (),
-        lambda d: {"date": d.rng.choice(list(d.world["games"].values()))["date"]},
+        extra=lambda d: {"date": d.rng.choice(list(d.world["games"].values()))["date"]},
         words=alts(
             "which teams play at home on {date} | whose home games are on {date} | which "
             "teams host a game on {date}"
@@ -326,7 +293,6 @@ GOALS = (
         ),
         done="Accessible seating is arranged by our guest-services team, so I have transferred "
         "you to a human agent about ticket {ticket[ticket_id]}.",
-        report=("ticket.ticket_id",),
         when=_live,
         motives=alts(
             "My mother uses a wheelchair. | I broke my leg last week. | My friend has a "
@@ -341,7 +307,7 @@ class BasketballDomain(StatefulDomain):
     """A league ticket desk: 12 teams, 108 games, 200 fans, ~560 tickets, 90 season passes."""
 
     name = "basketball"
-    version = "1.0"
+    version = "1.1"
     toolkit = BasketballTools
     rules = rules
     entities = ENTITIES

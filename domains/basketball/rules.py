@@ -8,7 +8,7 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from toolscale.core.contract import ToolError
-from toolscale.kit import PolicyError, find_by, lookup
+from toolscale.kit import PolicyError, find_by, lookup, rule
 from toolscale.tools.bounds import number, shown, text
 
 TODAY = "2025-11-12"  # a Wednesday; the clock of every task
@@ -33,44 +33,19 @@ PASS_PER_GAME = {"upper": 30, "lower": 68}
 Record = dict[str, Any]
 
 
-class GroupSale(PolicyError):
-    handoff = True
-
-
-class NotOnSale(PolicyError): ...
-
-
-class MembersOnly(PolicyError): ...
-
-
-class SoldOut(PolicyError): ...
-
-
-class TicketNotActive(PolicyError): ...
-
-
-class TooLateToRefund(PolicyError): ...
-
-
-class NonTransferable(PolicyError): ...
-
-
-class AlreadyTransferred(PolicyError): ...
-
-
-class ChangesClosed(PolicyError): ...
-
-
-class NotAnUpgrade(PolicyError): ...
-
-
-class PassNotActive(PolicyError): ...
-
-
-class BalanceDue(PolicyError): ...
-
-
-class RenewalNotOpen(PolicyError): ...
+GroupSale = rule("GroupSale", handoff=True)
+NotOnSale = rule("NotOnSale")
+MembersOnly = rule("MembersOnly")
+SoldOut = rule("SoldOut")
+TicketNotActive = rule("TicketNotActive")
+TooLateToRefund = rule("TooLateToRefund")
+NonTransferable = rule("NonTransferable")
+AlreadyTransferred = rule("AlreadyTransferred")
+ChangesClosed = rule("ChangesClosed")
+NotAnUpgrade = rule("NotAnUpgrade")
+PassNotActive = rule("PassNotActive")
+BalanceDue = rule("BalanceDue")
+RenewalNotOpen = rule("RenewalNotOpen")
 
 
 def hours_to(state: Record, game: Record) -> float:

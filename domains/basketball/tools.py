@@ -4,12 +4,12 @@ return, transfer and upgrade tickets, renew passes. Every rule is checked by `ru
 from __future__ import annotations
 
 from datetime import date, timedelta
-from typing import Any
+from typing import Any, ClassVar
 
 from domains.basketball import rules
 from domains.basketball.world import ticket
 from toolscale.core.contract import ToolKind, tool
-from toolscale.kit import find_by, finds, lists, lookup, raises
+from toolscale.kit import find_by, finder, finds, lister, lists, lookup, raises
 from toolscale.tools.bounds import text
 from toolscale.tools.generic import StatefulGenericTools
 
@@ -17,12 +17,24 @@ Record = dict[str, Any]
 GAME = ("home_team", "away_team", "arena", "date", "tipoff")
 
 
+def _ticket(state: Record, ticket: Record) -> Record:
+    game = state["games"][ticket["game_id"]]
+    return {**ticket, **{k: game[k] for k in GAME}, "game_status": game["status"]}
+
+
 class BasketballTools(StatefulGenericTools):
     """Tools over one task's league database (`self.state`). Outputs are JSON values."""
 
-    def _ticket(self, ticket: Record) -> Record:
-        game = self.state["games"][ticket["game_id"]]
-        return {**ticket, **{k: game[k] for k in GAME}, "game_status": game["status"]}
+    param_docs: ClassVar[dict[str, str]] = {
+        "fan_id": 'The fan id, such as "F1234".',
+        "game_id": 'The game id, such as "G1234".',
+        "ticket_id": 'The ticket id, such as "TK12345".',
+        "pass_id": 'The season pass id, such as "SP123".',
+        "team_id": 'The team id, such as "T12".',
+        "section": '"upper", "lower" or "courtside".',
+        "quantity": "Number of seats.",
+        "date": "The date as YYYY-MM-DD.",
+    }
 
     def _mine(self, table: str, fan_id: str) -> list[Record]:
         fan = lookup(self.state, "fans", fan_id, "fan")["fan_id"]
@@ -32,45 +44,28 @@ class BasketballTools(StatefulGenericTools):
     @finds("fan", by="fan_id")
     def get_fan(self, fan_id: str) -> Record:
         """Get a fan account: name, email, phone, membership tier (standard, insider, elite) and
-        how many ticket orders and season passes it holds.
-
-        Args:
-            fan_id: The fan id, such as "F1234".
-        """
+        how many ticket orders and season passes it holds."""
         fan = lookup(self.state, "fans", fan_id, "fan")
         held = {"orders": len(self._mine("tickets", fan_id))}
         return {**fan, **held, "season_passes": len(self._mine("season_passes", fan_id))}
 
-    @tool(ToolKind.READ)
-    @lists("ticket", of="fan")
-    def list_fan_tickets(self, fan_id: str) -> list[Record]:
-        """List a fan's ticket orders, past and upcoming: game, section, seats, price paid, status.
-
-        Args:
-            fan_id: The fan id, such as "F1234".
-        """
-        return [self._ticket(t) for t in self._mine("tickets", fan_id)]
-
-    @tool(ToolKind.READ)
-    @finds("ticket", by="ticket_id")
-    def get_ticket(self, ticket_id: str) -> Record:
-        """Get a ticket order: its game (teams, arena, date, tip-off), section, seats, price paid,
-        status, and the fan it was transferred from, if any.
-
-        Args:
-            ticket_id: The ticket id, such as "TK12345".
-        """
-        return self._ticket(lookup(self.state, "tickets", ticket_id, "ticket"))
-
-    @tool(ToolKind.READ)
-    @finds("fan", by="email")
-    def find_fan(self, email: str) -> Record:
-        """Find a fan account from the email address it was opened with.
-
-        Args:
-            email: The fan's email address.
-        """
-        return find_by(self.state, "fans", "email", email, "fan")
+    list_fan_tickets = lister(
+        "ticket",
+        "fan",
+        "List a fan's ticket orders, past and upcoming: game, section, seats, price paid, status.",
+        view=_ticket,
+    )
+    get_ticket = finder(
+        "ticket",
+        "ticket_id",
+        "Get a ticket order: its game (teams, arena, date, tip-off), section, seats, price "
+        "paid, status, and the fan it was transferred from, if any.",
+        view=_ticket,
+    )
+    find_fan = finder(
+        "fan", "email", "Find a fan account from the email address it was opened with.",
+        arg="The fan's email address.",
+    )  # fmt: skip
 
     @tool(ToolKind.READ)
     @finds("team", by="name")
@@ -89,11 +84,7 @@ class BasketballTools(StatefulGenericTools):
     @tool(ToolKind.READ)
     @lists("game", of="team")
     def list_home_games(self, team_id: str) -> list[Record]:
-        """List a team's home games this month and next: opponent, date, tip-off and status.
-
-        Args:
-            team_id: The team id, such as "T12".
-        """
+        """List a team's home games this month and next: opponent, date, tip-off and status."""
         team = lookup(self.state, "teams", team_id, "team")["team_id"]
         keep = ("game_id", "away_team", "date", "tipoff", "status")
         games = self.state["games"].values()
@@ -103,30 +94,19 @@ class BasketballTools(StatefulGenericTools):
     def get_game(self, game_id: str) -> Record:
         """Get a game: teams, arena, date, tip-off, status, the score once played, and each
         section's seat price and seats left.
-
-        Args:
-            game_id: The game id, such as "G1234".
         """
         return lookup(self.state, "games", game_id, "game")
 
     @tool(ToolKind.READ)
     def list_games_on(self, date: str) -> list[Record]:
-        """List the games of one date: teams, arena, tip-off and status.
-
-        Args:
-            date: The date as YYYY-MM-DD.
-        """
+        """List the games of one date: teams, arena, tip-off and status."""
         day = text(date, "date", max_chars=20).strip()
         keep = ("game_id", *GAME, "status")
         return [{k: g[k] for k in keep} for g in self.state["games"].values() if g["date"] == day]
 
     @tool(ToolKind.READ)
     def get_team_record(self, team_id: str) -> Record:
-        """Get a team's wins and losses in the games played so far this season.
-
-        Args:
-            team_id: The team id, such as "T12".
-        """
+        """Get a team's wins and losses in the games played so far this season."""
         team = lookup(self.state, "teams", team_id, "team")
         won = [
             (g["home_score"] > g["away_score"]) == (g["home_team_id"] == team["team_id"])
@@ -140,12 +120,6 @@ class BasketballTools(StatefulGenericTools):
     def quote_tickets(self, fan_id: str, game_id: str, section: str, quantity: int) -> Record:
         """Quote seats before buying: price per seat, member discount, service fees, total, seats
         left, and whether (and why not) the fan can buy them. Changes nothing.
-
-        Args:
-            fan_id: The fan id, such as "F1234".
-            game_id: The game id, such as "G1234".
-            section: "upper", "lower" or "courtside".
-            quantity: Number of seats.
         """
         fan = lookup(self.state, "fans", fan_id, "fan")
         game = lookup(self.state, "games", game_id, "game")
@@ -163,45 +137,28 @@ class BasketballTools(StatefulGenericTools):
 
     @tool(ToolKind.READ)
     def get_refund_quote(self, ticket_id: str) -> Record:
-        """Quote returning a ticket now: the refund fee and the amount refunded. Changes nothing.
-
-        Args:
-            ticket_id: The ticket id, such as "TK12345".
-        """
+        """Quote returning a ticket now: the refund fee and the amount refunded. Changes nothing."""
         return rules.refund_quote(self.state, ticket_id)
 
-    @tool(ToolKind.READ)
-    @lists("season_pass", of="fan")
-    def list_fan_season_passes(self, fan_id: str) -> list[Record]:
-        """List a fan's season passes: team, section, plan, status, expiry and balance due.
-
-        Args:
-            fan_id: The fan id, such as "F1234".
-        """
-        return self._mine("season_passes", fan_id)
-
-    @tool(ToolKind.READ)
-    @finds("season_pass", by="pass_id")
-    def get_season_pass(self, pass_id: str) -> Record:
-        """Get a season pass: team, section, plan and games, price paid, seasons held, status,
-        expiry date and any balance due.
-
-        Args:
-            pass_id: The season pass id, such as "SP123".
-        """
-        return lookup(self.state, "season_passes", pass_id, "season pass")
+    list_fan_season_passes = lister(
+        "season_pass",
+        "fan",
+        "List a fan's season passes: team, section, plan, status, expiry and balance due.",
+        table="season_passes",
+    )
+    get_season_pass = finder(
+        "season_pass",
+        "pass_id",
+        "Get a season pass: team, section, plan and games, price paid, seasons held, status, "
+        "expiry date and any balance due.",
+        table="season_passes",
+    )
 
     @tool(ToolKind.WRITE)
     @raises(rules.GroupSale, rules.NotOnSale, rules.MembersOnly, rules.SoldOut)
     def buy_tickets(self, fan_id: str, game_id: str, section: str, quantity: int) -> Record:
         """Buy seats for a fan, charging the total of quote_tickets to the card on file. Returns
         the new ticket order.
-
-        Args:
-            fan_id: The fan id, such as "F1234".
-            game_id: The game id, such as "G1234".
-            section: "upper", "lower" or "courtside".
-            quantity: Number of seats.
         """
         quote = rules.check_purchase(self.state, fan_id, game_id, section, quantity)
         game, section = self.state["games"][game_id.strip()], rules.section_of(section)
@@ -210,16 +167,13 @@ class BasketballTools(StatefulGenericTools):
         game["seats_left"][section] -= quantity
         made = ticket(tid, fan_id.strip(), game["game_id"], section, quantity, quote["total"])
         self.state["tickets"][tid] = made
-        return self._ticket(self.state["tickets"][tid])
+        return _ticket(self.state, self.state["tickets"][tid])
 
     @tool(ToolKind.WRITE)
     @raises(rules.TicketNotActive, rules.TooLateToRefund)
     def refund_ticket(self, ticket_id: str) -> Record:
         """Return a ticket: its seats go back on sale and the refund of get_refund_quote (price
         paid less any fee) goes to the card on file.
-
-        Args:
-            ticket_id: The ticket id, such as "TK12345".
         """
         quote = rules.refund_quote(self.state, ticket_id)
         ticket = self.state["tickets"][quote["ticket_id"]]
@@ -234,13 +188,12 @@ class BasketballTools(StatefulGenericTools):
         """Transfer a ticket to another fan's account; it then belongs to them.
 
         Args:
-            ticket_id: The ticket id, such as "TK12345".
             recipient_email: The email address of the receiving fan's account.
         """
         to = rules.check_transfer(self.state, ticket_id, recipient_email)
         ticket = self.state["tickets"][ticket_id.strip()]
         ticket.update(transferred_from=ticket["fan_id"], fan_id=to["fan_id"])
-        return {**self._ticket(ticket), "recipient_name": to["name"]}
+        return {**_ticket(self.state, ticket), "recipient_name": to["name"]}
 
     @tool(ToolKind.WRITE)
     @raises(
@@ -255,7 +208,6 @@ class BasketballTools(StatefulGenericTools):
         (less the member discount) to the card on file.
 
         Args:
-            ticket_id: The ticket id, such as "TK12345".
             section: The new section: "upper", "lower" or "courtside".
         """
         quote = rules.check_upgrade(self.state, ticket_id, section)
@@ -264,7 +216,7 @@ class BasketballTools(StatefulGenericTools):
         seats[ticket["section"]] += ticket["quantity"]
         seats[new] -= ticket["quantity"]
         ticket.update(section=new, price_paid=round(ticket["price_paid"] + quote["difference"], 2))
-        return {**self._ticket(ticket), **quote}
+        return {**_ticket(self.state, ticket), **quote}
 
     @tool(ToolKind.WRITE)
     @raises(rules.PassNotActive, rules.BalanceDue, rules.RenewalNotOpen)
@@ -273,7 +225,6 @@ class BasketballTools(StatefulGenericTools):
         (loyalty discount included) to the card on file.
 
         Args:
-            pass_id: The season pass id, such as "SP123".
             plan: "full" (41 home games) or "half" (20 home games).
         """
         quote = rules.renewal_quote(self.state, pass_id, plan)

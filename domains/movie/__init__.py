@@ -83,13 +83,9 @@ def _upcoming(draw: Draw) -> bool:
 
 
 def _seats(draw: Draw) -> dict[str, Any]:
-    seats = draw.rng.choices((1, 2, 3, 4, 5, 6, 8, 12, 14), (2, 8, 3, 5, 2, 2, 1, 1, 1))[0]
-    customer, showing = draw["customer"]["customer_id"], draw["showing"]["showing_id"]
-    return {"customer_id": customer, "showing_id": showing, "seats": seats}
-
-
-def _bid(draw: Draw) -> dict[str, Any]:
-    return {"booking_id": draw["booking"]["booking_id"]}
+    return {
+        "seats": draw.rng.choices((1, 2, 3, 4, 5, 6, 8, 12, 14), (2, 8, 3, 5, 2, 2, 1, 1, 1))[0]
+    }
 
 
 def _target(draw: Draw) -> dict[str, Any]:
@@ -115,7 +111,7 @@ def _snack(draw: Draw) -> dict[str, Any]:
 def _plan(draw: Draw) -> dict[str, Any]:
     customer = draw["customer"]
     plans = [p for p in ("plus", "unlimited") if p != customer["plan"]]
-    return {"customer_id": customer["customer_id"], "plan": draw.rng.choice(plans)}
+    return {"plan": draw.rng.choice(plans)}
 
 
 def _cost(draw: Draw) -> dict[str, Any]:
@@ -127,15 +123,13 @@ GOALS = (
     Goal(
         "book",
         "book_seats",
-        ("customer", "showing"),
-        _seats,
+        extra=_seats,
         words=alts(
             "book seats for {seats} at {showing} | get {seats} of us into {showing} | reserve "
             "places for {seats} at {showing} | sort out tickets for {seats} for {showing}"
         ),
         done="I booked {showing} for {seats}: booking {booking_id}, {paid} charged.",
-        report=("booking_id", "paid"),
-        before=(("quote_booking", lambda d: dict(d.args)),),
+        before=("quote_booking",),
         check=rules.check_booking,
         price="total",
         price_noun="total",
@@ -149,8 +143,6 @@ GOALS = (
     Goal(
         "cancel",
         "cancel_booking",
-        ("booking",),
-        _bid,
         words=alts(
             "cancel {booking} | call off {booking} | drop {booking} and refund me | scrap {booking}"
         ),
@@ -166,7 +158,10 @@ GOALS = (
         "exchange",
         "exchange_booking",
         ("booking",),
-        lambda d: {**_bid(d), "showing_id": d.extra["to"]["showing_id"]},
+        args=lambda d: {
+            "booking_id": d["booking"]["booking_id"],
+            "showing_id": d.extra["to"]["showing_id"],
+        },
         words=alts(
             "switch {booking} to the {new_time} showing of {new_film} on {new_date} | move "
             "{booking} to {new_film} at {new_time} on {new_date} | change {booking} for "
@@ -176,7 +171,7 @@ GOALS = (
         done="I moved {booking} to showing {showing_id} ({new_film}, {new_date} at {new_time}); "
         "the price difference is {difference}.",
         report=("showing_id", "difference"),
-        before=(("list_showings", _menu),),
+        before=("list_showings",),
         check=rules.check_exchange,
         extra=_target,
         when=_upcoming,
@@ -188,15 +183,12 @@ GOALS = (
     Goal(
         "snacks",
         "add_snacks",
-        ("booking",),
-        lambda d: {**_bid(d), **d.extra},
         words=alts(
             "pre-order {quantity} servings of {item} with {booking} | add {quantity} servings "
             "of {item} to {booking} | have {quantity} servings of {item} ready for {booking}"
         ),
         done="I added {quantity} servings of {item} to {booking} and charged {charged}.",
-        report=("charged",),
-        before=(("get_snack_menu", _menu),),
+        before=("get_snack_menu",),
         check=rules.check_snacks,
         extra=_snack,
         when=_upcoming,
@@ -208,15 +200,13 @@ GOALS = (
     Goal(
         "plan",
         "change_membership",
-        ("customer",),
-        _plan,
+        extra=_plan,
         words=alts(
             "switch my membership to the {plan} plan | get onto the {plan} plan | change "
             "my cinema plan to {plan}"
         ),
         done="You are now on the {plan} plan, at {monthly_fee} a month.",
-        report=("monthly_fee",),
-        before=(("get_membership_plans", lambda d: {}),),
+        before=("get_membership_plans",),
         check=rules.check_plan,
         motives=alts(
             "I go far more often than I used to. | Money is tight this year. | My friend "
@@ -226,8 +216,6 @@ GOALS = (
     Goal(
         "seats_left",
         "get_showing",
-        ("showing",),
-        lambda d: {"showing_id": d["showing"]["showing_id"]},
         words=alts(
             "how many seats are left for {showing} | whether {showing} still has seats, and "
             "how many | how full {showing} is, in seats left"
@@ -243,8 +231,7 @@ GOALS = (
     Goal(
         "where",
         "search_showings",
-        (),
-        lambda d: {
+        extra=lambda d: {
             k: d.rng.choice(list(d.world["showings"].values()))[k] for k in ("film", "date")
         },
         words=alts(
@@ -270,8 +257,7 @@ GOALS = (
             "servings of {item} come to at {cinema}"
         ),
         done="That is {result} dollars for {quantity} servings of {item} at {cinema}.",
-        report=("result",),
-        before=(("get_snack_menu", _menu),),
+        before=("get_snack_menu",),
         extra=lambda d: {
             "item": d.rng.choice(sorted(d["cinema"]["snacks"])),
             "quantity": d.rng.randint(2, 9),
@@ -282,14 +268,11 @@ GOALS = (
     Goal(
         "screen",
         "get_booking",
-        ("booking",),
-        _bid,
         words=alts(
             "which screen {booking} is on and in what format | what screen and format {booking} "
             "are for"
         ),
         done="For {booking}: the {screen} screen, {format}.",
-        report=("screen", "format"),
         when=lambda d: _upcoming(d) and d["booking"]["status"] == "confirmed",
         motives=alts("My mum needs to know where to meet us. | I want to check it's IMAX."),
     ),
@@ -304,7 +287,6 @@ GOALS = (
         ),
         done="Lost property is handled by the cinema's staff, so I have transferred you to a "
         "human agent about booking {booking[booking_id]}.",
-        report=("booking.booking_id",),
         when=lambda d: d["booking"]["status"] == "used",
         motives=alts(
             "It has my keys in it. | It was a present.",
@@ -318,7 +300,7 @@ class MovieDomain(StatefulDomain):
     """A cinema chain's desk: 8 cinemas, ~320 showings, 180 customers, ~450 bookings."""
 
     name = "movie"
-    version = "1.0"
+    version = "1.1"
     toolkit = MovieTools
     rules = rules
     entities = ENTITIES

@@ -7,7 +7,7 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from toolscale.core.contract import ToolError
-from toolscale.kit import PolicyError, lookup
+from toolscale.kit import lookup, rule
 from toolscale.tools.bounds import number, shown, text
 
 TODAY = "2025-09-18"  # a Thursday; the clock of every task
@@ -28,35 +28,17 @@ COMMITMENT_DAYS = 180
 Record = dict[str, Any]
 
 
-class GroupBooking(PolicyError):
-    handoff = True
+GroupBooking = rule("GroupBooking", handoff=True)
 
-
-class NotBookable(PolicyError): ...
-
-
-class AgeRestricted(PolicyError): ...
-
-
-class SoldOut(PolicyError): ...
-
-
-class BookingNotActive(PolicyError): ...
-
-
-class TooLate(PolicyError): ...
-
-
-class AlreadyExchanged(PolicyError): ...
-
-
-class DifferentFilm(PolicyError): ...
-
-
-class SnackLimit(PolicyError): ...
-
-
-class CommitmentPeriod(PolicyError): ...
+NotBookable = rule("NotBookable")
+AgeRestricted = rule("AgeRestricted")
+SoldOut = rule("SoldOut")
+BookingNotActive = rule("BookingNotActive")
+TooLate = rule("TooLate")
+AlreadyExchanged = rule("AlreadyExchanged")
+DifferentFilm = rule("DifferentFilm")
+SnackLimit = rule("SnackLimit")
+CommitmentPeriod = rule("CommitmentPeriod")
 
 
 def starts_in(state: Record, showing: Record) -> float:

@@ -3,11 +3,11 @@ exchange seats, pre-order snacks, change membership plans. `rules` checks every 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from domains.movie import rules
 from toolscale.core.contract import ToolKind, tool
-from toolscale.kit import find_by, finds, lists, lookup, raises
+from toolscale.kit import PolicyError, find_by, finds, lists, lookup, raises
 from toolscale.tools.bounds import text
 from toolscale.tools.generic import StatefulGenericTools
 
@@ -18,17 +18,23 @@ LISTED = ("showing_id", "film", "rating", "date", "time", "format", "status")
 class MovieTools(StatefulGenericTools):
     """Tools over one task's cinema database (`self.state`). Outputs are JSON values."""
 
+    param_docs: ClassVar[dict[str, str]] = {
+        "customer_id": 'The customer id, such as "C1234".',
+        "booking_id": 'The booking id, such as "B123456".',
+        "cinema_id": 'The cinema id, such as "CN12".',
+        "showing_id": 'The showing id, such as "S1234".',
+        "seats": "Number of seats.",
+        "date": "The date as YYYY-MM-DD.",
+    }
+
     def _get(self, table: str, key: str) -> Record:
         return lookup(self.state, table, key, table.removesuffix("s"))
 
     @tool(ToolKind.READ)
     @finds("customer", by="customer_id")
     def get_customer(self, customer_id: str) -> Record:
-        """Get a customer: name, email, date of birth, membership plan and the date they joined it.
-
-        Args:
-            customer_id: The customer id, such as "C1234".
-        """
+        """Get a customer: name, email, date of birth, membership plan and the date they joined
+        it."""
         return self._get("customers", customer_id)
 
     @tool(ToolKind.READ)
@@ -36,9 +42,6 @@ class MovieTools(StatefulGenericTools):
     def list_bookings(self, customer_id: str) -> list[Record]:
         """List a customer's bookings, past and upcoming: film, cinema, date, time, seats, amount
         paid, status and pre-ordered snacks.
-
-        Args:
-            customer_id: The customer id, such as "C1234".
         """
         owner = self._get("customers", customer_id)["customer_id"]
         return [b for b in self.state["bookings"].values() if b["customer_id"] == owner]
@@ -56,11 +59,7 @@ class MovieTools(StatefulGenericTools):
     @tool(ToolKind.READ)
     @finds("booking", by="booking_id")
     def get_booking(self, booking_id: str) -> Record:
-        """Get one booking with its showing's screen, format and film rating.
-
-        Args:
-            booking_id: The booking id, such as "B123456".
-        """
+        """Get one booking with its showing's screen, format and film rating."""
         booking = self._get("bookings", booking_id)
         showing = self.state["showings"][booking["showing_id"]]
         return {**booking, **{k: showing[k] for k in ("screen", "format", "rating")}}
@@ -81,9 +80,6 @@ class MovieTools(StatefulGenericTools):
     def list_showings(self, cinema_id: str) -> list[Record]:
         """List a cinema's showings from five days ago to two weeks ahead: film, rating, date,
         time, format and status.
-
-        Args:
-            cinema_id: The cinema id, such as "CN12".
         """
         cinema = self._get("cinemas", cinema_id)["cinema_id"]
         shows = self.state["showings"].values()
@@ -93,9 +89,6 @@ class MovieTools(StatefulGenericTools):
     def get_showing(self, showing_id: str) -> Record:
         """Get a showing: film, rating, runtime, cinema, screen, date, time, format, seat price
         (before any membership price) and seats left.
-
-        Args:
-            showing_id: The showing id, such as "S1234".
         """
         return self._get("showings", showing_id)
 
@@ -105,7 +98,6 @@ class MovieTools(StatefulGenericTools):
 
         Args:
             film: The film's title, such as "The Last Lighthouse".
-            date: The date as YYYY-MM-DD.
         """
         title = text(film, "film", max_chars=100).strip().casefold()
         day = text(date, "date", max_chars=20).strip()
@@ -119,16 +111,11 @@ class MovieTools(StatefulGenericTools):
     def quote_booking(self, customer_id: str, showing_id: str, seats: int) -> Record:
         """Price seats for a customer under their plan (per seat and total) and say whether, and
         why not, they can be booked. Changes nothing.
-
-        Args:
-            customer_id: The customer id, such as "C1234".
-            showing_id: The showing id, such as "S1234".
-            seats: Number of seats.
         """
         customer, showing = self._get("customers", customer_id), self._get("showings", showing_id)
         try:
             return {**rules.check_seats(self.state, customer, showing, seats), "bookable": True}
-        except rules.PolicyError as exc:
+        except PolicyError as exc:
             each = rules.seat_cost(customer, showing)
             return {
                 "showing_id": showing["showing_id"],
@@ -148,11 +135,6 @@ class MovieTools(StatefulGenericTools):
     def book_seats(self, customer_id: str, showing_id: str, seats: int) -> Record:
         """Book seats and charge the total of quote_booking to the card on file. Returns the
         booking.
-
-        Args:
-            customer_id: The customer id, such as "C1234".
-            showing_id: The showing id, such as "S1234".
-            seats: Number of seats.
         """
         quote = rules.check_booking(self.state, customer_id, showing_id, seats)
         showing, customer = self._get("showings", showing_id), self._get("customers", customer_id)
@@ -172,9 +154,6 @@ class MovieTools(StatefulGenericTools):
     def cancel_booking(self, booking_id: str) -> Record:
         """Cancel a booking and refund it to the card: everything paid, except that booking fees
         are kept inside 24 hours of the film.
-
-        Args:
-            booking_id: The booking id, such as "B123456".
         """
         refund = rules.cancel_refund(self.state, booking_id)
         booking = self.state["bookings"][refund["booking_id"]]
@@ -196,7 +175,6 @@ class MovieTools(StatefulGenericTools):
         showing is charged the difference, a cheaper one refunded.
 
         Args:
-            booking_id: The booking id, such as "B123456".
             showing_id: The new showing's id, such as "S1234".
         """
         quote = rules.check_exchange(self.state, booking_id, showing_id)
@@ -216,7 +194,6 @@ class MovieTools(StatefulGenericTools):
         counter.
 
         Args:
-            booking_id: The booking id, such as "B123456".
             item: The menu item, such as "large popcorn".
             quantity: How many.
         """
@@ -231,7 +208,6 @@ class MovieTools(StatefulGenericTools):
         """Move a customer to another membership plan ("none", "plus" or "unlimited") from today.
 
         Args:
-            customer_id: The customer id, such as "C1234".
             plan: The new plan.
         """
         change = rules.check_plan(self.state, customer_id, plan)
@@ -241,9 +217,5 @@ class MovieTools(StatefulGenericTools):
 
     @tool(ToolKind.READ)
     def get_snack_menu(self, cinema_id: str) -> Record:
-        """Get a cinema's snack menu: each item with its price in dollars.
-
-        Args:
-            cinema_id: The cinema id, such as "CN12".
-        """
+        """Get a cinema's snack menu: each item with its price in dollars."""
         return self._get("cinemas", cinema_id)["snacks"]

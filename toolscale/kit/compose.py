@@ -114,6 +114,12 @@ class Composer:
         kind = self.graph.kind(goal.tool)
         return kind is ToolKind.READ or (kind is ToolKind.GENERIC and goal.tool != HANDOFF)
 
+    def _run(self, plan: Plan, goal: Goal, draw: Draw) -> Any:
+        """The goal's own call; a READ one reuses the same call identification made (a question
+        answered by the record's finder is not asked twice)."""
+        run = plan.call if self.graph.kind(goal.tool) is ToolKind.READ else plan.do
+        return run(goal.tool, **draw.args)
+
     def _identify(self, plan: Plan, goal: Goal, draw: Draw, clarify: bool = False) -> bool:
         return all(
             identify(plan, self.graph, draw.rng, need, draw[need], clarify and i == 0)
@@ -152,7 +158,7 @@ class Composer:
         if len(goal.before) and last is None:
             return None
         try:
-            output = plan.do(goal.tool, **draw.args)
+            output = self._run(plan, goal, draw)
         except ToolError:
             return None
         shot = shot_of(self.graph, goal, plan, draw, output, last, goal.needs[0] if clarify else "")
@@ -190,7 +196,7 @@ class Composer:
         )
         if accept:
             try:
-                output = plan.do(goal.tool, **draw.args)
+                output = self._run(plan, goal, draw)
             except ToolError:
                 return None
             shot = shot_of(self.graph, goal, plan, draw, output, last)
@@ -285,7 +291,7 @@ class Composer:
             if len(goal.before) and last is None:
                 return None
             try:
-                output = plan.do(goal.tool, **draw.args)
+                output = self._run(plan, goal, draw)
             except ToolError:
                 return None
             shots.append(shot_of(self.graph, goal, plan, draw, output, last))
@@ -297,5 +303,8 @@ class Composer:
         return self._draft(goal, plan, one[0], shot)
 
     def _draft(self, goal: Goal, plan: Plan, draw: Draw, shot: Shot, **options: Any) -> Any:
+        writes = options.get("writes", self.graph.kind(goal.tool) is ToolKind.WRITE)
+        if writes and plan.run.state == draw.world:
+            return None  # a write that changes nothing (a party already that size): drawn again
         asks = self._asks(goal)
         return assemble(self.graph, self.policy, asks, goal, plan, draw, shot, **options)

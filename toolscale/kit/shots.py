@@ -15,9 +15,10 @@ import string
 from dataclasses import dataclass
 from typing import Any
 
-from toolscale.core.contract import ToolKind, fact_stated, tool_text
+from toolscale.core.contract import ToolKind, UserScenario, fact_stated, tool_text
 from toolscale.kit.declare import Draw, Goal, Record
 from toolscale.kit.draft import Draft, Request
+from toolscale.kit.evidence import check_evidence
 from toolscale.kit.graph import ToolGraph
 from toolscale.kit.identify import Plan
 from toolscale.kit.phrasing import second_person
@@ -155,15 +156,8 @@ def assemble(
     rng = draw.rng
     said = [*shot.words, *goal.motives, *(c for group in conditions for c in group)]
     said += [*plan.known.values(), *plan.stated.values()]
-    guess = " ".join([*said, policy])
     # A fact the caller says proves nothing (and the kit refuses it in the opening).
     shot.facts = [f for f in shot.facts if not fact_stated(f, " ".join(said))]
-    if not writes and not any(
-        (_number(f) or not fact_stated(f, guess))
-        and any(fact_stated(f, tool_text(o)) for o in plan.outputs)
-        for f in shot.facts
-    ):
-        return None  # nothing only a look-up shows: a parrot could pass
     kind = "know" if asks else "do"
     wording = rng.choice(shot.words)
     motive = rng.choice(goal.motives) if goal.motives else ""
@@ -188,6 +182,8 @@ def assemble(
         stated=dict(plan.stated),
         reason=reason,
     )
+    if not writes and not _evidenced(request, shot.facts, plan, policy):
+        return None  # nothing only a look-up shows: a parrot could pass
     return Draft(
         request,
         list(plan.run.actions),
@@ -198,9 +194,18 @@ def assemble(
     )
 
 
-def _number(text: str) -> bool:
+def _evidenced(request: Request, facts: list[str], plan: Plan, policy: str) -> bool:
+    """Whether a read-only draft keeps `sample_task`'s evidence rule: the same check on the
+    scenario's words (its opening, drawn later, is checked for collisions there)."""
+    scenario = UserScenario(
+        reason_for_call=request.reason,
+        opening="",
+        known=dict(request.known),
+        stated=dict(request.stated),
+    )
+    outputs = [tool_text(o) for o in plan.outputs]
     try:
-        float(text.replace(",", ""))
-    except ValueError:
+        check_evidence("", facts, scenario, outputs, False, policy, KitError)
+    except KitError:
         return False
     return True
