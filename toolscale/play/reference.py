@@ -24,11 +24,10 @@ from toolscale.core.contract import Action, ToolKind, committed_answer
 from toolscale.core.records import Task
 from toolscale.core.registry import get_domain
 from toolscale.core.task_state import state_json
-from toolscale.play.conversation import plan_conversation
 from toolscale.play.mistakes import mistakes
 from toolscale.play.transcript import Transcript, close_draft, open_draft, record_call
 from toolscale.sample.preferences import as_json_answer
-from toolscale.sample.tasks import SampledTask, said
+from toolscale.sample.tasks import SampledTask, gold_turns, said
 from toolscale.sandbox.execute import CallOutcome
 from toolscale.sandbox.pool import SandboxPool
 from toolscale.tools.experts import EXPERTS, stated_confidence
@@ -95,9 +94,9 @@ def route_draft(
     specs = get_domain(task.domain).toolkit.specs()
     draft = open_draft(task, variant, attempt)
     done = iter(zip(actions, outcomes, strict=True))
-    for step in plan_conversation(task.user_scenario, actions, specs):
+    for step in gold_turns(task, actions, specs):
         if step.call is None:  # a question or confirmation, answered by the user
-            draft.messages += said(task, step.say)
+            draft.messages += said(step)
             continue
         action, outcome = next(done)
         record_call(draft, task, action.name, action.arguments, outcome)
