@@ -40,11 +40,13 @@ class Step:
 
 @dataclass(frozen=True)
 class Turn:
-    """One turn of the agent: `say` something (and the user's `reply`), or `call` an action."""
+    """One turn of the agent: `say` something (and the user's `reply`, of the scripted user's
+    `kind`), or `call` an action."""
 
     say: str = ""
     reply: str | None = None
     call: Action | None = None
+    kind: str = ""
 
 
 class Stuck(Exception):
@@ -109,7 +111,7 @@ class _Talk:
         text = f"{self.prefix} {text}" if self.prefix else text
         self.prefix = ""
         answer = self.user.reply(text)
-        self.turns.append(Turn(say=text, reply=answer))
+        self.turns.append(Turn(say=text, reply=answer, kind=self.user.kind))
         if answer is None or self.user.kind not in expect:
             raise Stuck(f"the scripted user answered {answer!r} to the gold step {text!r}")
         return answer

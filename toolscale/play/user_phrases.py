@@ -104,7 +104,7 @@ NO_PLAIN: Pool = {  # declining a change, nothing more to say
     "unsure": ("No, I'd rather you didn't change anything.",),
 }
 DECLINE: Pool = {  # declining an offered change they did not ask for, saying why
-    "terse": ("No. I only want to {wants}.", "No thanks. Just {wants}."),
+    "terse": ("No. I only want to {wants}.", "No thanks. I just want to {wants}."),
     "polite": (
         "No, thank you. I only called to {wants}.",
         "That won't be necessary, thank you; I only wanted to {wants}.",
@@ -114,20 +114,20 @@ DECLINE: Pool = {  # declining an offered change they did not ask for, saying wh
         "Ha, no thanks! I really just wanted to {wants}.",
         "Oh, no need for that. I only rang to {wants}.",
     ),
-    "hurried": ("No. Only {wants}.", "No, I don't have time for that. Just {wants}."),
+    "hurried": ("No. I only need to {wants}.", "No time for that. I just want to {wants}."),
     "unsure": (
         "Hmm, no, I don't think so. I only wanted to {wants}.",
         "No, I'd rather not. I just wanted to {wants}.",
     ),
 }
 CHANGED: Pool = {  # declining the request they dropped, saying what they want now
-    "terse": ("No. I changed my mind: {wants} instead.",),
+    "terse": ("No. I changed my mind: I want to {wants} instead.",),
     "polite": (
         "No, sorry, I don't want that any more. I'd like to {wants} instead.",
         "Please don't; as I said, I'd rather {wants} now.",
     ),
     "chatty": ("No, forget that bit! I'd like to {wants} instead, remember?",),
-    "hurried": ("No. I said: {wants} instead.",),
+    "hurried": ("No. I said I'd rather {wants}.",),
     "unsure": ("Oh, no, sorry, I changed my mind about that. I'd like to {wants} instead.",),
 }
 CORRECT: Pool = {  # correcting a detail they gave wrong
