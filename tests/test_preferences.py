@@ -15,9 +15,9 @@ from toolscale.core.registry import get_domain
 from toolscale.sample.preferences import (
     DEFAULT_SPREAD,
     JSON_INSTRUCTION,
-    SAYINGS,
     NO_PREFERENCE,
     PROFILES,
+    SAYINGS,
     Preference,
     PreferenceVector,
     answer_text,

@@ -1,10 +1,12 @@
-"""How callers open a conversation: a request worded in one of many ways and manners.
+"""How callers talk on their own: the opening, a change of mind, and the agent's last word.
 
-The opening is composed from independent parts drawn from the task's RNG (greeting, motive,
-the goal in one of its wordings, a lead that frames it as a wish or a question, conditions,
-closing), shaped by a persona (terse, polite, chatty, hurried, unsure). The parts are short
-and many, so two tasks of one template rarely open alike; the diversity benchmark
-(benchmarks/task_diversity.py) measures it.
+The opening is composed from independent parts drawn from the task's RNG (greeting, the caller's
+situation, motive, the goal in one of its wordings, a lead that frames it as a wish or a
+question, conditions, closing), shaped by a persona (terse, polite, chatty, hurried, unsure).
+The parts are short and many, so two tasks of one template rarely open alike; the diversity
+benchmark (benchmarks/task_diversity.py) measures it. A caller who changes their mind says so in
+the same manner (`change`); the reference agent's final message opens with one of a few leads
+(`summary`). `second_person` turns a caller's words into what the scenario tells the user.
 """
 
 from __future__ import annotations
