@@ -154,7 +154,7 @@ def task_instructions(
             "After the agent's first reply, change your mind (in your words below), then go on "
             "with the new request only, and turn down anything the agent proposes for the old one."
         )
-    elif behaviour == "decline":
+    elif behaviour == "decline" and writes:  # a caller who only asks turns any change down
         parts.append(
             "If the agent offers to change anything beyond what you asked for, turn it down "
             f"and say you only want to {said.wants(request)}."

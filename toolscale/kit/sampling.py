@@ -6,12 +6,16 @@ required fact, appears in what the user says first; a request that implies a wri
 path that changes the state, and a read-only one leaves it as it is and states a fact only a
 look-up gives (`toolscale.kit.evidence.check_evidence`). A broken rule is a bug in
 the template (`KitError`), reported by `generate` and `check-domain` with its traceback.
+The caller gets a behaviour drawn from the task's RNG (`toolscale.kit.behaviours`: one that
+changes their mind opens with another template's request), and a reason for the call and
+task instructions written from the task (`toolscale.kit.caller`).
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from toolscale.core.contract import (
@@ -203,7 +207,7 @@ def _changed_mind(
     other = opener()
     if other is None:
         return None
-    old = _wording(rng, other.request, persona)
+    old = replace(_wording(rng, other.request, persona), situation=said.situation)
     then = _said(rng, other.request, old, persona)
     change_said = change(rng, request, persona, said.goal, said.conditions)
     if _gives_away(f"{then} {change_said}", request, draft.facts):

@@ -7,8 +7,10 @@ calculator); for a stateful task also the mistakes an agent makes (toolscale.pla
 guessed id, a loop of look-ups, a forbidden tool, the write left out or made twice, the answer
 without its look-ups), some recovered and correct, some rejected with their stage. A
 conversational task's route is played as a conversation with the scripted user
-(toolscale.play.conversation: the agent asks for what only the user knows and confirms each
-write), so its traces have several user turns. A route that ends by asking an expert answers
+(toolscale.play.conversation: the agent asks for what only the user knows, confirms each write,
+and goes through the user's behaviour: reads a misread detail back, says why it asks, asks for a
+detail held back, follows a change of mind, offers what the user turns down), so its traces
+have several user turns. A route that ends by asking an expert answers
 with the expert's reply, as an agent relying on it would; a simulated expert can be wrong, and
 the verifier then rejects the attempt at the outcome stage like any other wrong attempt.
 
