@@ -198,13 +198,14 @@ def as_trace(item, draft, verified, metrics, got) -> Trace:
 
 # railway seed 0 index 25 (fare_lookup: no detail to ask for, so no user turn after the opening),
 # gold = search_trains (13 chars; arguments 56 chars; result 842 chars: 211 tokens) and get_fare
-# (8 chars; arguments 60; result 109 chars: 28 tokens); final message of 81 chars (21 tokens).
+# (8 chars; arguments 60; result 109 chars: 28 tokens); final message of 101 chars (26 tokens:
+# the template's 81 after the reference agent's lead "Thanks for holding.").
 # Both are READ calls ($0.0002, 120 ms + 0.5 ms per output token):
 #   calls   = 0.0004; (120 + 105.5) + (120 + 14) = 359.5 ms
-#   read    = 211 + 28 = 239; written = ceil(69/4) + ceil(68/4) + 21 = 18 + 17 + 21 = 56; 3 turns
-#   total   = 0.0004 + (239 * 0.10 + 56 * 0.40) / 1e6 = 0.0004463;
-#             359.5 + 3 * 150 + 56 * 12 = 1481.5 ms
-RAIL_GOLD_COST, RAIL_GOLD_LATENCY = 0.0004463, 1481.5
+#   read    = 211 + 28 = 239; written = ceil(69/4) + ceil(68/4) + 26 = 18 + 17 + 26 = 61; 3 turns
+#   total   = 0.0004 + (239 * 0.10 + 61 * 0.40) / 1e6 = 0.0004483;
+#             359.5 + 3 * 150 + 61 * 12 = 1541.5 ms
+RAIL_GOLD_COST, RAIL_GOLD_LATENCY = 0.0004483, 1541.5
 
 
 def test_railway_avoid_tool_by_hand():
@@ -219,7 +220,7 @@ def test_railway_avoid_tool_by_hand():
     metrics, got = labels(item, draft, ok)
     assert ok and metrics["cost"] == pytest.approx(0.0004, abs=1e-12)
     assert metrics["latency_ms"] == 359.5
-    assert metrics["num_tokens"] == 239 + 56
+    assert metrics["num_tokens"] == 239 + 61
     assert metrics["total_cost"] == pytest.approx(RAIL_GOLD_COST, abs=1e-12)
     assert metrics["total_latency_ms"] == RAIL_GOLD_LATENCY
     assert got["reward_efficiency"] == pytest.approx(-0.16)
@@ -228,16 +229,16 @@ def test_railway_avoid_tool_by_hand():
     # and the same lookup twice: still correct, 4 calls, 1 repeated, not compliant. Each lookup
     # writes get_booking_details (19 chars) + {"booking_id":"BK0000"} (23): 11 tokens, and reads
     # "Error: no booking with id 'BK0000'" (34 chars): 9 tokens, $0.0002, 124.5 ms:
-    #   total = 0.0008 + (257 * 0.10 + 78 * 0.40) / 1e6 = 0.0008569
-    #           608.5 + 5 * 150 + 78 * 12 = 2294.5 ms
+    #   total = 0.0008 + (257 * 0.10 + 83 * 0.40) / 1e6 = 0.0008589
+    #           608.5 + 5 * 150 + 83 * 12 = 2354.5 ms
     lookup = {"name": "get_booking_details", "arguments": {"booking_id": "BK0000"}}
     draft, ok = play(item, [*gold, lookup, lookup], item.final_message)
     metrics, got = labels(item, draft, ok)
     assert ok and metrics["failed_calls"] == 2 and metrics["repeated_calls"] == 1
-    assert metrics["total_cost"] == pytest.approx(0.0008569, abs=1e-12)
-    assert metrics["total_latency_ms"] == 2294.5
+    assert metrics["total_cost"] == pytest.approx(0.0008589, abs=1e-12)
+    assert metrics["total_latency_ms"] == 2354.5
     assert got["preference_violations"] == ["called forbidden tool 'get_booking_details' (2 times)"]
-    efficiency = -0.08 * (0.0008569 / 0.0004463) - 0.08 * (2294.5 / 1481.5)  # about -0.2775
+    efficiency = -0.08 * (0.0008589 / 0.0004483) - 0.08 * (2354.5 / 1541.5)  # about -0.2755
     assert got["reward_efficiency"] == pytest.approx(efficiency)
     assert (got["solved_quickly"], got["reward_preference"]) == (False, 0.0)
     assert got["reward_outcome"] == 0.0  # correct, but a forbidden tool: scored as wrong
@@ -256,7 +257,7 @@ def test_a_wrong_attempt_scores_no_outcome_and_a_slow_preference():
     assert metrics["total_cost"] == pytest.approx(0.0002303, abs=1e-12)
     assert metrics["total_latency_ms"] == 801.5
     assert (got["reward_outcome"], got["reward_preference"]) == (0.0, 0.1)
-    efficiency = -0.08 * (0.0002303 / 0.0004463) - 0.08 * (801.5 / 1481.5)  # about -0.0846
+    efficiency = -0.08 * (0.0002303 / 0.0004483) - 0.08 * (801.5 / 1541.5)  # about -0.0827
     assert got["reward_total"] == pytest.approx(efficiency + 0.1)
 
 
@@ -268,7 +269,7 @@ def test_teacher_usage_is_priced_apart_and_changes_no_metric_or_reward():
     metrics = trace_metrics(item.task, draft)
     got = trace_labels(item.task, draft, metrics, ok, DEFAULT, (2.0, 10.0))
     # num_tokens and the totals are the route's (the gold route's, above), not the teacher's.
-    assert (metrics["num_tokens"], metrics["total_latency_ms"]) == (295, RAIL_GOLD_LATENCY)
+    assert (metrics["num_tokens"], metrics["total_latency_ms"]) == (300, RAIL_GOLD_LATENCY)
     assert metrics["total_cost"] == pytest.approx(RAIL_GOLD_COST, abs=1e-12)
     # teacher_cost = $ (1000 * 2 + 200 * 10) / 1e6 = 0.004, a label of its own.
     assert got["teacher_cost"] == 0.004 and "total_cost" not in got

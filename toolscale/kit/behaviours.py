@@ -17,11 +17,11 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from toolscale.core.contract import Action, ToolError, ToolKind, Toolkit, canonical_json
+from toolscale.core.contract import Action, Behaviour, ToolError, ToolKind, Toolkit, canonical_json
 from toolscale.kit.draft import Draft
 
 # Relative weights; "" is a plain caller.
-WEIGHTS: dict[str, int] = {
+WEIGHTS: dict[Behaviour, int] = {
     "": 26,
     "decline": 14,
     "correct": 16,
@@ -38,7 +38,7 @@ _STOP = {"get", "set", "to", "a", "an", "the", "of", "for", "by", "and", "on", "
 class Shown:
     """What a drawn behaviour adds to the caller's scenario (`UserScenario`'s fields)."""
 
-    behaviour: str = ""
+    behaviour: Behaviour = ""
     wrong: dict[str, str] = field(default_factory=dict)
     lacks: list[str] = field(default_factory=list)
     unwanted: dict[str, Any] = field(default_factory=dict)
@@ -85,10 +85,10 @@ def lacks(draft: Draft) -> list[str]:
     return found
 
 
-def allowed(draft: Draft, can_change: bool) -> list[str]:
+def allowed(draft: Draft, can_change: bool) -> list[Behaviour]:
     """The behaviours the task's draft allows (`can_change`: another template may open it)."""
     known = draft.request.known
-    ok = {
+    ok: dict[Behaviour, bool] = {
         "": True,
         "decline": True,  # checked once drawn (`offer`)
         "correct": bool(_misreadable(draft)),
@@ -100,7 +100,7 @@ def allowed(draft: Draft, can_change: bool) -> list[str]:
     return [name for name in WEIGHTS if ok[name]]
 
 
-def draw(rng: random.Random, names: list[str]) -> str:
+def draw(rng: random.Random, names: list[Behaviour]) -> Behaviour:
     return rng.choices(names, weights=[WEIGHTS[n] for n in names])[0]
 
 

@@ -87,18 +87,19 @@ def reason_for_call(
     said: Wording,
     first: tuple[Request, Wording] | None = None,
 ) -> str:
-    """Why the caller calls: situation, motive, goal, conditions; with `first` (a caller who
-    changes their mind), the request they open with and the one they change it for."""
-    parts = [said.situation, said.motive]
-    if first is None:
-        parts.append(_goal(rng, request, said.goal))
-    else:
+    """Why the caller calls: situation, motive, goal, conditions (or, after the situation, the
+    reason the domain wrote for the task, `Request.reason`, which holds them); with `first` (a
+    caller who changes their mind), the request they open with and the one they change it for."""
+    parts = [said.situation] if request.reason else [said.situation, said.motive]
+    if first is not None:
         opened, opening = first
         parts += [
             f"At first you ask to {opening.wants(opened)}.",
             "But once the agent has answered you once, you change your mind:",
-            _goal(rng, request, said.goal),
         ]
+    if request.reason:
+        return second_person(" ".join([*filter(None, parts), request.reason]))
+    parts.append(_goal(rng, request, said.goal))
     told = second_person(" ".join(p for p in parts if p))
     if said.conditions:  # the caller's own words, which decide the outcome
         told += f' You add: "{" ".join(said.conditions)}"'

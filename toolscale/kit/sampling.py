@@ -19,6 +19,7 @@ from dataclasses import replace
 from typing import Any
 
 from toolscale.core.contract import (
+    Behaviour,
     Difficulty,
     TaskSpec,
     ToolKind,
@@ -153,7 +154,7 @@ def task_spec(
         nl_assertions=list(draft.nl_assertions),
         persona=PERSONAS[persona],
         accepts_changes=draft.writes,
-        behaviour=shown.behaviour,  # type: ignore[arg-type]  (one of BEHAVIOURS)
+        behaviour=shown.behaviour,
         manner=persona,
         wants=said.wants(request),
         declines=shown.declines,
@@ -178,7 +179,7 @@ def task_spec(
 
 
 def _shown(
-    rng: random.Random, behaviour: str, draft: Draft, kit: Toolkit, toolkit: type[Toolkit]
+    rng: random.Random, behaviour: Behaviour, draft: Draft, kit: Toolkit, toolkit: type[Toolkit]
 ) -> Shown:
     """What `behaviour` (not `change`) adds to the scenario; plain when the task cannot show
     it."""
