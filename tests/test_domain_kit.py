@@ -24,7 +24,7 @@ from toolscale.kit import (
     lookup,
     sample_task,
 )
-from toolscale.play.conversation import plan_conversation
+from toolscale.play.conversation import Step, converse, plan_conversation
 from toolscale.sample import worlds
 
 WORLD = {"accounts": {"A1": {"id": "A1", "owner": "Ann Lee", "balance": 10}}}
@@ -127,16 +127,25 @@ def test_the_plan_asks_before_first_use_and_confirms_each_write() -> None:
         Action("get_balance", {"account_id": "A1"}),
     ]
     steps = plan_conversation(scenario, actions, Bank.specs())
-    says = [s.say for s in steps if s.call is None]
-    assert says == [
-        "Could you please tell me your account id?",
-        "Before I go ahead: I am about to deposit (account id A1, amount 5). Shall I proceed?",
+    assert steps == [
+        Step(ask=("account id",)),
+        Step(call=actions[0]),
+        Step(confirm=actions[1]),
+        Step(call=actions[1]),
+        Step(call=actions[2]),
     ]
-    assert [s.call for s in steps if s.call is not None] == actions
-    assert [s.call is None for s in steps] == [True, False, True, False, False]
-    assert plan_conversation(None, actions, Bank.specs()) == [
-        type(steps[0])(call=a) for a in actions
-    ]
+    assert plan_conversation(None, actions, Bank.specs()) == [Step(call=a) for a in actions]
+    # played against the scripted user: asked, given, proposed, agreed, then the calls
+    turns = converse(scenario, actions, Bank.specs())
+    talk = [t for t in turns if t.call is None and t.kind != "right"]  # maybe read A1 back
+    assert [t.kind for t in talk] == ["give", "yes"]
+    assert "your account id" in talk[0].say and "A1" in (talk[0].reply or "")
+    assert "deposit (account id A1, amount 5)" in talk[1].say
+    assert all("A1" in t.say for t in turns if t.kind == "right")
+    assert [t.call for t in turns if t.call is not None] == actions
+    # a user who gives two details asked together is asked for all of them at once
+    pieces = scenario.model_copy(update={"behaviour": "pieces", "known": {"a": "1", "b": "2"}})
+    assert plan_conversation(pieces, actions, Bank.specs())[0] == Step(ask=("a", "b"))
 
 
 def test_a_task_row_stores_its_changes_against_the_world_and_reads_back() -> None:

@@ -12,7 +12,7 @@ import pytest
 
 from tests.test_generate import cli
 from toolscale.judge.rewards import row_total
-from toolscale.sample.preferences import BUDGET_SLACK
+from toolscale.sample.preferences import BUDGET_SLACK, SAYINGS
 from toolscale.tools.experts import stated_confidence as expert_confidence
 from toolscale.write.output import Output
 
@@ -202,7 +202,9 @@ def test_profiles_follow_the_configured_spread(tmp_path):
     assert min(drawn.values()) >= 8  # about half each
     tasks = rows(out, "tasks")
     hurry = [t for t in tasks if t["preference_profile"] == "hurry"]
-    assert all(t["instruction"].endswith("than needed.") for t in hurry)
+    sayings = SAYINGS["hurry"]  # the profile's sentence, in one of its wordings, ends the task's
+    assert all(t["instruction"].endswith(sayings) for t in hurry)
+    assert len({json.loads(t["preference"])["instruction"] for t in hurry}) >= 3
     # The domain part of each task is the same as with no preference at all: its instruction,
     # its state and the routes it admits. Which route is gold is the oracle's choice under the
     # task's preference (issue 22: a preference may change the best route), so the gold actions

@@ -196,50 +196,49 @@ def as_trace(item, draft, verified, metrics, got) -> Trace:
     )
 
 
-# railway seed 0 index 11 (a fare question: no detail to ask for, so no user turn after the
-# opening), gold = search_trains (13 chars; arguments 56 chars; result 842 chars: 211 tokens) and
-# get_fare (8 chars; arguments 60; result 109 chars: 28 tokens); final message of 59 chars (15
-# tokens). Both are READ calls ($0.0002, 120 ms + 0.5 ms per output token):
-#   calls   = 0.0004; (120 + 105.5) + (120 + 14) = 359.5 ms
-#   read    = 211 + 28 = 239; written = ceil(69/4) + ceil(68/4) + 15 = 18 + 17 + 15 = 50; 3 turns
-#   total   = 0.0004 + (239 * 0.10 + 50 * 0.40) / 1e6 = 0.0004439;
-#             359.5 + 3 * 150 + 50 * 12 = 1409.5 ms
-RAIL_GOLD_COST, RAIL_GOLD_LATENCY = 0.0004439, 1409.5
+# railway seed 0 index 96 (a fare question: no detail to ask for, so no user turn after the
+# opening), gold = search_trains (13 chars; arguments 56 chars; result 557 chars: 140 tokens) and
+# get_fare (8 chars; arguments 63; result 111 chars: 28 tokens); final message of 85 chars (22
+# tokens, the reference agent's lead included). Both are READ calls ($0.0002, 120 ms + 0.5 ms per
+# output token):
+#   calls   = 0.0004; (120 + 70) + (120 + 14) = 324 ms
+#   read    = 140 + 28 = 168; written = ceil(69/4) + ceil(71/4) + 22 = 18 + 18 + 22 = 58; 3 turns
+#   total   = 0.0004 + (168 * 0.10 + 58 * 0.40) / 1e6 = 0.00044;
+#             324 + 3 * 150 + 58 * 12 = 1470 ms
+RAIL_GOLD_COST, RAIL_GOLD_LATENCY = 0.00044, 1470.0
 
 
 def test_railway_avoid_tool_by_hand():
-    # The profile forbids list_customer_bookings, which the gold route does not call.
-    item = sampled("railway", 11, "avoid_tool")
+    # The profile forbids get_train_details, which the gold route does not call.
+    item = sampled("railway", 96, "avoid_tool")
     gold = item.task.gold_actions
     assert [a["name"] for a in gold] == ["search_trains", "get_fare"]
-    assert item.task.preference.forbidden_tools == ["list_customer_bookings"]
+    assert item.task.preference.forbidden_tools == ["get_train_details"]
     assert item.task.reference_cost == pytest.approx(RAIL_GOLD_COST, abs=1e-12)
     assert item.task.reference_latency_ms == RAIL_GOLD_LATENCY
     draft, ok = play(item, gold, item.final_message)
     metrics, got = labels(item, draft, ok)
     assert ok and metrics["cost"] == pytest.approx(0.0004, abs=1e-12)
-    assert metrics["latency_ms"] == 359.5
-    assert metrics["num_tokens"] == 239 + 50
+    assert metrics["latency_ms"] == 324.0
+    assert metrics["num_tokens"] == 168 + 58
     assert metrics["total_cost"] == pytest.approx(RAIL_GOLD_COST, abs=1e-12)
     assert metrics["total_latency_ms"] == RAIL_GOLD_LATENCY
     assert got["reward_efficiency"] == pytest.approx(-0.16)
     assert got["preference_compliant"] and got["reward_total"] == pytest.approx(1.34)
-    # The gold route plus a lookup with the forbidden tool (an unknown customer: a tool error),
+    # The gold route plus a lookup with the forbidden tool (an unknown train: a tool error),
     # and the same lookup twice: still correct, 4 calls, 1 repeated, not compliant. Each lookup
-    # writes list_customer_bookings (22 chars) + {"customer_id":"C00000"} (24): 12 tokens, and
-    # reads "Error: no customer with id 'C00000'" (35 chars): 9 tokens, $0.0002, 124.5 ms:
-    #   total = 0.0008 + (257 * 0.10 + 74 * 0.40) / 1e6 = 0.0008553
-    #           608.5 + 5 * 150 + 74 * 12 = 2246.5 ms
-    lookup = {"name": "list_customer_bookings", "arguments": {"customer_id": "C00000"}}
+    # writes get_train_details (17 chars) + {"train_number":"RW000"} (24): 11 tokens, and reads
+    # "Error: no train with id 'RW000'" (31 chars): 8 tokens, $0.0002, 124 ms:
+    #   total = 0.0008 + (184 * 0.10 + 80 * 0.40) / 1e6 = 0.0008504
+    #           572 + 5 * 150 + 80 * 12 = 2282 ms
+    lookup = {"name": "get_train_details", "arguments": {"train_number": "RW000"}}
     draft, ok = play(item, [*gold, lookup, lookup], item.final_message)
     metrics, got = labels(item, draft, ok)
     assert ok and metrics["failed_calls"] == 2 and metrics["repeated_calls"] == 1
-    assert metrics["total_cost"] == pytest.approx(0.0008553, abs=1e-12)
-    assert metrics["total_latency_ms"] == 2246.5
-    assert got["preference_violations"] == [
-        "called forbidden tool 'list_customer_bookings' (2 times)"
-    ]
-    efficiency = -0.08 * (0.0008553 / 0.0004439) - 0.08 * (2246.5 / 1409.5)  # about -0.2816
+    assert metrics["total_cost"] == pytest.approx(0.0008504, abs=1e-12)
+    assert metrics["total_latency_ms"] == 2282.0
+    assert got["preference_violations"] == ["called forbidden tool 'get_train_details' (2 times)"]
+    efficiency = -0.08 * (0.0008504 / 0.00044) - 0.08 * (2282 / 1470)  # about -0.2788
     assert got["reward_efficiency"] == pytest.approx(efficiency)
     assert (got["solved_quickly"], got["reward_preference"]) == (False, 0.0)
     assert got["reward_outcome"] == 0.0  # correct, but a forbidden tool: scored as wrong
@@ -247,30 +246,30 @@ def test_railway_avoid_tool_by_hand():
 
 
 def test_a_wrong_attempt_scores_no_outcome_and_a_slow_preference():
-    # search_trains only, then "I could not find it." (20 chars: 5 tokens); read 211, written
+    # search_trains only, then "I could not find it." (20 chars: 5 tokens); read 140, written
     # 18 + 5 = 23, 2 turns:
-    #   total = 0.0002 + (211 * 0.10 + 23 * 0.40) / 1e6 = 0.0002303
-    #           225.5 + 2 * 150 + 23 * 12 = 801.5 ms
-    item = sampled("railway", 11, "none")
+    #   total = 0.0002 + (140 * 0.10 + 23 * 0.40) / 1e6 = 0.0002232
+    #           190 + 2 * 150 + 23 * 12 = 766 ms
+    item = sampled("railway", 96, "none")
     draft, ok = play(item, item.task.gold_actions[:1], "I could not find it.")
     metrics, got = labels(item, draft, ok)
     assert not ok
-    assert metrics["total_cost"] == pytest.approx(0.0002303, abs=1e-12)
-    assert metrics["total_latency_ms"] == 801.5
+    assert metrics["total_cost"] == pytest.approx(0.0002232, abs=1e-12)
+    assert metrics["total_latency_ms"] == 766.0
     assert (got["reward_outcome"], got["reward_preference"]) == (0.0, 0.1)
-    efficiency = -0.08 * (0.0002303 / 0.0004439) - 0.08 * (801.5 / 1409.5)  # about -0.0870
+    efficiency = -0.08 * (0.0002232 / 0.00044) - 0.08 * (766 / 1470)  # about -0.0823
     assert got["reward_total"] == pytest.approx(efficiency + 0.1)
 
 
 def test_teacher_usage_is_priced_apart_and_changes_no_metric_or_reward():
-    item = sampled("railway", 11, "none")
+    item = sampled("railway", 96, "none")
     draft, ok = play(item, item.task.gold_actions, item.final_message)
     draft.teacher_prompt_tokens, draft.teacher_completion_tokens = 1000, 200
     draft.teacher_latency_ms = 1500.0
     metrics = trace_metrics(item.task, draft)
     got = trace_labels(item.task, draft, metrics, ok, DEFAULT, (2.0, 10.0))
     # num_tokens and the totals are the route's (the gold route's, above), not the teacher's.
-    assert (metrics["num_tokens"], metrics["total_latency_ms"]) == (289, RAIL_GOLD_LATENCY)
+    assert (metrics["num_tokens"], metrics["total_latency_ms"]) == (226, RAIL_GOLD_LATENCY)
     assert metrics["total_cost"] == pytest.approx(RAIL_GOLD_COST, abs=1e-12)
     # teacher_cost = $ (1000 * 2 + 200 * 10) / 1e6 = 0.004, a label of its own.
     assert got["teacher_cost"] == 0.004 and "total_cost" not in got

@@ -17,6 +17,7 @@ from toolscale.sample.preferences import (
     JSON_INSTRUCTION,
     NO_PREFERENCE,
     PROFILES,
+    SAYINGS,
     Preference,
     PreferenceVector,
     answer_text,
@@ -108,6 +109,8 @@ def test_avoided_tool_is_off_the_gold_route_never_a_write_and_prefers_detour_too
         assert tool not in {a["name"] for a in item.task.gold_actions}
         assert specs[tool].kind is not ToolKind.WRITE
         assert item.task.preference.vector.tools == {tool: -1.0}
+        said = item.task.preference.instruction  # said as what the tool does, never its name
+        assert tool not in said and tool.replace("_", " ") not in said, said
     for index in range(5):
         item = with_preference(build_task(get_domain("math"), 0, index, 5), {"avoid_tool": 1})
         assert item.task.preference.forbidden_tools[0] in {"code_executor", "ask_expert"}
@@ -116,7 +119,9 @@ def test_avoided_tool_is_off_the_gold_route_never_a_write_and_prefers_detour_too
 def test_with_preference_keeps_the_domain_task_and_appends_the_instruction():
     base = build_task(get_domain("math"), 0, 4, 5)
     item = with_preference(base, {"json_confidence": 1})
-    assert item.task.instruction == f"{base.task.instruction} {JSON_INSTRUCTION}"
+    said = item.task.preference.instruction
+    assert said in SAYINGS["json_confidence"]
+    assert item.task.instruction == f"{base.task.instruction} {said}"
     assert item.task.preference.answer_format == "json_confidence"
     assert item.task.gold_actions == base.task.gold_actions
     assert item.task.expected_state_hash == base.task.expected_state_hash
@@ -230,3 +235,24 @@ def test_cli_rejects_bad_profile_and_reward_options(tmp_path, option, value, mes
     assert result.returncode == 2
     assert message in result.stderr and "Traceback" not in result.stderr
     assert not out.exists()
+
+
+def test_every_profile_is_said_in_several_ways_and_json_ones_name_both_fields():
+    assert all(len(set(sayings)) >= 4 for sayings in SAYINGS.values())
+    assert JSON_INSTRUCTION in SAYINGS["json_confidence"]
+    for said in SAYINGS["json_confidence"]:
+        assert '"answer"' in said and '"confidence"' in said and "1" in said
+
+
+def test_a_tool_to_avoid_is_said_as_what_it_does():
+    from toolscale.sample.preferences import avoid_saying
+
+    rng = random.Random(0)
+    said = {avoid_saying(rng, "get_fee_quote") for _ in range(40)}
+    assert len(said) == 5 and all("the fee quote" in s for s in said)
+    assert all("get" not in s.split() for s in said)
+    assert avoid_saying(rng, "search_trains").count("the trains") == 1
+    assert avoid_saying(rng, "code_executor") in (
+        "Don't run any code.",
+        "Please don't write or run any programs.",
+    )

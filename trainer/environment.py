@@ -133,7 +133,7 @@ def ask_user(self, message: str) -> str:  # type: ignore[no-untyped-def]  (TRL r
     circling = scripted_user.in_circles(self._said)
     answer = None
     if scenario is not None and not self._ended and not circling:
-        answer = scripted_user.reply(scenario, message)
+        answer = scripted_user.reply(scenario, self._said)  # the user remembers the talk
     self._ended = self._ended or answer is None
     logged = Executed(ASK_USER, {"message": message}, reply=answer, circling=circling)
     self._executed.append(logged)

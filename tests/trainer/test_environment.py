@@ -11,6 +11,7 @@ from toolscale.config.generate import GenerateConfig
 from toolscale.core.records import Task
 from toolscale.core.registry import get_domain
 from toolscale.pipeline.generate import generate
+from toolscale.play import scripted_user
 from toolscale.sample.worlds import WorldStore
 from trainer.args import ToolscaleArguments
 from trainer.data import grpo_rows
@@ -66,17 +67,20 @@ def test_a_conversational_task_trains_with_ask_user_in_rollouts_and_in_sft(tmp_p
     data = tmp_path / "data"
     generate(GenerateConfig(domains=["railway"], num_tasks=4, out=data))
     options = ToolscaleArguments(dataset=str(data), domains="railway")
-    row = next(r for r in grpo_rows(options) if json.loads(r["user_scenario"])["known"])
-    known = json.loads(row["user_scenario"])["known"]
+    rows = [(r, json.loads(r["user_scenario"])) for r in grpo_rows(options)]
+    plain = [(r, s) for r, s in rows if s["known"] and not s["behaviour"]]
+    row, scenario = plain[0]  # a user who gives what is asked (task 1 or 2 of seed 0)
     environment = environment_class(row["environment"], sandbox=None)()
     environment._task = Task.from_row({k: row[k] for k in TASK_FIELDS}, WorldStore.of_output(data))
     environment._executed, environment._said, environment._ended = [], [], False
-    key, value = next(iter(known.items()))
-    assert environment.ask_user(f"Could you tell me your {key}?") == f"My {key} is {value}."
+    key, value = next(iter(scenario["known"].items()))
+    ask = f"Could you tell me your {key}?"
+    answer = environment.ask_user(ask)
+    assert value in answer and answer == scripted_user.reply(environment._task.user_scenario, ask)
     # A statement asks nothing: the conversation is over, as when a teacher's message is not
     # answered in generation (trainer.environment.ENDED).
     assert environment.ask_user("Thanks, one moment.") == ENDED
-    assert [e.reply for e in environment.executed] == [f"My {key} is {value}.", None]
+    assert [e.reply for e in environment.executed] == [answer, None]
     traces = datasets.load_dataset(str(data), "traces", split="train")
     for trace, conversation in zip(traces, sft_rows(options), strict=True):
         users = [m for m in trace["messages"] if m["role"] == "user"]

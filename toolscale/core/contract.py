@@ -26,8 +26,6 @@ from enum import StrEnum
 from functools import cache
 from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict
-
 from toolscale.core.answers import answer_matches as answer_matches
 from toolscale.core.answers import committed_answer as committed_answer
 from toolscale.core.answers import fact_stated as fact_stated
@@ -36,6 +34,9 @@ from toolscale.core.ids import content_id as content_id
 from toolscale.core.ids import item_rng as item_rng
 from toolscale.core.ids import state_hash as state_hash
 from toolscale.core.ids import template_rng as template_rng
+from toolscale.core.scenario import BEHAVIOURS as BEHAVIOURS
+from toolscale.core.scenario import Behaviour as Behaviour
+from toolscale.core.scenario import UserScenario as UserScenario
 from toolscale.core.schema import function_schema, with_arg_docs
 from toolscale.core.state_text import canonical_json as canonical_json
 from toolscale.core.state_text import canonical_state as canonical_state
@@ -252,38 +253,6 @@ class Action:
 
     def as_dict(self) -> dict[str, Any]:
         return {"name": self.name, "arguments": self.arguments}
-
-
-class UserScenario(BaseModel):
-    """The user of a conversational task (tau2-bench's `user_scenario.instructions`): why they
-    call, what they say first, what they can tell when asked and what they cannot.
-
-    `opening` is the first user message: what a caller says first, without the ids and details
-    of `known`, which the user gives only when the agent asks for them (`known` maps what the
-    agent asks for, "booking id", to the value); `stated` holds the details the opening already
-    gives (the user repeats them when asked). `known_info` is both, as tau2's text. The
-    agent must confirm each write with the user first when `confirm_writes` (the policy says
-    so); a user who only wants information declines any change (`accepts_changes` False).
-    `nl_assertions` are statements about a correct conversation, as in tau2.
-    """
-
-    model_config = ConfigDict(frozen=True)
-
-    reason_for_call: str
-    opening: str
-    known: dict[str, str] = {}
-    stated: dict[str, str] = {}
-    unknown_info: str = ""
-    task_instructions: str = ""
-    nl_assertions: list[str] = []
-    persona: str = ""
-    confirm_writes: bool = True
-    accepts_changes: bool = True
-
-    @property
-    def known_info(self) -> str:
-        details = {**self.stated, **self.known}
-        return " ".join(f"Your {key} is {value}." for key, value in details.items())
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,8 @@ A stateful domain draws one world per run seed (`Domain.world`), and its task te
 records from that world, play their gold path with `GoldRunner` (the real tools on a scratch
 copy, so every fact reported is a real tool output), and describe the caller with a `Request`:
 what they want, why, and what they can tell when asked. `sample_task` turns a template's
-`Draft` into a `TaskSpec` with a `UserScenario` (opening worded by `phrasing`) and enforces the
+`Draft` into a `TaskSpec` with a `UserScenario` (opening worded by `phrasing`, a behaviour drawn
+by `behaviours`, the reason for the call and task instructions written by `caller`) and enforces the
 rules every domain needs: nothing the user must be asked for appears in the opening, a request
 that implies a write has a gold path that changes the state, a read-only one states a fact only
 a look-up gives (`evidence`, which a `KitDomain`'s verifier also requires of every attempt),

@@ -43,9 +43,12 @@ class KitDomain(Domain):
         world = self.world(seed)
         if world is None:
             raise KitError(f"{self.name} draws no world: a kit domain needs one")
-        template = self.template_table[name][0]
+        table, template = self.template_table, self.template_table[name][0]
+        opener = sampling.opener_of(rng, world, table, name) if len(table) > 1 else None
         for _ in range(NAMED_DRAWS):
-            spec = sampling.sample_named(rng, world, name, template, self.toolkit, self.policy)
+            spec = sampling.sample_named(
+                rng, world, name, template, self.toolkit, self.policy, opener
+            )
             if spec is not None:
                 return spec
         raise KitError(f"template {name} found nothing to work on in {NAMED_DRAWS} draws")

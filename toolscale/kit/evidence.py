@@ -40,13 +40,16 @@ STOCK_PHRASES = (
 
 def user_words(scenario: UserScenario) -> list[str]:
     """Everything the caller says or may say: the opening, why they call (the goal and its
-    conditions), and every detail they can tell when asked."""
+    conditions), every detail they can tell when asked (or misread), and the request they
+    change to."""
     return [
         scenario.opening,
         scenario.reason_for_call,
         *scenario.known.values(),
         *scenario.stated.values(),
         scenario.known_info,
+        scenario.change,
+        *scenario.wrong.values(),
     ]
 
 

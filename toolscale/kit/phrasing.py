@@ -1,10 +1,12 @@
-"""How callers open a conversation: a request worded in one of many ways and manners.
+"""How callers talk on their own: the opening, a change of mind, and the agent's last word.
 
-The opening is composed from independent parts drawn from the task's RNG (greeting, motive,
-the goal in one of its wordings, a lead that frames it as a wish or a question, conditions,
-closing), shaped by a persona (terse, polite, chatty, hurried, unsure). The parts are short
-and many, so two tasks of one template rarely open alike; the diversity benchmark
-(benchmarks/task_diversity.py) measures it.
+The opening is composed from independent parts drawn from the task's RNG (greeting, the caller's
+situation, motive, the goal in one of its wordings, a lead that frames it as a wish or a
+question, conditions, closing), shaped by a persona (terse, polite, chatty, hurried, unsure).
+The parts are short and many, so two tasks of one template rarely open alike; the diversity
+benchmark (benchmarks/task_diversity.py) measures it. A caller who changes their mind says so in
+the same manner (`change`); the reference agent's final message opens with one of a few leads
+(`summary`). `second_person` turns a caller's words into what the scenario tells the user.
 """
 
 from __future__ import annotations
@@ -56,7 +58,15 @@ GREETINGS = {
     ),
 }
 DO_LEADS = {
-    "terse": ("{Goal}.", "Need to {goal}.", "Want to {goal}.", "{Goal}, please.", "Please {goal}."),
+    "terse": (
+        "{Goal}.",
+        "Need to {goal}.",
+        "Want to {goal}.",
+        "{Goal}, please.",
+        "Please {goal}.",
+        "Looking to {goal}.",
+        "Calling to {goal}.",
+    ),
     "polite": (
         "I would like to {goal}, please.",
         "Could you please help me {goal}?",
@@ -65,6 +75,8 @@ DO_LEADS = {
         "I am writing because I would like to {goal}.",
         "Could I kindly ask you to {goal}?",
         "I'd be grateful if you could help me {goal}.",
+        "I wonder if you could help me {goal}.",
+        "I'm calling to ask whether you could {goal}.",
     ),
     "chatty": (
         "I'd love some help to {goal}.",
@@ -74,6 +86,8 @@ DO_LEADS = {
         "Long story short, I want to {goal}.",
         "Could you be a star and help me {goal}?",
         "Basically I'm looking to {goal}.",
+        "Okay, so here's the thing: I want to {goal}.",
+        "Right, so I'm hoping to {goal} today.",
     ),
     "hurried": (
         "I need to {goal}, fast.",
@@ -81,6 +95,8 @@ DO_LEADS = {
         "Can you {goal} now?",
         "Need you to {goal} asap.",
         "Got to {goal} quickly.",
+        "Just {goal}, please, I'm in a rush.",
+        "Straight to it: I need to {goal}.",
     ),
     "unsure": (
         "I think I need to {goal}, if that's possible?",
@@ -88,16 +104,27 @@ DO_LEADS = {
         "Someone told me you could help me {goal}.",
         "I'm not sure how this works, but I'd like to {goal}.",
         "Could you walk me through how to {goal}?",
+        "I was hoping you might help me {goal}, if it's not too much trouble.",
+        "I'm sorry if this is obvious, but I need to {goal}.",
     ),
 }
 KNOW_LEADS = {
-    "terse": ("Tell me {goal}.", "Need to know {goal}.", "Checking {goal}.", "Asking {goal}."),
+    "terse": (
+        "Tell me {goal}.",
+        "Need to know {goal}.",
+        "Checking {goal}.",
+        "Asking {goal}.",
+        "Question: {goal}?",
+        "Want to know {goal}.",
+    ),
     "polite": (
         "Could you please tell me {goal}?",
         "I would like to know {goal}, please.",
         "Would you be able to check {goal}?",
         "May I ask {goal}?",
         "I'd appreciate it if you could find out {goal}.",
+        "I'm calling to find out {goal}.",
+        "Might you be able to tell me {goal}?",
     ),
     "chatty": (
         "I was wondering {goal}.",
@@ -105,18 +132,24 @@ KNOW_LEADS = {
         "Could you find out {goal} for me?",
         "Random question, but I'd like to know {goal}.",
         "Help me out here: I need to figure out {goal}.",
+        "So I've been trying to work out {goal}.",
+        "Quick one for you: I'd love to know {goal}.",
     ),
     "hurried": (
         "Just need to know {goal}.",
         "Can you check {goal}? Quickly please.",
         "Quickly: {goal}?",
         "What I need is {goal}, fast.",
+        "Tell me {goal}, please, I'm in a rush.",
+        "Need to know {goal} right now.",
     ),
     "unsure": (
         "I'm a bit confused about {goal}, could you check?",
         "I'm not sure {goal}, can you help?",
         "I tried to work out {goal} myself but got lost.",
         "Could you check {goal}? I might have misread something.",
+        "I don't really understand {goal}; could you look?",
+        "Sorry to ask, but could you find out {goal}?",
     ),
 }
 CLOSINGS = {
@@ -150,22 +183,149 @@ CLOSINGS = {
 }
 
 
+# Where the caller is and how their day goes, by persona: said in some openings, and always in
+# the reason for the call (in the second person), so that a task's caller is a person.
+SITUATIONS = {
+    "terse": (
+        "I'm at work.",
+        "I'm on my phone.",
+        "I'm on a short break.",
+        "I'm on the train.",
+        "I've got a few minutes.",
+        "I'm at my desk.",
+        "I'm calling from the car park.",
+        "I'm at the shops.",
+    ),
+    "polite": (
+        "I'm calling on my lunch break.",
+        "I hope it's not too late to call.",
+        "I've been meaning to call for a few days.",
+        "My daughter suggested I call.",
+        "I'm sorting out my paperwork this morning.",
+        "I'm calling from home.",
+        "I read the help pages first.",
+        "I prefer to do this with a person.",
+    ),
+    "chatty": (
+        "I've just got back from a long weekend away.",
+        "My sister said this was the place to ask.",
+        "I'm having a bit of an admin day.",
+        "I'm finally getting round to a few things.",
+        "I'm on my second coffee already.",
+        "It's been a hectic week.",
+        "I've got the kids at home today.",
+        "I'm sitting in the garden with my laptop.",
+    ),
+    "hurried": (
+        "I'm between meetings.",
+        "My battery is about to die.",
+        "I only have five minutes.",
+        "I'm about to board.",
+        "I'm running late.",
+        "I'm on my way out.",
+        "I've got a call in ten minutes.",
+        "I'm in the middle of something.",
+    ),
+    "unsure": (
+        "I don't do this very often.",
+        "My son usually helps me with these things.",
+        "I'm not very good with this kind of thing.",
+        "I've never called before.",
+        "I hope I'm doing this right.",
+        "The website confused me.",
+        "I'm a bit nervous about getting this wrong.",
+        "I wasn't sure whether to call.",
+    ),
+}
+SAYS_SITUATION = {"terse": 0.3, "polite": 0.5, "chatty": 0.75, "hurried": 0.55, "unsure": 0.65}
+SAYS_MOTIVE = {"terse": 0.3, "polite": 0.75, "chatty": 0.85, "hurried": 0.4, "unsure": 0.75}
+# A caller who changes their mind after the agent's first reply ({goal}: the new request).
+CHANGE_DO = {
+    "terse": ("Actually, change of plan. {Goal} instead.", "Scratch that. I need to {goal}."),
+    "polite": (
+        "I'm sorry, I've changed my mind. Could you please {goal} instead?",
+        "Actually, before you start: I would rather {goal}, if that's all right.",
+    ),
+    "chatty": (
+        "Oh wait, sorry, change of plan! Could you {goal} instead?",
+        "Actually, you know what, forget that. I'd like to {goal}.",
+    ),
+    "hurried": ("No wait, different thing. {Goal}.", "Change of plan: {goal}, quickly."),
+    "unsure": (
+        "Hmm, sorry, I think I got confused. What I actually need is to {goal}.",
+        "Sorry, I've thought again. Can you {goal} instead?",
+    ),
+}
+CHANGE_KNOW = {
+    "terse": ("Actually, forget that. Tell me {goal}.", "Scratch that. I need to know {goal}."),
+    "polite": (
+        "I'm sorry, I've changed my mind. Could you tell me {goal} instead?",
+        "Actually, what I would really like to know is {goal}.",
+    ),
+    "chatty": (
+        "Oh wait, sorry, forget that! What I really want to know is {goal}.",
+        "Actually, never mind that. Could you find out {goal}?",
+    ),
+    "hurried": ("No wait. Just tell me {goal}.", "Forget that. I need {goal}."),
+    "unsure": (
+        "Sorry, I think I asked the wrong thing. I meant to ask {goal}.",
+        "Oh dear, that's not it. Could you tell me {goal} instead?",
+    ),
+}
+# How the reference agent opens its final message (what it says stays the template's).
+SUMMARY_LEADS = (
+    "",
+    "",
+    "Thanks for waiting.",
+    "Thank you for your patience.",
+    "Okay, I've looked into it.",
+    "Right, here's where things stand.",
+    "Thanks for holding.",
+    "I've checked for you.",
+    "All right.",
+)
+
+
 def _capital(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def opening(rng: random.Random, request: Request, persona: str) -> str:
-    """The caller's first message for `request`, in the manner of `persona`."""
-    goal = rng.choice(request.goals)
+def situation(rng: random.Random, persona: str) -> str:
+    return rng.choice(SITUATIONS[persona])
+
+
+def opening(
+    rng: random.Random,
+    request: Request,
+    persona: str,
+    goal: str,
+    conditions: list[str],
+    motive: str = "",
+    where: str = "",
+) -> str:
+    """The caller's first message for `request`, in the manner of `persona`: its `goal` (one of
+    its wordings), the `conditions` (one wording of each), and the `motive` and situation
+    (`where`) when the caller gives them."""
     leads = (DO_LEADS if request.kind == "do" else KNOW_LEADS)[persona]
     lead = rng.choice(leads).format(goal=goal, Goal=_capital(goal))
-    parts = [rng.choice(GREETINGS[persona])]
-    if request.motives and persona in ("chatty", "unsure", "polite") and rng.random() < 0.7:
-        parts.append(rng.choice(request.motives))
-    parts.append(lead)
-    parts += [c if isinstance(c, str) else rng.choice(c) for c in request.conditions]
+    parts = [rng.choice(GREETINGS[persona]), where, motive, lead, *conditions]
     parts.append(rng.choice(CLOSINGS[persona]))
     return " ".join(p for p in parts if p)
+
+
+def change(
+    rng: random.Random, request: Request, persona: str, goal: str, conditions: list[str]
+) -> str:
+    """What a caller says when they drop their first request for `request` (worded `goal`)."""
+    pool = (CHANGE_DO if request.kind == "do" else CHANGE_KNOW)[persona]
+    said = rng.choice(pool).format(goal=goal, Goal=_capital(goal))
+    return " ".join([said, *conditions])
+
+
+def summary(rng: random.Random, final_message: str) -> str:
+    """The reference agent's final message: the template's, after a lead drawn from a pool."""
+    lead = rng.choice(SUMMARY_LEADS)
+    return f"{lead} {final_message}" if lead else final_message
 
 
 _PERSON = {
@@ -184,22 +344,24 @@ _PERSON = {
 }
 
 
-def _same_case(word: str, replacement: str) -> str:
-    return replacement.capitalize() if word[0].isupper() and word != "I" else replacement
+def _same_case(match: re.Match[str]) -> str:
+    """The second-person word for a first-person one, capitalised at a sentence's start (or
+    where the word was capitalised, except "I", which always is)."""
+    word, text = match.group(0), match.string[: match.start()].rstrip()
+    replacement = _PERSON[word.casefold()]
+    starts = not text or text[-1] in '.!?"'
+    pronoun = word.casefold().startswith("i") and word[0] == "I"
+    return (
+        replacement.capitalize() if starts or (word[0].isupper() and not pronoun) else replacement
+    )
 
 
 def second_person(text: str) -> str:
     """A caller's words as the scenario tells them to the user: "cancel my trip" -> "cancel
-    your trip"."""
+    your trip", "I'm late." -> "You're late."."""
     return re.sub(
         r"\b(i'm|i've|i'd|myself|mine|my|me|i|we're|we|us|our)\b",
-        lambda m: _same_case(m.group(0), _PERSON[m.group(0).casefold()]),
+        _same_case,
         text,
         flags=re.IGNORECASE,
     )
-
-
-def reason_for_call(request: Request) -> str:
-    want = "You want to " if request.kind == "do" else "You want to know "
-    conditions = [c if isinstance(c, str) else c[0] for c in request.conditions]
-    return second_person(" ".join([f"{want}{request.goals[0]}.", *conditions]))

@@ -8,6 +8,9 @@ look-up gives (`toolscale.kit.evidence.check_evidence`). A broken rule is a bug 
 the template (`KitError`), reported by `generate` and `check-domain` with its traceback, except a
 chance collision (the opening happens to say an amount the agent must find), which is drawn again
 (`sample_named`).
+The caller gets a behaviour drawn from the task's RNG (`toolscale.kit.behaviours`: one that
+changes their mind opens with another template's request), and a reason for the call and
+task instructions written from the task (`toolscale.kit.caller`).
 """
 
 from __future__ import annotations
@@ -15,27 +18,40 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from typing import Any
 
 from toolscale.core.contract import (
+    Behaviour,
     Difficulty,
     TaskSpec,
+    ToolKind,
     Toolkit,
     UserScenario,
     fact_stated,
     normalize_text,
     tool_text,
 )
+from toolscale.kit import behaviours
+from toolscale.kit.behaviours import Shown
+from toolscale.kit.caller import Wording, reason_for_call, task_instructions
 from toolscale.kit.draft import Draft, Request
 from toolscale.kit.evidence import check_evidence
-from toolscale.kit.phrasing import PERSONAS, opening, reason_for_call
+from toolscale.kit.phrasing import (
+    PERSONAS,
+    SAYS_MOTIVE,
+    SAYS_SITUATION,
+    change,
+    opening,
+    second_person,
+    situation,
+    summary,
+)
 from toolscale.sample import worlds
 
 Template = Callable[[random.Random, dict[str, Any]], Draft | None]
-INSTRUCTIONS = (
-    "Give the details you know only when the agent asks for them, exactly as written. Confirm an "
-    "action the agent proposes only if it is what you asked for."
-)
+# A draw of another template's draft: what a caller who changes their mind opens with.
+Opener = Callable[[], Draft | None]
 
 
 REDRAWS = 12  # draws of one template whose opening said a value it must not (`Collision`)
@@ -66,7 +82,8 @@ def sample_task(
     names = list(templates)
     first = rng.choices(range(len(names)), weights=[w for _, w in templates.values()])[0]
     for name in names[first:] + names[:first]:
-        spec = sample_named(rng, world, name, templates[name][0], toolkit, policy)
+        opener = opener_of(rng, world, templates, name) if len(names) > 1 else None
+        spec = sample_named(rng, world, name, templates[name][0], toolkit, policy, opener)
         if spec is not None:
             return spec
     raise KitError("no template applies to this world")
@@ -79,11 +96,13 @@ def sample_named(
     template: Template,
     toolkit: type[Toolkit],
     policy: str = "",
+    opener: Opener | None = None,
 ) -> TaskSpec | None:
     """A task of template `name`, or None when it finds nothing to work on in `world`. A draft
     whose opening happens to say a value the agent must find or ask for (`Collision`: an amount
     equal to a fee, a party size inside a date) is drawn again, up to REDRAWS times; a template
-    that collides every time is broken and its last collision is raised."""
+    that collides every time is broken and its last collision is raised. `opener` draws the
+    request a caller who changes their mind opens with (`_opener`; None: no change of mind)."""
     worlds.MEMO.remember(world)
     with of_template(name):
         for attempt in range(REDRAWS):
@@ -91,7 +110,7 @@ def sample_named(
             if draft is None:
                 return None
             try:
-                return task_spec(rng, name, draft, world, toolkit, policy)
+                return task_spec(rng, name, draft, world, toolkit, policy, opener)
             except Collision:
                 if attempt == REDRAWS - 1:
                     raise
@@ -109,6 +128,41 @@ def of_template(name: str) -> Iterator[None]:
         raise
 
 
+def opener_of(
+    rng: random.Random, world: dict[str, Any], templates: dict[str, tuple[Template, int]], name: str
+) -> Opener:
+    def draw() -> Draft | None:
+        others = [n for n in templates if n != name]
+        start = rng.choices(range(len(others)), weights=[templates[n][1] for n in others])[0]
+        for other in others[start:] + others[:start]:
+            draft = templates[other][0](rng, world)
+            if draft is not None:
+                return draft
+        return None
+
+    return draw
+
+
+def _wording(rng: random.Random, request: Request, persona: str) -> Wording:
+    conditions = [c if isinstance(c, str) else rng.choice(c) for c in request.conditions]
+    motive = rng.choice(request.motives) if request.motives else ""
+    return Wording(rng.choice(request.goals), conditions, motive, situation(rng, persona))
+
+
+def _said(rng: random.Random, request: Request, said: Wording, persona: str) -> str:
+    """The opening of a caller who says `said`, with its motive and situation now and then."""
+    motive = said.motive if rng.random() < SAYS_MOTIVE[persona] else ""
+    where = said.situation if rng.random() < SAYS_SITUATION[persona] else ""
+    return opening(rng, request, persona, said.goal, said.conditions, motive, where)
+
+
+def _gives_away(text: str, request: Request, facts: list[str]) -> bool:
+    said = normalize_text(text)
+    return any(normalize_text(v) in said for v in request.known.values()) or any(
+        fact_stated(f, text) for f in facts
+    )
+
+
 def task_spec(
     rng: random.Random,
     name: str,
@@ -116,23 +170,49 @@ def task_spec(
     world: dict[str, Any],
     toolkit: type[Toolkit],
     policy: str = "",
+    opener: Opener | None = None,
 ) -> TaskSpec:
     state = world if draft.state is None else draft.state
-    outputs = check_writes(name, draft, state, toolkit)
+    outputs, kit = check_writes(name, draft, state, toolkit)
     persona = rng.choice(sorted(PERSONAS))
     request = draft.request
-    first = opening(rng, request, persona)
+    said = _wording(rng, request, persona)
+    first = _said(rng, request, said, persona)
     check_opening(name, request, first, draft.facts)
+    names = behaviours.allowed(draft, opener is not None)
+    shown, opened, change_said = Shown(), None, ""
+    while names and not shown.behaviour:  # a behaviour the task cannot show: draw another
+        behaviour = behaviours.draw(rng, names)
+        names.remove(behaviour)
+        if behaviour == "change" and opener is not None:
+            found = _changed_mind(rng, request, said, persona, draft, opener, toolkit)
+            if found is not None:
+                shown, first, opened, change_said = found
+        elif behaviour:
+            shown = _shown(rng, behaviour, draft, kit, toolkit)
+        else:
+            break
     scenario = UserScenario(
-        reason_for_call=request.reason or reason_for_call(request),
+        reason_for_call=reason_for_call(rng, request, said, opened),
         opening=first,
         known=dict(request.known),
         stated=dict(request.stated),
-        unknown_info=request.unknown,
-        task_instructions=" ".join(filter(None, [INSTRUCTIONS, request.notes])),
+        unknown_info=_unknown(request, shown),
+        task_instructions=task_instructions(
+            rng, request, said, shown, draft.writes, change_said if opened else ""
+        ),
         nl_assertions=list(draft.nl_assertions),
         persona=PERSONAS[persona],
         accepts_changes=draft.writes,
+        behaviour=shown.behaviour,
+        manner=persona,
+        wants=said.wants(request),
+        declines=shown.declines,
+        unwanted=shown.unwanted,
+        wrong=shown.wrong,
+        lacks=shown.lacks,
+        first_request=second_person(opened[1].wants(opened[0])) if opened else "",
+        change=change_said if opened else "",
     )
     check_evidence(name, draft.facts, scenario, outputs, draft.writes, policy, KitError)
     return TaskSpec(
@@ -141,11 +221,69 @@ def task_spec(
         instruction=first,
         initial_state=state,
         gold_actions=list(draft.actions),
-        final_message=draft.final_message,
+        final_message=summary(rng, draft.final_message),
         required_facts=list(draft.facts),
         alternatives=list(draft.alternatives),
         scenario=scenario,
     )
+
+
+def _shown(
+    rng: random.Random, behaviour: Behaviour, draft: Draft, kit: Toolkit, toolkit: type[Toolkit]
+) -> Shown:
+    """What `behaviour` (not `change`) adds to the scenario; plain when the task cannot show
+    it."""
+    if behaviour == "decline":
+        return behaviours.offer(rng, draft, kit, toolkit.schemas())
+    if behaviour == "correct":
+        wrong = behaviours.wrong_detail(rng, draft, draft.facts)
+        return Shown(behaviour, wrong=wrong) if wrong else Shown()
+    if behaviour == "dont_know":
+        return Shown(behaviour, lacks=behaviours.lacks(draft))
+    return Shown(behaviour)
+
+
+def _changed_mind(
+    rng: random.Random,
+    request: Request,
+    said: Wording,
+    persona: str,
+    draft: Draft,
+    opener: Opener,
+    toolkit: type[Toolkit],
+) -> tuple[Shown, str, tuple[Request, Wording], str] | None:
+    """A caller who opens with another template's request and changes it for this one: (the
+    scenario part, the opening, the first request and its wording, what they say to change
+    it), or None when no other request fits (one whose words give away this one's details)."""
+    other = opener()
+    if other is None:
+        return None
+    old = replace(_wording(rng, other.request, persona), situation=said.situation)
+    then = _said(rng, other.request, old, persona)
+    change_said = change(rng, request, persona, said.goal, said.conditions)
+    if _gives_away(f"{then} {change_said}", request, draft.facts):
+        return None
+    shown = Shown("change", declines=_dropped(other, draft, toolkit))
+    return shown, then, (other.request, old), change_said
+
+
+def _unknown(request: Request, shown: Shown) -> str:
+    lacking = f"You do not have your {' or your '.join(shown.lacks)}." if shown.lacks else ""
+    return " ".join(filter(None, [request.unknown, lacking]))
+
+
+def _dropped(first: Draft, draft: Draft, toolkit: type[Toolkit]) -> list[str]:
+    """The words that name the changes of the request a caller dropped (`first`) and not those
+    of the one they kept: what they turn down when the agent proposes it."""
+    specs = toolkit.specs()
+    kept = {w for a in draft.actions for w in a.name.split("_")}
+    dropped = []
+    for action in first.actions:
+        if specs[action.name].kind is ToolKind.WRITE:
+            words = " ".join(w for w in action.name.split("_") if w not in kept and len(w) > 2)
+            if words and words not in dropped:
+                dropped.append(words)
+    return dropped
 
 
 def check_opening(name: str, request: Request, first: str, facts: list[str]) -> None:
@@ -160,9 +298,9 @@ def check_opening(name: str, request: Request, first: str, facts: list[str]) -> 
 
 def check_writes(
     name: str, draft: Draft, state: dict[str, Any], toolkit: type[Toolkit]
-) -> list[str]:
+) -> tuple[list[str], Toolkit]:
     """Check that the gold path writes exactly when the request implies a write; return the
-    results of its calls (what its facts may come from)."""
+    results of its calls (what its facts may come from) and the toolkit after them."""
     kit = toolkit(worlds.MEMO.copy(state))
     outputs = [tool_text(getattr(kit, a.name)(**a.arguments)) for a in draft.actions]
     changed = kit.state != state  # a deep comparison: cheaper than hashing the world twice
@@ -173,4 +311,4 @@ def check_writes(
         )
     if changed and not draft.writes:
         raise KitError(f"template {name}: a read-only request whose gold path changes the state")
-    return outputs
+    return outputs, kit

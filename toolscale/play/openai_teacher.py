@@ -115,7 +115,8 @@ class OpenAITeacher:
                     draft.failure = ("teacher", scripted_user.CIRCLES)
                     return
                 if self.user is None:  # no user endpoint: the deterministic scripted user
-                    reply, name = scripted_user.reply(scenario, content), "scripted_user"
+                    said = said_to_user(draft.messages)
+                    reply, name = scripted_user.reply(scenario, said), "scripted_user"
                 else:
                     reply = await self.user.reply(scenario, draft.messages, attempt)
                     name = "user_simulator"

@@ -7,8 +7,10 @@ calculator); for a stateful task also the mistakes an agent makes (toolscale.pla
 guessed id, a loop of look-ups, a forbidden tool, the write left out or made twice, the answer
 without its look-ups), some recovered and correct, some rejected with their stage. A
 conversational task's route is played as a conversation with the scripted user
-(toolscale.play.conversation: the agent asks for what only the user knows and confirms each
-write), so its traces have several user turns. A route that ends by asking an expert answers
+(toolscale.play.conversation: the agent asks for what only the user knows, confirms each write,
+and goes through the user's behaviour: reads a misread detail back, says why it asks, asks for a
+detail held back, follows a change of mind, offers what the user turns down), so its traces
+have several user turns. A route that ends by asking an expert answers
 with the expert's reply, as an agent relying on it would; a simulated expert can be wrong, and
 the verifier then rejects the attempt at the outcome stage like any other wrong attempt.
 
@@ -24,11 +26,10 @@ from toolscale.core.contract import Action, ToolKind, committed_answer
 from toolscale.core.records import Task
 from toolscale.core.registry import get_domain
 from toolscale.core.task_state import state_json
-from toolscale.play.conversation import plan_conversation
 from toolscale.play.mistakes import mistakes
 from toolscale.play.transcript import Transcript, close_draft, open_draft, record_call
 from toolscale.sample.preferences import as_json_answer
-from toolscale.sample.tasks import SampledTask, said
+from toolscale.sample.tasks import SampledTask, gold_turns, said
 from toolscale.sandbox.execute import CallOutcome
 from toolscale.sandbox.pool import SandboxPool
 from toolscale.tools.experts import EXPERTS, stated_confidence
@@ -95,9 +96,9 @@ def route_draft(
     specs = get_domain(task.domain).toolkit.specs()
     draft = open_draft(task, variant, attempt)
     done = iter(zip(actions, outcomes, strict=True))
-    for step in plan_conversation(task.user_scenario, actions, specs):
+    for step in gold_turns(task, actions, specs):
         if step.call is None:  # a question or confirmation, answered by the user
-            draft.messages += said(task, step.say)
+            draft.messages += said(step)
             continue
         action, outcome = next(done)
         record_call(draft, task, action.name, action.arguments, outcome)

@@ -1,25 +1,39 @@
 """The scripted user: a deterministic user who answers the agent from the task's scenario only.
 
-It plays a conversational task (one with a `UserScenario`) without any LLM: when the agent asks
-for something the user knows (`scenario.known`: "booking id" -> "BK1234"), it gives exactly that
-(or repeats a detail its opening gave, `scenario.stated`); when the agent proposes an action and
-asks whether to go ahead, it confirms (or declines, when the caller only wanted a quote); when the
-agent asks for anything else, it says it does not know; when the agent asks nothing, the
-conversation ends. Only questions and requests are answered: a statement that merely mentions a
-key ("The booking id is 5137.") asks for nothing, and "go ahead" is a confirmation only in a
-question that proposes something ("Shall I go ahead?"), not in "Please go ahead and ask". An
-agent that says the same thing `CIRCLE` times in a row is going in circles: the user hangs up
-(`in_circles`; tau2's user stops the same way) and the attempt fails.
-The reference teacher plays gold conversations against it, and LLM teachers use it when no user
+It plays a conversational task (one with a `UserScenario`) without any LLM. A plain user gives
+what the agent asks for (`scenario.known`: "booking id" -> "BK1234", or a detail its opening
+gave, `scenario.stated`), agrees to a proposed change (or declines it and says why, when they
+only wanted to know something), says when they do not know, and ends the conversation when the
+agent asks nothing. Only questions and requests are answered: a statement that merely mentions a
+key ("The booking id is 5137.") asks for nothing, and "go ahead" is a proposal only in a
+question ("Shall I go ahead?"), not in "Please go ahead and ask".
+
+A user with a behaviour (`scenario.behaviour`, drawn per task by the kit) departs from that as
+people do: `decline` turns down the change it did not ask for (`scenario.declines`) and says
+what it wanted; `correct` first gives a detail wrong (`scenario.wrong`) and corrects it as soon
+as the agent reads it back, uses it in a proposal or asks again; `pieces` gives only the first
+of several details asked together and the rest at the agent's next message; `ask_back` asks why
+a detail is needed and gives it once the agent says why; `change` answers the agent's first
+reply with a new request (`scenario.change`) and turns down the old one; `dont_know` says it
+does not have a detail (`scenario.lacks`) and what it has instead. Its words come from pools by
+manner (`toolscale.play.user_phrases`), drawn from an RNG seeded by the scenario, so a
+conversation replays word for word. An agent that says the same thing `CIRCLE` times in a row is
+going in circles: the user hangs up (`in_circles`; tau2's user stops the same way).
+
+`ScriptedUser` answers one conversation message by message; `reply` answers the latest of a
+list of the agent's messages by replaying them (for callers that keep only the messages). The
+reference teacher plays gold conversations against it, and LLM teachers use it when no user
 endpoint is configured, so every conversational trace can be replayed turn for turn.
 """
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Sequence
 
 from toolscale.core.contract import UserScenario
+from toolscale.play import user_phrases as say
 
 # Words an agent may use for a key's words ("your booking number" asks for the "booking id").
 _SYNONYMS = {
@@ -36,23 +50,33 @@ _FILLER = {"of", "the", "a", "an", "for", "your", "my"}
 # block card number 4111. Shall I proceed?" asks for a yes, not for the card number).
 _PROCEED = re.compile(
     r"(?:^|[,:;]\s*)(?:shall|should|can|may) (?:i|we)\b"  # "Shall I proceed?", "OK, can I ...?"
+    r"(?! (?:have|get|ask|take|know|see|check|grab|confirm|just check)\b)"  # "May I have ...?"
     r"|\b(?:do you want|would you like) (?:me|us) to\b"
     r"|\b(?:proceed|go ahead)(?: (?:with|and)\b[^?]*)?\s*\?",  # "Proceed with it?", not "Go ahead:"
     re.IGNORECASE,
 )
 _CONFIRM = re.compile(r"\b(confirm|is that (?:right|correct|ok))\b", re.IGNORECASE)
+# An action the agent says it will take ("I will cancel ... Is that correct?" proposes it).
+_WILL = re.compile(
+    r"\b(?:i will|i'll|i am about to|i'm about to|i am going to|i'm going to)\b", re.I
+)
 # A sentence that asks for something without a question mark ("Please tell me your email.").
 _REQUEST = re.compile(
     r"\b(please|could you|can you|would you|tell me|let me know|provide|share|give me|"
     r"i need|i'll need|may i have)\b",
     re.IGNORECASE,
 )
+# Why a detail is needed ("I need it to find your booking", "so I can look you up").
+_BECAUSE = re.compile(
+    r"\b(because|so (?:that )?(?:i|we) can|in order to|(?:need|use)s? (?:it|this|that|them) "
+    r"(?:to|for)|to (?:find|look up|locate|identify|verify|check|pull up|make sure))\b",
+    re.IGNORECASE,
+)
+_RIGHT = re.compile(r"\b(?:right|correct|ok|okay)\s*\?|\bconfirm\b|\bis that (?:it|so)\b", re.I)
+_DONE = re.compile(r"\banything else\b", re.IGNORECASE)  # "Is there anything else?": no
 _SENTENCE = re.compile(r"(?<=[.?!])\s+")
 # The same agent message this many times in a row ends the conversation (it goes in circles).
 CIRCLE = 3
-YES = "Yes, please go ahead."
-NO = "No, please don't change anything."
-DONT_KNOW = "Sorry, I don't have that information."
 
 
 def _words(text: str) -> set[str]:
@@ -67,6 +91,21 @@ def asks_for(message: str, key: str) -> bool:
     return all(any(s in said for s in _SYNONYMS.get(w, (w,))) for w in words)
 
 
+def mentions(message: str, value: str) -> bool:
+    """Whether `message` holds `value` as a whole token (case ignored): "BK1234" is not
+    mentioned by "BK12345"."""
+    pattern = rf"(?<![\w@.-]){re.escape(value.casefold())}(?![\w@-]|\.\w)"
+    return re.search(pattern, message.casefold()) is not None
+
+
+def proposes(message: str, marker: str) -> bool:
+    """Whether `message` names the change `marker` describes: every word of the marker begins a
+    word of the message, give or take an ending ("cancel booking" by "cancellation of the
+    booking")."""
+    said = re.findall(r"[a-z]+", message.casefold())
+    return all(any(w.startswith(m[: max(4, len(m) - 2)]) for w in said) for m in marker.split())
+
+
 def _asking(message: str) -> tuple[list[str], str]:
     """(the message's questions, its questions and requests): the sentences that ask."""
     sentences = [s.strip() for s in _SENTENCE.split(message) if s.strip()]
@@ -75,20 +114,150 @@ def _asking(message: str) -> tuple[list[str], str]:
     return questions, " ".join(requests)
 
 
-def reply(scenario: UserScenario, agent_message: str) -> str | None:
-    """The user's answer to the agent's latest message, or None: the conversation is over."""
-    questions, requests = _asking(agent_message)
-    if any(_PROCEED.search(q) for q in questions):  # a proposal: "... Shall I proceed?"
-        return YES if scenario.accepts_changes else NO
-    details = {**scenario.stated, **scenario.known}
-    asked = [key for key in details if asks_for(requests, key)]
-    if asked:
-        return " ".join(f"My {key} is {details[key]}." for key in asked)
-    if any(_CONFIRM.search(q) for q in questions):
-        return YES if scenario.accepts_changes else NO
-    if questions:
-        return DONT_KNOW
-    return None
+class ScriptedUser:
+    """One conversation's user. `kind` names what the last reply did ("give", "yes", "no",
+    "decline", "correct", "right", "ask_back", "hold", "lack", "dont_know", "change", or ""
+    when the user said nothing): the reference agent reads it to go on."""
+
+    def __init__(self, scenario: UserScenario) -> None:
+        self.scenario = scenario
+        self.rng = random.Random(f"user:{scenario.opening}\n{scenario.reason_for_call}")
+        self.manner = scenario.manner if scenario.manner in say.MANNERS else "polite"
+        self.details = {**scenario.stated, **scenario.known}
+        self.turns = 0
+        self.given: set[str] = set()  # keys given with their right value
+        self.misled: set[str] = set()  # keys given with the wrong value, not yet corrected
+        self.held: list[str] = []  # keys held back (pieces)
+        self.asked_why = False
+        self.kind = ""
+
+    def _pick(self, pool: say.Pool | tuple[str, ...], **values: str) -> str:
+        return say.pick(self.rng, pool, self.manner, **values)
+
+    def reply(self, message: str) -> str | None:
+        """The user's answer to the agent's latest message, or None: the conversation is over."""
+        self.turns += 1
+        self.kind = ""
+        scenario = self.scenario
+        if scenario.behaviour == "change" and self.turns == 1 and scenario.change:
+            self.kind = "change"
+            return scenario.change
+        for key in sorted(self.misled):  # the wrong detail read back, proposed or asked again
+            if mentions(message, scenario.wrong[key]):
+                return self._correct(key, proposal=bool(_PROCEED.search(message)))
+        questions, requests = _asking(message)
+        if any(_PROCEED.search(q) for q in questions) or (
+            _WILL.search(message) and any(_CONFIRM.search(q) for q in questions)
+        ):
+            return self._proposal(message)
+        asked = [key for key in self.details if asks_for(requests, key)]
+        if self.held:
+            return self._give([*self.held, *(k for k in asked if k not in self.held)], message)
+        if asked and not self._read_back(message, questions, asked):
+            return self._give(asked, message)
+        if self._read_back(message, questions, list(self.given)):
+            self.kind = "right"
+            return self._pick(say.RIGHT)
+        lacking = [key for key in scenario.lacks if asks_for(requests, key)]
+        if lacking:
+            return self._lack(lacking[0])
+        if any(_CONFIRM.search(q) for q in questions):
+            return self._proposal(message)
+        if questions and not all(_DONE.search(q) for q in questions):
+            self.kind = "dont_know"
+            return self._pick(say.DONT_KNOW)
+        return None
+
+    def _read_back(self, message: str, questions: list[str], keys: list[str]) -> bool:
+        """Whether the message repeats the value of a detail already given and asks whether it
+        is right ("So that's BK1234. Did I get that right?"): it asks for a yes, not for the
+        detail."""
+        given = [self.details[k] for k in keys if k in self.given]
+        if not any(mentions(message, v) for v in given):
+            return False
+        return any(_RIGHT.search(q) or any(mentions(q, v) for v in given) for q in questions)
+
+    def _proposal(self, message: str) -> str:
+        scenario = self.scenario
+        if any(proposes(message, marker) for marker in scenario.declines):
+            self.kind = "decline"
+            pool = say.CHANGED if scenario.behaviour == "change" else say.DECLINE
+            return self._pick(pool, wants=scenario.wants)
+        if scenario.accepts_changes:
+            self.kind = "yes"
+            return self._pick(say.YES)
+        self.kind = "no"
+        if scenario.wants:
+            return self._pick(say.NO, wants=scenario.wants)
+        return self._pick(say.NO_PLAIN)
+
+    def _correct(self, key: str, proposal: bool) -> str:
+        self.misled.discard(key)
+        self.given.add(key)
+        self.kind = "correct"
+        values = {"key": key, "right": self.details[key], "wrong": self.scenario.wrong[key]}
+        text = self._pick(say.CORRECT, **values)
+        return f"No, please don't. {text}" if proposal else text
+
+    def _give(self, keys: list[str], message: str) -> str:
+        scenario = self.scenario
+        if scenario.behaviour == "ask_back" and not self.given and not self.misled:
+            if not self.asked_why and _BECAUSE.search(message):
+                self.asked_why = True  # told why before asking back: nothing to ask
+            elif not self.asked_why:
+                self.asked_why = True
+                self.kind = "ask_back"
+                return self._pick(say.ASK_BACK, key=keys[0])
+            if not _BECAUSE.search(message):
+                self.kind = "ask_back"
+                return self._pick(say.ASK_AGAIN)
+        late = [k for k in keys if k in self.held]
+        self.held = []
+        if scenario.behaviour == "pieces" and not self.given and len(keys) >= 2:
+            self.held = keys[1:]
+            self.given.add(keys[0])
+            self.kind = "hold"
+            first = self._pick(say.GIVE, key=keys[0], value=self.details[keys[0]])
+            return f"{first} {self._pick(say.HOLD, key=keys[1])}"
+        parts = []
+        for key in keys:
+            value, right = self.details[key], key not in scenario.wrong
+            if key in self.misled:  # asked again: the right value this time, with an apology
+                return self._correct(key, proposal=False)
+            if not right and key not in self.given:
+                value = scenario.wrong[key]
+                self.misled.add(key)
+            else:
+                self.given.add(key)
+            if key in late:
+                parts.append(self._pick(say.LATE, key=key, value=value))
+            elif len(keys) == 1:
+                parts.append(self._pick(say.GIVE, key=key, value=value))
+            else:
+                parts.append(self._pick(say.DETAIL, key=key, value=value))
+        self.kind = "give"
+        lead = "" if len(keys) == 1 or late else self._pick(say.LEAD)
+        return " ".join(p for p in [lead, *parts] if p)
+
+    def _lack(self, key: str) -> str:
+        self.kind = "lack"
+        text = self._pick(say.LACK, key=key)
+        others = [k for k in self.scenario.known if k not in self.given]
+        if self.scenario.behaviour == "dont_know" and others:
+            text = f"{text} {self._pick(say.OFFER_OTHER, other=others[0])}"
+        return text
+
+
+def reply(scenario: UserScenario, said: Sequence[str] | str) -> str | None:
+    """The user's answer to the last of the agent's messages `said` (oldest first; one message
+    alone is a conversation of one), replaying the earlier ones: the user remembers what they
+    gave, corrected and held back."""
+    messages = [said] if isinstance(said, str) else list(said)
+    user = ScriptedUser(scenario)
+    answer = None
+    for message in messages:
+        answer = user.reply(message)
+    return answer
 
 
 def _plain(text: str) -> str:

@@ -148,7 +148,10 @@ def user(run: dict[str, Any]) -> str:
     return (
         "Users are scripted (no LLM): from the task's `user_scenario` they give what the agent "
         "asks for and they know, confirm or decline a proposed action, and say when they do not "
-        "know; they never name a tool."
+        "know; they never name a tool. Many behave as people do (`user_scenario.behaviour`): "
+        "they turn down an offer they did not ask for, misread a detail and correct it, give "
+        "details one at a time, ask why a detail is needed, or change their request after the "
+        "agent's first reply."
     )
 
 

@@ -5,15 +5,16 @@ sentence appended to the task's instruction ("I'm in a hurry ...") and its machi
 the ToolOrchestra preference vector P over [calls per tool..., outcome, cost, latency] plus the
 constraints the verifier checks (forbidden tools, an answer format, a latency or cost budget).
 
-Built-in profiles (instruction appended to the task; P; what is checked):
+Built-in profiles (instruction appended to the task, one of several wordings; P; what is
+checked):
 
 - `none`: no instruction; outcome 1, cost 0.2, latency 0.2; nothing.
 - `hurry`: "I'm in a hurry ..."; outcome 1, latency 1, cost 0.2; budget: the gold route's latency
   (modelled milliseconds, not calls).
 - `cheap`: "Keep it cheap ..."; outcome 1, cost 1, latency 0.2; budget: the gold route's cost
   (dollars, not calls).
-- `avoid_tool`: "Don't use web search." (a tool off the gold route); tool -1 plus the base
-  weights; never called.
+- `avoid_tool`: "Don't use web search.", "Please don't look up the fee quote ..." (a tool off
+  the gold route, said as what it does); tool -1 plus the base weights; never called.
 - `json_confidence`: 'Answer as JSON {"answer", "confidence"}'; the base weights; format,
   confidence a number in [0, 1].
 
@@ -42,16 +43,82 @@ from toolscale.core.registry import get_domain
 PROFILES = ("none", "hurry", "cheap", "avoid_tool", "json_confidence")
 DEFAULT_SPREAD: dict[str, float] = {name: 1.0 for name in PROFILES}
 
+# How a caller says each profile, one wording drawn per task from its preference RNG (the
+# profile and its checks do not depend on the wording). A caller never names a tool: a tool to
+# avoid is said as what it does (`avoid_tool`).
 JSON_INSTRUCTION = (
     'Answer as JSON: {"answer": "<your answer>", "confidence": <a number between 0 and 1>}.'
 )
-# How a user would name the tools a profile may forbid; any other tool is named as itself.
-_TOOL_PHRASES = {
-    "search": "Don't use web search.",
-    "ask_expert": "Don't ask the expert models; work it out with the other tools.",
-    "code_executor": "Don't run any code.",
-    "transfer_to_human_agents": "Don't transfer me to a human agent.",
+SAYINGS = {
+    "hurry": (
+        "I'm in a hurry: please be quick and don't take more steps than needed.",
+        "Please be quick about it, I haven't got long.",
+        "I'm pressed for time, so the faster the better.",
+        "Could you keep it quick? I'm in a rush.",
+        "Speed matters most to me today.",
+        "Please don't dawdle; I need this sorted fast.",
+        "As quick as you can, please, with no extra steps.",
+        "I'm short on time, so please get straight to it.",
+    ),
+    "cheap": (
+        "Keep it cheap: do it the least expensive way you can.",
+        "Please keep the cost of this down.",
+        "I'd like this done as cheaply as possible.",
+        "Don't run up any costs you don't have to, please.",
+        "The cheaper the better for me.",
+        "Please go for the least expensive way of doing this.",
+        "I'm watching every penny, so keep it cheap.",
+        "No expensive extras, please; the cheapest way is fine.",
+    ),
+    "json_confidence": (
+        JSON_INSTRUCTION,
+        'Please reply with a JSON object: your answer under "answer", and how sure you are, '
+        'from 0 to 1, under "confidence".',
+        'I need a JSON reply with two fields, "answer" (a string: the answer itself) and '
+        '"confidence" (a number between 0 and 1).',
+        'Format your final reply as JSON, for example {"answer": "...", "confidence": 0.9}, '
+        "with a confidence from 0 to 1.",
+        'Write your reply as a JSON object holding "answer" (text) and "confidence" (0 for a '
+        "guess, 1 for certain).",
+    ),
 }
+# What a caller says to keep the agent off a tool, for the tools a user names by what they do;
+# any other tool is said as the thing it looks up (`avoid_saying`).
+_TOOL_SAYINGS = {
+    "search": ("Don't use web search.", "Please don't search the web for this."),
+    "ask_expert": (
+        "Don't ask the expert models; work it out with the other tools.",
+        "Please work it out yourself rather than asking the expert models.",
+    ),
+    "code_executor": ("Don't run any code.", "Please don't write or run any programs."),
+    "transfer_to_human_agents": (
+        "Don't transfer me to a human agent.",
+        "Please don't pass me on to a human agent.",
+    ),
+    "calculate": (
+        "Please do any sums yourself rather than with a calculator.",
+        "No calculator, please; work the numbers out yourself.",
+    ),
+}
+_LOOK_UP = (
+    "Please don't look up {thing}; I don't need that.",
+    "No need to pull up {thing}.",
+    "Please skip checking {thing}.",
+    "I'd rather you didn't look at {thing}.",
+    "Leave {thing} out of it, please.",
+)
+_VERBS = {"get", "list", "find", "search", "lookup", "look", "check", "fetch", "read", "show"}
+
+
+def avoid_saying(rng: random.Random, tool: str) -> str:
+    """How a caller asks the agent not to use `tool`, in their words: "get_fee_quote" -> "Please
+    don't look up the fee quote; I don't need that."."""
+    if tool in _TOOL_SAYINGS:
+        return rng.choice(_TOOL_SAYINGS[tool])
+    words = tool.split("_")
+    if words[0] in _VERBS and words[1:]:
+        words = words[1:]
+    return rng.choice(_LOOK_UP).format(thing="the " + " ".join(words))
 
 
 class PreferenceVector(BaseModel):
@@ -163,14 +230,14 @@ def sample_preference(
     if profile == "hurry":
         return Preference(
             profile=profile,
-            instruction="I'm in a hurry: please be quick and don't take more steps than needed.",
+            instruction=rng.choice(SAYINGS["hurry"]),
             vector=PreferenceVector(outcome=1.0, latency=1.0, cost=BASE),
             max_latency_ms=latency,
         )
     if profile == "cheap":
         return Preference(
             profile=profile,
-            instruction="Keep it cheap: use the least expensive tools that do the job.",
+            instruction=rng.choice(SAYINGS["cheap"]),
             vector=PreferenceVector(outcome=1.0, cost=1.0, latency=BASE),
             max_cost=cost,
         )
@@ -179,14 +246,14 @@ def sample_preference(
         if tool is not None:
             return Preference(
                 profile=profile,
-                instruction=_TOOL_PHRASES.get(tool, f"Please don't use the {tool} tool."),
+                instruction=avoid_saying(rng, tool),
                 vector=PreferenceVector(tools={tool: -1.0}, cost=BASE, latency=BASE),
                 forbidden_tools=[tool],
             )
     if profile == "json_confidence":
         return Preference(
             profile=profile,
-            instruction=JSON_INSTRUCTION,
+            instruction=rng.choice(SAYINGS["json_confidence"]),
             vector=PreferenceVector(cost=BASE, latency=BASE),
             answer_format="json_confidence",
         )

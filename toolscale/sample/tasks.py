@@ -27,6 +27,7 @@ from toolscale.core.contract import (
     ToolKind,
     Toolkit,
     ToolPrice,
+    ToolSpec,
     canonical_json,
     canonical_state,
     content_id,
@@ -37,8 +38,7 @@ from toolscale.core.contract import (
 from toolscale.core.records import FunctionCall, Message, Task
 from toolscale.core.registry import get_domain
 from toolscale.judge.metrics import route_totals
-from toolscale.play import scripted_user
-from toolscale.play.conversation import plan_conversation
+from toolscale.play.conversation import Stuck, Turn, converse
 from toolscale.sample import worlds
 from toolscale.sample.preferences import NO_PREFERENCE, as_json_answer, sample_preference
 from toolscale.sample.prices import BUILTIN, Schedule, describe, draw, price_table, prices_rng
@@ -104,9 +104,9 @@ def gold_messages(task: Task, outcomes: list[CallOutcome], final_message: str) -
     specs = get_domain(task.domain).toolkit.specs()
     actions = [Action(a["name"], a["arguments"]) for a in task.gold_actions]
     done = iter(zip(actions, outcomes, strict=True))
-    for n, step in enumerate(plan_conversation(task.user_scenario, actions, specs)):
-        if step.call is None:
-            messages += said(task, step.say)
+    for n, turn in enumerate(gold_turns(task, actions, specs)):
+        if turn.call is None:
+            messages += said(turn)
             continue
         action, outcome = next(done)
         call = FunctionCall(
@@ -120,18 +120,20 @@ def gold_messages(task: Task, outcomes: list[CallOutcome], final_message: str) -
     return messages
 
 
-def said(task: Task, text: str) -> list[Message]:
-    """The agent saying `text` to the scripted user, and the user's answer. A gold step the
-    user cannot answer is a domain bug (the scenario lacks what the agent must ask for)."""
-    assert (
-        task.user_scenario is not None
-    )  # plan_conversation() only makes `say` steps for scenarios
-    answer = scripted_user.reply(task.user_scenario, text)
-    if answer is None or answer == scripted_user.DONT_KNOW:
-        raise GoldError(f"the scripted user cannot answer the gold step {text!r}")
+def gold_turns(task: Task, actions: list[Action], specs: dict[str, ToolSpec]) -> list[Turn]:
+    """The conversation of a route the domain says is correct (toolscale.play.conversation); a
+    step the scripted user cannot take on is a domain bug (GoldError)."""
+    try:
+        return converse(task.user_scenario, actions, specs)
+    except Stuck as exc:
+        raise GoldError(f"{task.domain} task {task.index}: {exc}") from None
+
+
+def said(turn: Turn) -> list[Message]:
+    """The agent saying a turn's text to the scripted user, and the user's answer."""
     return [
-        Message(role="assistant", content=text),
-        Message(role="user", content=answer, name="scripted_user"),
+        Message(role="assistant", content=turn.say),
+        Message(role="user", content=turn.reply or "", name="scripted_user"),
     ]
 
 

@@ -1,0 +1,207 @@
+"""The scripted user's words: pools of replies by kind and manner, one drawn per reply.
+
+A manner is the persona's name (`UserScenario.manner`: terse, polite, chatty, hurried, unsure);
+each kind of reply (giving a detail, agreeing, declining and saying why, correcting a detail,
+asking back, saying they do not know) has a few wordings per manner, so
+two users rarely answer alike. Placeholders: {key} / {Key} (what the agent asked for, e.g.
+"booking id"), {value}, {right} / {wrong} (a corrected detail), {wants} (what the user asked
+for, in their words: "cancel my trip", "know what time my train leaves"), {other} (a detail
+they do have). What a caller says on their own (the opening, a change of mind) is worded when
+the task is sampled (`toolscale.kit.phrasing`). No wording names a tool: a user talks
+about what they want, never about how the agent gets it.
+"""
+
+from __future__ import annotations
+
+import random
+
+MANNERS = ("terse", "polite", "chatty", "hurried", "unsure")
+Pool = dict[str, tuple[str, ...]]
+
+GIVE: Pool = {  # one detail
+    "terse": ("{Key}: {value}.", "It's {value}.", "{value}.", "My {key} is {value}."),
+    "polite": (
+        "Of course. My {key} is {value}.",
+        "Certainly, my {key} is {value}.",
+        "My {key} is {value}, thank you.",
+        "Sure, it is {value}.",
+        "Yes, of course: {value}.",
+    ),
+    "chatty": (
+        "Sure thing! My {key} is {value}.",
+        "Oh yes, it's {value}.",
+        "Got it right here: {value}.",
+        "Yep, my {key} is {value}.",
+        "Let me just grab that... it's {value}.",
+    ),
+    "hurried": ("{value}.", "It's {value}.", "{Key} {value}.", "Here: {value}."),
+    "unsure": (
+        "I think my {key} is {value}.",
+        "Let me see... it should be {value}.",
+        "Um, it's {value}, I believe.",
+        "My {key}? It's {value}.",
+    ),
+}
+DETAIL = ("My {key} is {value}.", "The {key} is {value}.", "{Key}: {value}.")  # one of several
+LEAD: Pool = {  # before several details
+    "terse": ("", "Sure."),
+    "polite": ("Of course.", "Certainly.", "Yes, here you are."),
+    "chatty": ("Sure thing!", "No problem!", "Right, here goes."),
+    "hurried": ("", "Here."),
+    "unsure": ("Okay, let me see.", "I think I have them here."),
+}
+YES: Pool = {  # agreeing to a change they asked for
+    "terse": ("Yes.", "Yes, go ahead.", "Go ahead.", "Yes, do it."),
+    "polite": (
+        "Yes, please go ahead.",
+        "Yes, please. Thank you.",
+        "That's right, please proceed.",
+        "Yes, that would be great, thank you.",
+    ),
+    "chatty": (
+        "Yes please, go for it!",
+        "Perfect, yes, do that.",
+        "Sounds good, go ahead!",
+        "Yes! That's exactly it.",
+    ),
+    "hurried": ("Yes, quickly please.", "Yes. Do it.", "Go ahead, yes.", "Yep, go."),
+    "unsure": (
+        "Yes, I think so. Yes, please go ahead.",
+        "Okay, yes, if that's right.",
+        "I suppose so, yes. Go ahead.",
+        "Yes, that sounds right.",
+    ),
+}
+RIGHT: Pool = {  # a detail read back correctly
+    "terse": ("Yes.", "Correct.", "That's it."),
+    "polite": ("Yes, that's right.", "That's correct, thank you.", "Yes, exactly."),
+    "chatty": ("Yep, that's the one!", "Spot on.", "That's right!"),
+    "hurried": ("Yes.", "Right.", "Correct, yes."),
+    "unsure": ("Yes, I think that's right.", "That looks right to me.", "Yes, that's it."),
+}
+NO: Pool = {  # declining any change: they only wanted to know something
+    "terse": ("No. I only wanted to {wants}.", "No changes. I just want to {wants}."),
+    "polite": (
+        "No, please don't change anything. I only wanted to {wants}.",
+        "No, thank you. I was only calling to {wants}.",
+        "Please don't do that; I just wanted to {wants}.",
+    ),
+    "chatty": (
+        "Oh no, don't do that! I only wanted to {wants}.",
+        "No no, leave it as it is. I just wanted to {wants}.",
+    ),
+    "hurried": ("No. I only need to {wants}.", "No, don't. I just need to {wants}."),
+    "unsure": (
+        "Oh, no, I don't think I want that. I only wanted to {wants}.",
+        "No, please leave it. I was only trying to {wants}.",
+    ),
+}
+NO_PLAIN: Pool = {  # declining a change, nothing more to say
+    "terse": ("No.", "No, leave it."),
+    "polite": ("No, please don't change anything.", "No, thank you, please leave it as it is."),
+    "chatty": ("Oh no, please don't change anything!",),
+    "hurried": ("No. Don't change anything.",),
+    "unsure": ("No, I'd rather you didn't change anything.",),
+}
+DECLINE: Pool = {  # declining an offered change they did not ask for, saying why
+    "terse": ("No. I only want to {wants}.", "No thanks. I just want to {wants}."),
+    "polite": (
+        "No, thank you. I only called to {wants}.",
+        "That won't be necessary, thank you; I only wanted to {wants}.",
+        "No, please don't. All I need is to {wants}.",
+    ),
+    "chatty": (
+        "Ha, no thanks! I really just wanted to {wants}.",
+        "Oh, no need for that. I only rang to {wants}.",
+    ),
+    "hurried": ("No. I only need to {wants}.", "No time for that. I just want to {wants}."),
+    "unsure": (
+        "Hmm, no, I don't think so. I only wanted to {wants}.",
+        "No, I'd rather not. I just wanted to {wants}.",
+    ),
+}
+CHANGED: Pool = {  # declining the request they dropped, saying what they want now
+    "terse": ("No. I changed my mind: I want to {wants} instead.",),
+    "polite": (
+        "No, sorry, I don't want that any more. I'd like to {wants} instead.",
+        "Please don't; as I said, I'd rather {wants} now.",
+    ),
+    "chatty": ("No, forget that bit! I'd like to {wants} instead, remember?",),
+    "hurried": ("No. I said I'd rather {wants}.",),
+    "unsure": ("Oh, no, sorry, I changed my mind about that. I'd like to {wants} instead.",),
+}
+CORRECT: Pool = {  # correcting a detail they gave wrong
+    "terse": ("No, that's wrong. It's {right}, not {wrong}.", "Correction: {right}."),
+    "polite": (
+        "I'm so sorry, I misread it. My {key} is {right}, not {wrong}.",
+        "Apologies, that was a typo on my part: it should be {right}.",
+    ),
+    "chatty": (
+        "Oops, my mistake! I read it wrong. It's {right}, not {wrong}.",
+        "Oh wait, silly me, it's actually {right}.",
+    ),
+    "hurried": ("No, {right}. I misread it.", "Wrong one, sorry. {right}."),
+    "unsure": (
+        "Oh dear, I think I read that wrong. It's {right}, not {wrong}, sorry.",
+        "Hmm, wait, let me look again... no, it's {right}. Sorry about that.",
+    ),
+}
+ASK_BACK: Pool = {  # asking back before giving a detail
+    "terse": ("Why do you need my {key}?", "What for?"),
+    "polite": (
+        "May I ask why you need my {key}?",
+        "Could you tell me what you need my {key} for, please?",
+    ),
+    "chatty": ("Sure, but what do you need my {key} for?", "Where would I find my {key}?"),
+    "hurried": ("Why do you need that?", "Is that really needed?"),
+    "unsure": (
+        "Is it safe to give you my {key}? What will you use it for?",
+        "Where would I find my {key}? And what is it for?",
+    ),
+}
+ASK_AGAIN: Pool = {  # the agent did not say why
+    "terse": ("You didn't say why.",),
+    "polite": ("I'd still like to know why you need it first, please.",),
+    "chatty": ("Hang on, you didn't tell me what it's for!",),
+    "hurried": ("Why, though?",),
+    "unsure": ("Sorry, I still don't understand what you need it for.",),
+}
+HOLD: Pool = {  # giving one detail, holding the next back
+    "terse": ("Wait for the {key}.", "The {key} in a second."),
+    "polite": (
+        "Just a moment while I find my {key}.",
+        "I'll need a moment to look up my {key}.",
+    ),
+    "chatty": ("Hold on, I'm digging out my {key} now.", "Give me a sec for the {key}!"),
+    "hurried": ("Hang on for the {key}.", "{Key} coming."),
+    "unsure": ("Let me find my {key}, one moment.", "I need to look for my {key}, sorry."),
+}
+LATE = ("And my {key} is {value}.", "Found it: my {key} is {value}.", "Here's the {key}: {value}.")
+DONT_KNOW: Pool = {  # a question about something they do not know
+    "terse": ("Don't know.", "No idea."),
+    "polite": ("Sorry, I don't have that information.", "I'm afraid I don't know that."),
+    "chatty": ("Oh, I really couldn't tell you, sorry!", "No idea, I'm afraid!"),
+    "hurried": ("No idea.", "Don't know."),
+    "unsure": ("I'm not sure, sorry.", "I don't think I know that, sorry."),
+}
+LACK: Pool = {  # asked for a detail they do not have
+    "terse": ("I don't have the {key}.", "No {key}, sorry."),
+    "polite": ("I'm sorry, I don't know my {key}.", "I'm afraid I don't have the {key} to hand."),
+    "chatty": ("Oh, I've no idea what my {key} is, sorry!",),
+    "hurried": ("Don't have the {key}.",),
+    "unsure": ("Hmm, I don't think I have a {key}. Sorry.",),
+}
+OFFER_OTHER = (  # after LACK, when they do have something else
+    "I do have my {other}, if that helps.",
+    "I can give you my {other} instead.",
+    "I know my {other}, though.",
+)
+
+
+def pick(rng: random.Random, pool: Pool | tuple[str, ...], manner: str, **values: str) -> str:
+    """One wording of `pool` (by `manner` when it is by manner), filled with `values`; {Key}
+    and {Goal} are {key} and {goal} with a capital."""
+    options = pool if isinstance(pool, tuple) else pool[manner]
+    text = rng.choice(options)
+    filled = {**values, **{k.capitalize(): v[:1].upper() + v[1:] for k, v in values.items()}}
+    return text.format(**filled)
