@@ -5,8 +5,10 @@ puts the result in its table, `trainer.evaluate`).
 One rollout per task, greedy (or sampled at `temperature`, seeded): the model writes, its tool
 calls (parsed by TRL's `parse_response`, as in training) are executed through the task's
 environment, the results are appended, until it answers without a tool call or `max_turns` is
-reached. Rollouts advance turn by turn in batches of tasks that share a system prompt and tools,
-whose common head is encoded once (`trainer.decode`). The reward is training's: the same
+reached. Rollouts advance turn by turn in batches of tasks that offer the same tools, whose
+common head (their system prompt up to where their price tables differ) is encoded once
+(`trainer.decode`); batching by tools rather than by whole system prompt makes the batches of a
+run with several price schedules several times larger. The reward is training's: the same
 RewardConfig (give the trained model's own, `trainer.reward_config.load_saved_reward(folder)`)
 and the same reward functions, charged for the same tokens (the completion as TRL counts it:
 everything after the prompt, the tool results included). The mean is of `reward_total` (the
@@ -138,7 +140,7 @@ def rollouts(
     for _ in range(max_turns):
         groups: dict[tuple[str, str], list[int]] = {}
         for i in active:
-            groups.setdefault((rows[i]["system_prompt"], rows[i]["tools"]), []).append(i)
+            groups.setdefault((rows[i]["domain"], rows[i]["tools"]), []).append(i)
         finished = set()
         for members in groups.values():
             for start in range(0, len(members), batch_size):
@@ -221,6 +223,7 @@ def evaluate_checkpoint(
                 "completion_tokens": count,
                 "final_answer": final_answer(completion),
                 "route": rollout_route(env._labels),
+                "tools_called": sorted({c["name"] for c in env._labels["tool_calls"]}),
             }
             for row, env, total, count, completion in zip(
                 listed, environments, totals, tokens, completions, strict=True

@@ -93,6 +93,7 @@ def record_of(trace: Any) -> dict[str, Any]:
         "completion_tokens": trace.teacher_completion_tokens,
         "final_answer": trace.final_answer,
         "route": rollout_route(labels),
+        "tools_called": sorted({c["name"] for c in labels["tool_calls"]}),
     }
 
 

@@ -42,7 +42,7 @@ from trainer.model import load
 from trainer.reference_routes import oracle_class, play_tasks, reference_attempts, summary
 from trainer.reward_config import stored_reward
 from trainer.selection import stratified
-from trainer.table import Scored, Table, build
+from trainer.table import UNKNOWN_TOOL, Scored, Table, build
 
 JSON_NAME, MARKDOWN_NAME = "evaluation.json", "evaluation.md"
 
@@ -177,6 +177,7 @@ def task_rows(options: EvaluateArguments) -> Any:
 
 
 def _scored(record: dict[str, Any], task: Task) -> Scored:
+    unknown = set(record["tools_called"]) - set(task.tool_names())
     return Scored(
         task_id=record["id"],
         verified=bool(record["verified"]),
@@ -184,7 +185,7 @@ def _scored(record: dict[str, Any], task: Task) -> Scored:
         total_cost=float(record["total_cost"]),
         total_latency_ms=float(record["total_latency_ms"]),
         compliant=bool(record["preference_compliant"]),
-        route=record["route"],
+        route=UNKNOWN_TOOL if unknown else record["route"],
         oracle=oracle_class(task),
     )
 

@@ -15,7 +15,8 @@ checkpoint's rollout, an endpoint's attempt, or a route played for reference
   task's latency model);
 - preference compliance: the share of attempts that keep their profile's hard constraints;
 - route = oracle: the share of tasks whose attempt took the oracle route's class
-  (`toolscale.stats.routes.route_class`: "calculator", "search+calculator", "expert-3", ...).
+  (`toolscale.stats.routes.route_class`: "calculator", "search+calculator", "expert-3", ...;
+  an attempt that called a tool its task does not offer is in class `unknown_tool`).
 
 The confusion of a row counts its attempts by (chosen class, oracle class). Example: attempts
 (calculator, oracle calculator, verified, $0.01), (expert-1, oracle calculator, verified, $0.05),
@@ -34,6 +35,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 ORACLE = "oracle"
+UNKNOWN_TOOL = "unknown_tool"  # the class of an attempt that called a tool its task lacks
 
 
 @dataclass(frozen=True)

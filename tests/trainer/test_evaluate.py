@@ -146,6 +146,27 @@ def test_an_endpoint_replaying_the_oracle_routes_scores_as_the_oracle(
     assert plans.authorizations == {"Bearer sk-loopback"}
 
 
+def test_a_call_to_a_tool_the_task_lacks_is_its_own_route_class(dataset, tmp_path, monkeypatch):
+    task = rows(dataset, "tasks")[0]
+    turns = gold_plans(dataset, {task["id"]})
+    plans = Plans(turns, faults={instruction: "unknown_tool" for instruction in turns})
+    monkeypatch.setenv("EVAL_KEY", "k")
+    with FakeOpenAI(plans) as server:
+        options = EvaluateArguments(
+            dataset=str(dataset),
+            tasks_from=ids_file(tmp_path / "ids", [task["id"]]),
+            base_url=server.base_url,
+            model="m",
+            api_key_env="EVAL_KEY",
+            max_turns=8,
+            reference_rows=False,
+        )
+        table = evaluation(options)
+    (attempt,) = table.attempts["endpoint m"]
+    assert attempt.route == "unknown_tool" and not attempt.verified
+    assert [r.policy for r in table.rows] == ["endpoint m"]
+
+
 @pytest.fixture(scope="module")
 def tiny_checkpoint(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("tiny") / "checkpoint"
