@@ -136,10 +136,11 @@ def train_sft(work: Path, args: Any) -> None:
             "--dataset",
             str(work / "train"),
             *SUBSET,
-            "--trace_variants",
+            "--variants",
             SFT_VARIANTS,
+            # two traces per task (fewer where expert-1 answered wrongly): tasks for N traces
             "--max_tasks",
-            str(args.sft_traces),
+            str(math.ceil(args.sft_traces / 2)),
             "--trainable_layers",
             str(args.trainable_layers),
             "--learning_rate",
@@ -275,7 +276,9 @@ def main() -> None:
     parser.add_argument("--train-tasks", type=int, default=600)
     parser.add_argument("--heldout", type=int, default=50)
     parser.add_argument("--heldout-pool", type=int, default=900)
-    parser.add_argument("--sft-traces", type=int, default=40)
+    parser.add_argument(
+        "--sft-traces", type=int, default=40, help="SFT on the two traces of N/2 tasks"
+    )
     parser.add_argument("--sft-lr", type=float, default=3e-4)
     parser.add_argument("--grpo-tasks", type=int, default=64)
     parser.add_argument("--grpo-steps", type=int, default=12)

@@ -10,6 +10,7 @@ import sys
 
 import pytest
 
+from tests.fixtures.ledger.registration import with_ledger
 from tests.fixtures.probes import registered
 from toolscale.publish.check_domain import DomainReport, Finding
 
@@ -22,7 +23,7 @@ def check(name: str, *args: str) -> subprocess.CompletedProcess[str]:
         capture_output=True,
         text=True,
         timeout=300,
-        env=registered(name) if name.startswith("probe") else None,
+        env=registered(name) if name.startswith("probe") else with_ledger(),
     )
 
 
@@ -36,6 +37,9 @@ def test_a_sound_domain_added_through_the_environment_passes():
     assert result.stderr.strip() == "domain 'probe': 8 tasks checked, no problem"
 
 
+ADD = "template add, tasks 0, 1, 2 and 5 more"  # where the probes' problems are found
+
+
 @pytest.mark.parametrize(
     ("probe", "line"),
     [
@@ -46,34 +50,32 @@ def test_a_sound_domain_added_through_the_environment_passes():
         ),
         (
             "probe_gold",
-            "problem [gold] tasks 0, 1, 2 and 5 more: GoldError: gold action add failed: Error: "
-            "amount must be at least 1",
+            f"problem [gold] {ADD}: GoldError: gold action add failed: Error: amount must be at "
+            "least 1",
         ),
         (
             "probe_crash",
-            "problem [crash] tasks 0, 1, 2 and 5 more: tool add_checked crashed in the "
-            "alternative_1 attempt: Error: add_checked failed internally (KeyError)",
+            f"problem [crash] {ADD}: tool add_checked crashed in the alternative_1 attempt: "
+            "Error: add_checked failed internally (KeyError)",
         ),
         (
             "probe_read",
-            "problem [gold] tasks 0, 1, 2 and 5 more: GoldError: READ tool read changed the state; "
-            "a READ tool must leave it as it is (declare the tool WRITE, or stop it writing)",
+            f"problem [gold] {ADD}: GoldError: READ tool read changed the state; a READ tool "
+            "must leave it as it is (declare the tool WRITE, or stop it writing)",
         ),
         (
             "probe_alt_read",
-            "problem [read_purity] tasks 0, 1, 2 and 5 more: READ tool read changed the state in "
-            "route alternative_1",
+            f"problem [read_purity] {ADD}: READ tool read changed the state in route alternative_1",
         ),
         (
             "probe_noop",
-            "problem [do_nothing] tasks 0, 1, 2 and 5 more: its gold route writes, yet an attempt "
-            "with no call that says the gold final message verifies: the gold writes leave the "
-            "state as it was",
+            f"problem [do_nothing] {ADD}: its gold route writes, yet an attempt with no call "
+            "that says the gold final message verifies: the gold writes leave the state as it was",
         ),
         (
             "probe_random",
-            "problem [determinism] tasks 0, 1, 2 and 5 more: sampling the same (seed, index) "
-            "twice gives two different tasks; draw every choice from the rng argument",
+            f"problem [determinism] {ADD}: sampling the same (seed, index) twice gives two "
+            "different tasks; draw every choice from the rng argument",
         ),
     ],
 )
@@ -149,12 +151,38 @@ def test_the_fuzzer_is_deterministic_and_a_bad_count_is_exit_2():
     assert bad.stderr.strip() == "error: --fuzz must be 0 (no fuzzing) or more (got -1)"
 
 
-@pytest.mark.parametrize("name", ["railway", "bank", "math", "knowledge"])
-def test_bundled_domains_have_no_problem_even_strict_and_fuzzed(name):
-    # 50 tasks: enough for every tool to be in some route (railway's rarest template needs it).
+@pytest.mark.parametrize(
+    ("name", "checked"),
+    [
+        ("railway", "50 tasks and 18 templates x 5"),
+        ("bank", "50 tasks and 26 templates x 5"),
+        ("math", "50 tasks"),  # no named templates: drawn by weight only
+        ("knowledge", "50 tasks"),
+    ],
+)
+def test_bundled_domains_have_no_problem_even_strict_and_fuzzed(name, checked):
     result = check(name, "--tasks", "50", "--strict")
     assert result.returncode == 0, result.stderr
-    assert result.stderr.strip() == f"domain '{name}': 50 tasks checked, no problem"
+    assert (
+        result.stderr.strip().splitlines()[-1] == f"domain '{name}': {checked} checked, no problem"
+    )
+
+
+def test_a_broken_template_of_weight_1_in_1000_is_named():
+    # Drawn by weight only (today's check), 50 tasks never reach it: no problem is found.
+    weighted = check("ledger_rare", "--tasks", "50", "--per-template", "0", "--fuzz", "0")
+    assert weighted.returncode == 0 and "rare_broken" not in problems(weighted), weighted.stderr
+    named = check("ledger_rare", "--tasks", "50", "--fuzz", "0")
+    assert named.returncode == 1
+    # One problem: its five draws fail alike, and nothing else about it is reported.
+    assert problems(named) == [
+        "problem [sample] template rare_broken, draws 0, 1, 2 and 2 more: ToolError: amount "
+        "must be at least 1"
+    ]
+    assert (
+        "checked each of 3 templates 5 times by name; rare ones (under one draw expected in 50 "
+        "tasks by weight): rare_broken (0.1% of draws)"
+    ) in named.stderr.splitlines()
 
 
 def test_identical_findings_on_several_tasks_are_one_line():
@@ -175,3 +203,33 @@ def test_identical_findings_on_several_tasks_are_one_line():
         "warning [reachable] tool t unused",
     ]
     assert len(report.problems) == 6 and len(report.warnings) == 1
+
+
+def test_follow_on_findings_of_a_task_and_of_a_template_are_left_out():
+    report = DomainReport(
+        "x",
+        4,
+        (
+            Finding("crash", "tool t crashed", 0, template="a"),
+            Finding("verify", "gold does not verify", 0, template="a"),  # same task: follows
+            Finding("parrot", "parrot verifies", 1, template="a"),  # same template: follows
+            Finding("sample", "ToolError: no", 2, template="a", named=True),  # a's first check
+            Finding("sample", "ToolError: other", 3, template="a", named=True),
+            Finding("parrot", "not drawn", warning=True, template="a"),  # a fails to sample
+            Finding("parrot", "parrot verifies", 2, template="b"),
+            Finding("do_nothing", "nothing verifies", 3, template="b"),  # b's first check
+        ),
+        per_template=2,
+        templates=("a", "b"),
+        rare=(("b", 0.01),),
+    )
+    assert report.lines() == [
+        "problem [sample] template a, draws 2, 3: ToolError: no (and 1 other message); 4 later "
+        "findings on it left out",
+        "problem [do_nothing] template b, task 3: nothing verifies; 1 later finding on it left out",
+    ]
+    assert report.checked() == "4 tasks and 2 templates x 2"
+    assert report.coverage() == (
+        "checked each of 2 templates 2 times by name; rare ones (under one draw expected in 4 "
+        "tasks by weight): b (1.0% of draws)"
+    )

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
@@ -13,7 +13,17 @@ from toolscale.core import patch as patches
 from toolscale.core.contract import Action, ToolError, ToolKind, Toolkit, UserScenario, tool
 from toolscale.core.errors import ConfigError
 from toolscale.core.records import Task
-from toolscale.kit import Draft, GoldRunner, KitError, Request, find_by, lookup, sample_task
+from toolscale.kit import (
+    Draft,
+    GoldRunner,
+    KitDomain,
+    KitError,
+    Request,
+    Template,
+    find_by,
+    lookup,
+    sample_task,
+)
 from toolscale.play.conversation import plan_conversation
 from toolscale.sample import worlds
 
@@ -147,3 +157,38 @@ def test_a_missing_or_altered_world_is_a_clear_error() -> None:
     row["state"] = json.dumps({"x": 2})
     with pytest.raises(ConfigError, match="does not match its content"):
         worlds.WorldStore().add_rows([row], "OUT")
+
+
+def _balance(rng: random.Random, world: dict[str, Any]) -> Draft | None:
+    request = Request(("what my balance is",), kind="know", known={"account id": "A1"})
+    return _draft(request, [Action("get_balance", {"account_id": "A1"})], writes=False)
+
+
+class _Named(KitDomain):
+    name = "named_fixture"
+    version = "1"
+    family = "stateful"
+    toolkit = Bank
+    policy = ""
+    template_table: ClassVar[dict[str, tuple[Template, int]]] = {
+        "common": (_balance, 999),
+        "rare": (lambda rng, w: None if rng.random() < 0.5 else _balance(rng, w), 1),
+        "never": (lambda rng, w: None, 1),
+    }
+    templates = tuple(template_table)
+
+    def world(self, seed: int) -> dict[str, Any]:
+        return WORLD
+
+
+def test_a_kit_domain_samples_by_weight_or_one_template_however_rare() -> None:
+    domain = _Named()
+    assert {domain.sample(random.Random(i), 0, i).template for i in range(20)} == {"common"}
+    one = domain.sample_named(random.Random("a"), 0, 0, "rare")
+    assert one.template == "rare" and [a.name for a in one.gold_actions] == ["get_balance"]
+    assert one == domain.sample_named(random.Random("a"), 0, 0, "rare")
+    assert domain.template_weights() == {"common": 999 / 1001, "rare": 1 / 1001, "never": 1 / 1001}
+    with pytest.raises(KitError, match="template never found nothing to work on"):
+        domain.sample_named(random.Random("a"), 0, 0, "never")
+    with pytest.raises(KitError, match="has no template 'other'"):
+        domain.sample_named(random.Random("a"), 0, 0, "other")

@@ -1,4 +1,4 @@
-"""`python -m toolscale ...` runs the `toolscale` command line (the same as the installed script)."""
+"""`python -m toolscale ...` runs the `toolscale` command line (as the installed script does)."""
 
 from toolscale.cli import main
 

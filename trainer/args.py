@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from toolscale.core.errors import ConfigError
+from trainer.selection import variant_filter
 
 
 @dataclass
@@ -25,11 +26,12 @@ class ToolscaleArguments:
     difficulties: str = field(
         default="all", metadata={"help": 'Task-difficulty filter: "all" or e.g. "easy,medium".'}
     )
-    trace_variants: str = field(
-        default="all",
+    variants: str = field(
+        default="best",
         metadata={
-            "help": 'SFT trace filter by the teacher\'s route: "all" or e.g. "gold,alternative_2" '
-            "(the traces' variant column)."
+            "help": "SFT traces per task: best (one: the gold, i.e. oracle, route, else the best "
+            "verified non-detour trace by reward_total), all (every verified variant, detours "
+            'included), or variant names such as "gold,expert-1" (the traces\' variant column).'
         },
     )
     model: str = field(
@@ -99,7 +101,13 @@ class ToolscaleArguments:
         },
     )
     warm_start_lr: float = field(default=3e-3, metadata={"help": "Warm start learning rate."})
-    max_tasks: int | None = field(default=None, metadata={"help": "Use at most this many rows."})
+    max_tasks: int | None = field(
+        default=None,
+        metadata={
+            "help": "Use at most this many tasks, drawn across the domains in proportion (at "
+            "least one each when N allows), the same tasks for the same N (trainer.selection)."
+        },
+    )
     heldout_fraction: float = field(
         default=0.0,
         metadata={
@@ -115,6 +123,11 @@ def parse(trl_config: type, argv: Sequence[str]) -> tuple[ToolscaleArguments, An
     `--key value` flags; a bad file or flag is a ConfigError."""
     from trl import TrlParser
 
+    if any(a.split("=")[0] == "--trace_variants" for a in argv):
+        raise ConfigError(
+            "--trace_variants is now --variants: best (the default: one best trace per task), "
+            'all, or variant names such as "gold,expert-1"'
+        )
     parser = TrlParser((ToolscaleArguments, trl_config))
     # transformers 5 renamed gradient_checkpointing; the old flag would lose to the config file's
     # activation_checkpointing, so it is read as the new one.
@@ -133,6 +146,7 @@ def parse(trl_config: type, argv: Sequence[str]) -> tuple[ToolscaleArguments, An
         ) from None
     except (OSError, ValueError) as exc:
         raise ConfigError(str(exc).splitlines()[0]) from None
+    variant_filter(options.variants)  # a bad --variants fails before any data is read
     if options.group_std_threshold < 0:
         raise ConfigError(f"group_std_threshold must be >= 0, not {options.group_std_threshold}")
     return options, config

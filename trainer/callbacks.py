@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -25,10 +26,14 @@ class MetricsRecorder(TrainerCallback):
     """Appends each log to OUTPUT/metrics.jsonl; at the end draws OUTPUT/metrics.png.
 
     The file holds one run: at the start of training, rows from an earlier run in the same folder
-    are removed, except, when resuming from a checkpoint, those up to the checkpoint's step."""
+    are removed, except, when resuming from a checkpoint, those up to the checkpoint's step.
+    `extra`, if given, adds its metrics to each row (GRPO: the route shares, trainer.route_mix)."""
 
-    def __init__(self, output_dir: str) -> None:
+    def __init__(
+        self, output_dir: str, extra: Callable[[], dict[str, float]] | None = None
+    ) -> None:
         self.folder = Path(output_dir)
+        self.extra = extra
 
     @property
     def path(self) -> Path:
@@ -50,9 +55,10 @@ class MetricsRecorder(TrainerCallback):
     ) -> None:
         if not logs or not state.is_world_process_zero:
             return
+        extra = self.extra() if self.extra is not None else {}
         self.folder.mkdir(parents=True, exist_ok=True)
         with self.path.open("a") as handle:
-            handle.write(json.dumps({"step": state.global_step, **logs}) + "\n")
+            handle.write(json.dumps({"step": state.global_step, **logs, **extra}) + "\n")
 
     def on_train_end(self, args: Any, state: Any, control: Any, **kw: Any) -> None:
         if state.is_world_process_zero and self.path.exists():

@@ -2,7 +2,9 @@
 
 GRPO reads the `tasks` config: every row becomes a chat prompt (system prompt + instruction)
 and keeps all task columns, which the environment's `reset` rebuilds the task from. SFT reads the
-`traces` config: every verified trace's messages become a conversation with its tools.
+`traces` config: the traces `--variants` keeps (by default each task's best trace, the gold route;
+`trainer.selection`) become conversations with their tools. `--max_tasks N` draws N tasks across
+the domains in proportion (`trainer.selection.stratified`), for GRPO and SFT alike.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from toolscale.core.records import Task
 from toolscale.core.registry import names
 from toolscale.sample.worlds import WorldStore
 from toolscale.write.features import TASK_FEATURES
-from trainer import split
+from trainer import selection, split
 from trainer.environment import ASK_USER, environment_key, policy_system_prompt, tool_schemas
 
 SFT_COLUMNS = ["task_id", "domain", "messages"]
@@ -58,8 +60,9 @@ def check_rows(rows: Any, needed: list[str], config: str, domains: str) -> Any:
     unknown = sorted(d for d in set(rows["domain"]) - installed if not d.startswith("tau2:"))
     if unknown:
         raise ConfigError(
-            f"rows use domains that are not installed: {', '.join(unknown)}; "
-            f"install them or filter with --domains {','.join(sorted(installed))}"
+            f"rows use domains that are not installed: {', '.join(unknown)}; install them (or "
+            'add them with TOOLSCALE_DOMAINS="name=module:Class") or filter with --domains '
+            f"{','.join(sorted(installed))}"
         )
     if domains != "all":
         wanted = {d.strip() for d in domains.split(",")}
@@ -111,7 +114,7 @@ def grpo_rows(options: Any, heldout: bool = False) -> Any:
         )
     rows = _side(rows, getattr(options, "heldout_fraction", 0.0), heldout)
     if max_tasks:
-        rows = rows.select(range(min(max_tasks, len(rows))))
+        rows = rows.select(selection.stratified(rows["domain"], rows["id"], max_tasks))
 
     def prompt(row: dict[str, Any]) -> dict[str, Any]:
         return {
@@ -189,9 +192,29 @@ def user_turns_as_tool(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
+def _chosen_traces(traces: Any, tasks: dict[str, dict[str, Any]], spec: str) -> Any:
+    """The traces `--variants` keeps: all, each task's best (`trainer.selection.best_traces`), or
+    the named variants."""
+    wanted = selection.variant_filter(spec)
+    if wanted == "all":
+        return traces
+    if wanted == "best":
+        tables = {
+            i: {s["name"]: bool(s["detour"]) for s in t.get("route_table") or []}
+            for i, t in tasks.items()
+        }
+        columns = ["id", "task_id", "variant", "verified", "preference_compliant"]
+        columns += ["reward_total", "num_tool_calls", "total_cost"]
+        return traces.select(
+            selection.best_traces(traces.select_columns(columns).to_list(), tables)
+        )
+    return traces.filter(lambda v: v in wanted, input_columns="variant")
+
+
 def sft_rows(options: Any, task_ids: set[str] | None = None) -> Any:
-    """Verified traces as conversations with the tools they were offered; with `task_ids`, every
-    trace of those tasks (GRPO's warm start) instead of the first `max_tasks` traces."""
+    """The verified traces `--variants` keeps (see the module docstring), as conversations with
+    the tools they were offered, of `--max_tasks` tasks drawn across domains; with `task_ids`,
+    those tasks' traces instead (GRPO's warm start)."""
     dataset, domains, max_tasks = options.dataset, options.domains, options.max_tasks
     config = "traces" if task_ids is not None else options.dataset_config
     traces = check_rows(
@@ -206,9 +229,8 @@ def sft_rows(options: Any, task_ids: set[str] | None = None) -> Any:
         traces = traces.filter(lambda i: tasks[i]["template"] in wanted, input_columns="task_id")
     if levels:
         traces = traces.filter(lambda i: tasks[i]["difficulty"] in levels, input_columns="task_id")
-    variants = _templates(getattr(options, "trace_variants", "all"))
-    if variants:
-        traces = traces.filter(lambda v: v in variants, input_columns="variant")
+    spec = getattr(options, "variants", "best")
+    traces = _chosen_traces(traces, tasks, spec)
     fraction = getattr(options, "heldout_fraction", 0.0)
     if fraction > 0:  # no trace of a held-out task's content
         traces = traces.filter(
@@ -218,10 +240,14 @@ def sft_rows(options: Any, task_ids: set[str] | None = None) -> Any:
     if len(traces) == 0:
         raise ConfigError(
             f"no verified traces of the templates {options.templates!r}, difficulties "
-            f"{options.difficulties!r} and variants {getattr(options, 'trace_variants', 'all')!r}"
+            f"{options.difficulties!r} and variants {spec!r}"
         )
     if max_tasks:
-        traces = traces.select(range(min(max_tasks, len(traces))))
+        ids = sorted(set(traces["task_id"]))
+        drawn = {
+            ids[i] for i in selection.stratified([tasks[t]["domain"] for t in ids], ids, max_tasks)
+        }
+        traces = traces.filter(lambda i: i in drawn, input_columns="task_id")
 
     def conversation(row: dict[str, Any]) -> dict[str, Any]:
         messages = [_chat_message(m) for m in user_turns_as_tool(row["messages"])]

@@ -19,6 +19,7 @@ from trainer.model import load, train_top_layers
 from trainer.reward_config import resolve_reward, save_reward
 from trainer.rewards import reward_functions
 from trainer.rollout_dump import RolloutDump
+from trainer.route_mix import RouteMix
 from trainer.warm_start import warm_start
 
 
@@ -59,7 +60,8 @@ def grpo(argv: Sequence[str]) -> str:
         warm_start(options, config, model, tokenizer, traces)
     train_top_layers(model, options.trainable_layers)
     dump = RolloutDump(config.output_dir, options.dump_rollouts, config.process_index == 0)
-    functions, weights = reward_functions(reward.config, options.reward_variant, dump)
+    mix = RouteMix(config.process_index == 0)
+    functions, weights = reward_functions(reward.config, options.reward_variant, (dump, mix))
     config.reward_weights = weights
     if config.process_index == 0:
         print(reward.summary(), file=sys.stderr, flush=True)
@@ -80,7 +82,7 @@ def grpo(argv: Sequence[str]) -> str:
             environment_factory=environment_factories(
                 sorted(set(rows["environment"])), sandbox, dataset_worlds(options.dataset, rows)
             ),
-            callbacks=[MetricsRecorder(config.output_dir), dump],
+            callbacks=[MetricsRecorder(config.output_dir, mix.take), dump],
             group_threshold=options.group_std_threshold,
             whole_groups=options.reward_variant == "toolorchestra",
         )

@@ -22,7 +22,7 @@ of every component, reward_total, success rate, tool calls and cost is logged as
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from toolscale.judge.rewards import GroupFeatures, RewardConfig, group_rewards
@@ -87,17 +87,17 @@ LOGGED = {  # metric name: label, averaged over the batch and logged under every
 
 
 class Dump(Protocol):
-    """Receives each batch's rollouts and labels (see trainer.rollout_dump)."""
+    """Receives each batch's rollouts and labels (trainer.rollout_dump, trainer.route_mix)."""
 
     def __call__(
         self, step: int, completions: list, environments: list, labels: list[dict[str, Any]]
     ) -> None: ...
 
 
-def _dump(dump: Dump | None, state: Any, completions, environments, labels) -> None:
-    if dump is not None:
-        # Rollouts are made for the step about to run; metrics.jsonl numbers it state + 1.
-        step = (state.global_step if state is not None else 0) + 1
+def _dump(dumps: Sequence[Dump], state: Any, completions, environments, labels) -> None:
+    # Rollouts are made for the step about to run; metrics.jsonl numbers it state + 1.
+    step = (state.global_step if state is not None else 0) + 1
+    for dump in dumps:
         dump(step, completions, environments, labels)
 
 
@@ -109,7 +109,7 @@ def _log(log_metric: Callable | None, labels: list[dict[str, Any]]) -> None:
         log_metric(name, sum(float(v) for v in values) / len(values))
 
 
-def linear_rewards(config: RewardConfig, dump: Dump | None = None) -> list[RewardFunction]:
+def linear_rewards(config: RewardConfig, dumps: Sequence[Dump] = ()) -> list[RewardFunction]:
     """r_outcome, r_efficiency, r_preference as three TRL reward functions."""
 
     def reward_outcome(
@@ -117,7 +117,7 @@ def linear_rewards(config: RewardConfig, dump: Dump | None = None) -> list[Rewar
     ):
         labels = _all_labels(config, completions, environments, completion_ids)
         _log(log_metric, labels)
-        _dump(dump, trainer_state, completions, environments, labels)
+        _dump(dumps, trainer_state, completions, environments, labels)
         return _kept(labels, "reward_outcome")
 
     def reward_efficiency(completions, environments, completion_ids=None, **_):
@@ -131,7 +131,7 @@ def linear_rewards(config: RewardConfig, dump: Dump | None = None) -> list[Rewar
     return [reward_outcome, reward_efficiency, reward_preference]
 
 
-def group_reward(config: RewardConfig, dump: Dump | None = None) -> RewardFunction:
+def group_reward(config: RewardConfig, dumps: Sequence[Dump] = ()) -> RewardFunction:
     """ToolOrchestra's reward over the rollouts of each task in the batch (its group)."""
 
     def reward_group(
@@ -139,7 +139,7 @@ def group_reward(config: RewardConfig, dump: Dump | None = None) -> RewardFuncti
     ):
         labels = _all_labels(config, completions, environments, completion_ids)
         _log(log_metric, labels)
-        _dump(dump, trainer_state, completions, environments, labels)
+        _dump(dumps, trainer_state, completions, environments, labels)
         groups: dict[str, list[int]] = {}
         for i, env in enumerate(environments):
             groups.setdefault(env.task.id, []).append(i)
@@ -160,10 +160,10 @@ def group_reward(config: RewardConfig, dump: Dump | None = None) -> RewardFuncti
 
 
 def reward_functions(
-    config: RewardConfig, variant: str = "linear", dump: Dump | None = None
+    config: RewardConfig, variant: str = "linear", dumps: Sequence[Dump] = ()
 ) -> tuple[list[RewardFunction], list[float]]:
-    """The reward functions and their TRL weights for a reward config and variant; `dump`, if
-    given, receives every batch's rollouts and labels."""
+    """The reward functions and their TRL weights for a reward config and variant; each of
+    `dumps` receives every batch's rollouts and labels (the rollout dump, the route mix)."""
     if variant == "toolorchestra":
-        return [group_reward(config, dump)], [1.0]
-    return linear_rewards(config, dump), [config.w_o, config.w_e, config.w_p]
+        return [group_reward(config, dumps)], [1.0]
+    return linear_rewards(config, dumps), [config.w_o, config.w_e, config.w_p]

@@ -1,6 +1,7 @@
 """Write a sample of each GRPO step's rollouts, every turn of them, to OUTPUT/rollouts.jsonl.
 
-One JSON line per dumped rollout: the training step, the task (id, template, profile), the whole
+One JSON line per dumped rollout: the training step, the task (id, template, profile, its oracle
+route's name and class), the rollout's route class (`trainer.route_mix`), the whole
 completion as the policy produced and read it (its messages: assistant turns with their parsed
 tool calls, tool results, the final answer), the calls the judge recorded (executed, or refused by
 the tool loop), the failure stage and reasons, why it was left out of the update if it was, and
@@ -20,6 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from transformers import TrainerCallback
+
+from trainer.route_mix import oracle_class, rollout_route
 
 FILE_NAME = "rollouts.jsonl"
 DUMPED_LABELS = (
@@ -90,6 +93,9 @@ class RolloutDump(TrainerCallback):
                     "task_id": task.id,
                     "template": task.template,
                     "preference_profile": task.preference.profile,
+                    "oracle_route": task.oracle_route,
+                    "oracle_class": oracle_class(task),
+                    "route_class": rollout_route(label),
                     "messages": _plain(completion),
                     "executed_calls": [
                         {

@@ -29,6 +29,7 @@ class BankDomain(KitDomain):
     toolkit = BankTools
     policy = (Path(__file__).parent / "policy.md").read_text(encoding="utf-8")
     templates = tuple(TEMPLATES)
+    template_table = TEMPLATES
 
     def world(self, seed: int) -> dict[str, Any]:
         """The run's bank, drawn from `seed` alone and cached; callers must not mutate it."""

@@ -32,6 +32,7 @@ class RailwayDomain(KitDomain):
     toolkit = RailwayTools
     policy = (Path(__file__).parent / "policy.md").read_text(encoding="utf-8")
     templates = tuple(TEMPLATES)
+    template_table = TEMPLATES
 
     def world(self, seed: int) -> dict[str, Any]:
         return _world(seed)

@@ -45,6 +45,28 @@ def dataset(tmp_path_factory) -> Path:
     return out
 
 
+@pytest.mark.parametrize(
+    ("flag", "words"),
+    [
+        (["--variants", ","], ["--variants takes", "best"]),
+        (["--trace_variants", "gold"], ["now --variants"]),
+    ],
+)
+def test_bad_variants_flag_is_one_line_before_any_data_is_read(tmp_path, flag, words):
+    result = train(
+        "sft",
+        "--config",
+        "trainer/configs/sft-cpu.yaml",
+        "--dataset",
+        str(tmp_path / "never-read"),
+        "--output_dir",
+        str(tmp_path / "run"),
+        *flag,
+    )
+    assert_one_line_error(result, *words)
+    assert not (tmp_path / "run").exists()
+
+
 def test_missing_dataset(tmp_path):
     result = train(
         "grpo",

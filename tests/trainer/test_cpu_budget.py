@@ -43,13 +43,14 @@ def test_difficulty_filter_keeps_exactly_the_named_difficulties(dataset):
     easy = grpo_rows(options(dataset, difficulties="easy"))
     assert set(easy["difficulty"]) == {"easy"}
     assert len(easy) == sum(d == "easy" for d in every["difficulty"]) > 0
-    # SFT conversations: every verified trace of the easy tasks, and only those.
+    # SFT conversations (--variants all): every verified trace of the easy tasks, and only those.
     import datasets
 
     traces = datasets.load_dataset(str(dataset), "traces", split="train")
     easy_ids = set(easy["id"])
     expected = sum(t in easy_ids for t in traces["task_id"])
-    assert len(sft_rows(options(dataset, difficulties="easy"))) == expected > len(easy)
+    every_variant = sft_rows(options(dataset, difficulties="easy", variants="all"))
+    assert len(every_variant) == expected > len(easy)
     with pytest.raises(ConfigError, match="difficulties 'impossible'"):
         grpo_rows(options(dataset, difficulties="impossible"))
 
@@ -59,7 +60,7 @@ def test_trace_variant_filter_keeps_the_named_routes(dataset):
 
     traces = datasets.load_dataset(str(dataset), "traces", split="train")
     wanted = {"expert-1", "code_executor"}
-    kept = sft_rows(options(dataset, trace_variants="expert-1,code_executor"))
+    kept = sft_rows(options(dataset, variants="expert-1,code_executor"))
     assert len(kept) == sum(v in wanted for v in traces["variant"]) < len(traces)
     # The routes are named for what they call: expert-1 asks that expert once, code_executor
     # runs one program.

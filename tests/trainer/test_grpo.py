@@ -17,6 +17,7 @@ import torch
 import trainer.grpo as grpo_module
 from toolscale.config.generate import GenerateConfig
 from toolscale.pipeline.generate import generate
+from toolscale.stats.routes import route_class
 from toolscale.tools.arith import evaluate
 from trainer.environment import ToolscaleEnvironment
 from trainer.model import load
@@ -107,7 +108,7 @@ def test_two_grpo_steps_change_parameters_from_real_sandbox_rewards(tmp_path, mo
             "--num_generations",
             "2",
             "--dump_rollouts",
-            "3",
+            "4",
         ]
     )
     assert Path(folder) == out
@@ -151,10 +152,10 @@ def test_two_grpo_steps_change_parameters_from_real_sandbox_rewards(tmp_path, mo
     name = changed[0]
     assert torch.equal(reloaded[name].detach(), after[name].detach())
 
-    # The rollout dump: 3 rollouts per step, numbered as metrics.jsonl numbers its steps, each
-    # with every turn (calls, tool results, answer), the executed calls and its labels.
+    # The rollout dump: every rollout of each step (4), numbered as metrics.jsonl numbers its
+    # steps, each with every turn (calls, tool results, answer), the executed calls and its labels.
     dumped = [json.loads(line) for line in (out / "rollouts.jsonl").read_text().splitlines()]
-    assert [d["step"] for d in dumped] == [1, 1, 1, 2, 2, 2]
+    assert [d["step"] for d in dumped] == [1, 1, 1, 1, 2, 2, 2, 2]
     assert [s["step"] for s in logged] == [1, 2]
     by_id = {t["id"]: t for t in tasks}
     for record in dumped:
@@ -173,7 +174,18 @@ def test_two_grpo_steps_change_parameters_from_real_sandbox_rewards(tmp_path, mo
             assert record["executed_calls"] == [] and record["reward_outcome"] == 0.0
             assert record["failure_stage"] == "outcome"
         assert record["num_tool_calls"] == len(record["executed_calls"])
+        # A scripted gold rollout took its task's oracle route; a wrong answer called nothing.
+        oracle = route_class((g["name"], g["arguments"]) for g in gold)
+        assert record["oracle_class"] == oracle == task["oracle_route"]
+        assert record["route_class"] == (oracle if record["verified"] else "no_tool")
     assert {d["verified"] for d in dumped} == {True, False}
+    # Each step's route shares, counted by hand from its dumped rollouts, sum to 1.
+    for step in logged:
+        mine = [d["route_class"] for d in dumped if d["step"] == step["step"]]
+        shares = {k: v for k, v in step.items() if k.startswith("toolscale/route/")}
+        expected = {f"toolscale/route/{c}": mine.count(c) / 4 for c in set(mine)}
+        assert shares == expected and sum(shares.values()) == 1.0
+        assert shares["toolscale/route/no_tool"] == 0.5
 
 
 def test_evaluation_harness_runs_rollouts_through_the_sandbox(tmp_path, monkeypatch):

@@ -8,15 +8,19 @@ from types import SimpleNamespace
 
 from trainer.rollout_dump import RolloutDump
 
+CALC = {"name": "calculator", "arguments": '{"expression": "1+1"}', "status": "ok", "output": "2"}
+
 
 def environment(task_id: str, calls: int):
-    task = SimpleNamespace(id=task_id, template="t", preference=SimpleNamespace(profile="none"))
-    executed = [
-        SimpleNamespace(
-            name="calculator", arguments='{"expression": "1+1"}', status="ok", output="2"
-        )
-        for _ in range(calls)
-    ]
+    gold = [{"name": "ask_expert", "arguments": {"expert": "expert-2", "question": "1+1?"}}]
+    task = SimpleNamespace(
+        id=task_id,
+        template="t",
+        preference=SimpleNamespace(profile="none"),
+        oracle_route="expert-2",
+        gold_actions=gold,
+    )
+    executed = [SimpleNamespace(**CALC) for _ in range(calls)]
     return SimpleNamespace(task=task, trace=SimpleNamespace(tool_calls=executed))
 
 
@@ -24,7 +28,13 @@ def batch(n: int):
     completions = [[{"role": "assistant", "content": f"The answer is {i}."}] for i in range(n)]
     environments = [environment(f"task-{i}", i) for i in range(n)]
     labels = [
-        {"verified": i == 0, "reward_total": float(i), "calls_per_tool": {}} for i in range(n)
+        {
+            "verified": i == 0,
+            "reward_total": float(i),
+            "calls_per_tool": {},
+            "tool_calls": [CALC] * i,
+        }
+        for i in range(n)
     ]
     return completions, environments, labels
 
@@ -50,6 +60,9 @@ def test_first_rollouts_of_each_batch_with_every_field(tmp_path):
         {"name": "calculator", "arguments": '{"expression": "1+1"}', "status": "ok", "output": "2"}
     ]
     assert second["reward_total"] == 1.0 and second["verified"] is False
+    # Its route class (what it called) beside its task's oracle route and class.
+    assert [r["route_class"] for r in written] == ["no_tool", "calculator"] * 2
+    assert second["oracle_route"] == "expert-2" and second["oracle_class"] == "expert-2"
     assert second["total_cost"] is None  # a label the rewards did not give stays null
 
 

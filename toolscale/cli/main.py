@@ -10,13 +10,13 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from toolscale.cli.options import flag, flags_of
+from toolscale.cli.options import argument, flag, flags_of
 from toolscale.cli.progress import StageProgress, console, show_errors
 from toolscale.config.files import with_run_config
 from toolscale.config.generate import GenerateConfig
 from toolscale.config.option import from_flags
 from toolscale.core.errors import ConfigError
-from toolscale.publish.fuzz import PER_TOOL as FUZZ_PER_TOOL
+from toolscale.publish.check_domain import CheckDomainConfig
 from toolscale.synthesize.config import SynthesizeConfig
 
 if TYPE_CHECKING:
@@ -210,38 +210,38 @@ def list_domains() -> None:
     Console().print(table)
 
 
+CHECK_DOMAIN_EXTRA = (
+    flag("split", str | None, None, "tau2 domains: tasks of this split."),
+    flag("tau2_tasks", Path | None, None, "tau2 domains: tasks from this task or rows file."),
+)
+
+
 @app.command("check-domain")
-def check_domain_command(
-    name: Annotated[str, typer.Argument(help="An installed (or TOOLSCALE_DOMAINS) domain.")],
-    tasks: Annotated[int, typer.Option(help="Tasks to sample and play.")] = 50,
-    seed: Annotated[int, typer.Option(help="Seed of the sampled tasks.")] = 0,
-    workers: Annotated[int, typer.Option(help="Sandbox worker processes.")] = 2,
-    strict: Annotated[
-        bool, typer.Option(help="Count warnings (tools in no route) as problems.")
-    ] = False,
-    split: Annotated[str | None, typer.Option(help="tau2 domains: tasks of this split.")] = None,
-    tau2_tasks: Annotated[
-        Path | None, typer.Option(help="tau2 domains: tasks from this task or rows file.")
-    ] = None,
-    fuzz: Annotated[
-        int, typer.Option(help="Hostile-argument calls per tool, each on a fresh state (0: none).")
-    ] = FUZZ_PER_TOOL,
-) -> None:
+@flags_of(
+    CheckDomainConfig,
+    arguments=[argument("name", str, "An installed (or TOOLSCALE_DOMAINS) domain.")],
+    extra=CHECK_DOMAIN_EXTRA,
+)
+@with_run_config
+def check_domain_command(ctx: typer.Context, name: str, **flags: Any) -> None:
     """Run the domain contract's checks (schemas, gold verifies, READ purity, determinism, doing
-    nothing fails, every tool reachable, hostile arguments fail the call and not the tool): one
-    line per problem; exit 1 when any."""
+    nothing fails, every tool reachable, hostile arguments fail the call and not the tool) on
+    tasks drawn by weight and on every template by name: one line per problem; exit 1 when any."""
     from toolscale.publish.check_domain import check_domain, first_traceback
     from toolscale.tau2.spec import apply_options
 
+    tau2_tasks = flags["tau2_tasks"]
     try:
-        name = apply_options(name, split, None if tau2_tasks is None else str(tau2_tasks))[0]
-        report = check_domain(
-            name, tasks=tasks, seed=seed, workers=workers, strict=strict, fuzz=fuzz
-        )
+        name = apply_options(name, flags["split"], None if tau2_tasks is None else str(tau2_tasks))[
+            0
+        ]
+        report = check_domain(name, from_flags(CheckDomainConfig, flags))
     except ConfigError as exc:
         fail(str(exc))
     for line in report.lines():
         console.print(line, highlight=False, soft_wrap=True, markup=False)
+    if report.coverage():
+        console.print(report.coverage(), highlight=False, soft_wrap=True, markup=False)
     if report.problems:
         trace = first_traceback(report.problems)
         if trace:
@@ -254,7 +254,28 @@ def check_domain_command(
         )
     n = len(report.warnings)
     warned = f", {n} warning{'s' if n > 1 else ''}" if n else ""
-    console.print(f"domain {name!r}: {report.tasks} tasks checked, no problem{warned}")
+    console.print(f"domain {name!r}: {report.checked()} checked, no problem{warned}")
+
+
+@app.command("new-domain")
+def new_domain_command(
+    name: Annotated[str, typer.Argument(help="The new domain's name, e.g. library.")],
+    into: Annotated[Path, typer.Option(help="The package folder to write it in.")] = Path(
+        "domains"
+    ),
+) -> None:
+    """Write a small declared stateful domain (kit v2) that passes check-domain (docs/kit.md)."""
+    from toolscale.kit.scaffold import class_name, new_domain
+
+    try:
+        written = new_domain(name, into)
+    except ConfigError as exc:
+        fail(str(exc))
+    module = f"{into.resolve().name}.{name}:{class_name(name)}"
+    console.print(f"wrote {', '.join(map(str, written))}", highlight=False, soft_wrap=True)
+    console.print(
+        f'next: TOOLSCALE_DOMAINS="{name}={module}" toolscale check-domain {name} --strict'
+    )
 
 
 @app.command("card")

@@ -31,11 +31,24 @@ def flag(name: str, kind: Any, default: Any, help: str) -> inspect.Parameter:
     )
 
 
+def argument(name: str, kind: Any, help: str) -> inspect.Parameter:
+    """One positional command-line argument."""
+    return inspect.Parameter(
+        name,
+        inspect.Parameter.POSITIONAL_OR_KEYWORD,
+        annotation=Annotated[kind, typer.Argument(help=help)],
+    )
+
+
 def flags_of(
-    config: type, *, extra: Sequence[inspect.Parameter] = (), skip: Sequence[str] = ()
+    config: type,
+    *,
+    extra: Sequence[inspect.Parameter] = (),
+    skip: Sequence[str] = (),
+    arguments: Sequence[inspect.Parameter] = (),
 ) -> Callable[[F], F]:
-    """Give `command(ctx, **flags)` a `--flag` per option `config` declares (except `skip`),
-    then `extra`, then `--config`."""
+    """Give `command(ctx, **flags)` its positional `arguments`, a `--flag` per option `config`
+    declares (except `skip`), then `extra`, then `--config`."""
     own = set(vars(config).get("__annotations__", {}))
 
     def decorate(command: F) -> F:
@@ -44,7 +57,8 @@ def flags_of(
         )
         options = [d for d in declared(config) if d.flag not in skip]
         options.sort(key=lambda d: d.field not in own)  # stable: field order within each part
-        params = [context, *(flag(d.flag, d.type, d.default, d.help) for d in options)]
+        params = [context, *arguments]
+        params += [flag(d.flag, d.type, d.default, d.help) for d in options]
         params += [*extra, flag("config", Path | None, None, CONFIG_HELP)]
         command.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
         return command

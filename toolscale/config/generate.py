@@ -59,6 +59,11 @@ class GenerateConfig(TeacherOptions):
     detours: bool = option(False, help="Also play correct but costlier routes.")
     seed: int = option(0, help="Run seed; every task derives from it.")
     resume: bool = option(False, help="Continue an interrupted run in --out.")
+    # With --resume: redo the chunks of a domain whose code changed since they were made
+    # (toolscale.pipeline.chunk.check_code); not a resume key.
+    redo_changed: bool = option(
+        False, help="With --resume: redo the chunks of domains whose code changed."
+    )
     workers: int = option(2, help="Sandbox worker processes.")
     chunk_size: int = option(50, help="Tasks per shard (the unit of --resume).")
     call_timeout_s: float = option(

@@ -120,6 +120,13 @@ class ToolError(Exception):
     """
 
 
+def tool_text(output: Any) -> str:
+    """What the model reads of a tool's output: text as it is, any other JSON value (a dict, a
+    list, a number) as its JSON text (`json.dumps`, keys in the tool's order), so a tool may
+    return either. A value JSON cannot hold is a bug in the tool (TypeError)."""
+    return output if isinstance(output, str) else json.dumps(output)
+
+
 @dataclass
 class ModelUsage:
     """Token usage of one MODEL tool call, reported by the tool through `Toolkit.record_usage`."""
@@ -340,6 +347,12 @@ class Domain(ABC):
         (`rng` is `item_rng(name, seed, index)`; `seed` is given for run-wide resources such as a
         shared corpus, which must themselves be derived from `seed` alone)."""
 
+    def sample_named(self, rng: random.Random, seed: int, index: int, name: str) -> TaskSpec:
+        """A task of template `name` (one of `templates`) however rarely `sample` draws it, every
+        choice drawn from `rng` (`template_rng`): check-domain checks each template of a domain
+        that has it (a domain on the kit does). Without it the domain is sampled by weight only."""
+        raise NotImplementedError(f"domain {self.name} samples no template by name")
+
     def check_answer(self, expected: str, final_message: str) -> bool:
         """Whether `final_message` states the expected answer (orchestration domains)."""
         return answer_matches(expected, final_message)
@@ -367,6 +380,11 @@ class Domain(ABC):
 def item_rng(domain: str, seed: int, index: int) -> random.Random:
     """The one RNG of item (domain, seed, index): reproducible from those three values alone."""
     return random.Random(f"{domain}:{seed}:{index}")
+
+
+def template_rng(domain: str, seed: int, template: str, draw: int) -> random.Random:
+    """The one RNG of draw `draw` of template `template` (`Domain.sample_named`)."""
+    return random.Random(f"{domain}:{seed}:{template}:{draw}")
 
 
 def state_hash(state: dict[str, Any]) -> str:

@@ -51,7 +51,11 @@ def names() -> list[str]:
 def domain_class(name: str) -> type[Domain]:
     eps = _entry_points()
     if name not in eps:
-        raise ConfigError(f"unknown domain {name!r}; installed domains: {', '.join(eps)}")
+        raise ConfigError(
+            f"unknown domain {name!r}; installed domains: {', '.join(eps)}; add one of your own "
+            f'with TOOLSCALE_DOMAINS="{name}=module:Class" (module importable here; comma-separate '
+            "several) or the toolscale.domains entry-point group"
+        )
     try:
         cls = eps[name].load()
     except Exception as exc:

@@ -12,23 +12,34 @@ difficulty follows the gold path.
 Start a new stateful domain by copying `domains/railway/` (README, "Adding a domain").
 """
 
+from toolscale.kit.declare import Draw, Entity, Goal, PolicyError, finds, lists, raises
+from toolscale.kit.domain import KitDomain
 from toolscale.kit.draft import Draft, Request
-from toolscale.kit.evidence import STOCK_PHRASES, KitDomain, parrot
+from toolscale.kit.evidence import STOCK_PHRASES, parrot
 from toolscale.kit.gold import GoldRunner
 from toolscale.kit.lookups import find_by, lookup
 from toolscale.kit.sampling import KitError, Template, difficulty, sample_task
+from toolscale.kit.stateful import StatefulDomain
 
 __all__ = [
     "STOCK_PHRASES",
     "Draft",
+    "Draw",
+    "Entity",
+    "Goal",
     "GoldRunner",
     "KitDomain",
     "KitError",
+    "PolicyError",
     "Request",
+    "StatefulDomain",
     "Template",
     "difficulty",
     "find_by",
+    "finds",
+    "lists",
     "lookup",
     "parrot",
+    "raises",
     "sample_task",
 ]

@@ -20,6 +20,8 @@ class Request:
     may give ("My plans changed."); `conditions` are instructions that decide the outcome ("Only
     if the refund is at least $50."), said in the opening (a tuple of wordings: one is drawn).
     `notes` tell the simulated user how to behave beyond that (tau2's task instructions).
+    `reason` is the scenario's reason for the call, written for this task (its records, its
+    goal, the caller's motive); empty: derived from the first goal and the conditions.
     """
 
     goals: tuple[str, ...]
@@ -30,6 +32,7 @@ class Request:
     unknown: str = ""
     notes: str = ""
     stated: dict[str, str] = field(default_factory=dict)
+    reason: str = ""
 
 
 @dataclass(frozen=True)

@@ -12,8 +12,8 @@ Here an *evidence fact* is a required fact that appears in nothing the caller sa
   a result of its gold route shows (a status, an amount, a date, an id found by a look-up, or a
   sum the calculator made of them) and that, unless it is a number, the policy text does not
   hold either (a tier name the policy lists is guessable; a number is judged by the rule below);
-- verifying (`missing_evidence`, a `KitDomain`'s `evidence_problems`): an attempt at a task with
-  evidence facts must be backed by a look-up: a successful call's result shows one of them, or
+- verifying (`missing_evidence`, a `KitDomain`'s `evidence_problems`): an attempt at a task
+  with evidence facts must be backed by a look-up: a successful call's result shows one of them, or
   the attempt made one of the gold route's READ calls (same tool and arguments: the look-up that
   establishes them, tau2's action check, which lets an agent add up two balances in its head). A
   failed call, whose error may echo a guessed value, backs nothing. So a refusal is correct only
@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolscale.core.contract import Domain, ToolKind, UserScenario, fact_stated
+from toolscale.core.contract import UserScenario, fact_stated
 
 STOCK_PHRASES = (
     "I cannot do that.",
@@ -120,27 +120,3 @@ def check_evidence(
             "none is both in a result of its gold route and unsaid by the caller, the policy "
             "and stock phrases"
         )
-
-
-class KitDomain(Domain):
-    """A stateful domain on the kit: its verifier requires the evidence of `missing_evidence`."""
-
-    def evidence_problems(
-        self,
-        facts: list[str],
-        scenario: UserScenario | None,
-        looked: list[tuple[str, Any, str]],
-        gold: list[dict[str, Any]],
-    ) -> list[str]:
-        specs = self.toolkit.specs()
-        reads = [
-            (a["name"], a["arguments"])
-            for a in gold
-            if a["name"] in specs and specs[a["name"]].kind is ToolKind.READ
-        ]
-        # Only the domain's own tools give evidence (a look-up, or a write's receipt): `calculate`
-        # shows a sum of the numbers it was given, which an agent that never looked them up
-        # could only have made up.
-        own = (ToolKind.READ, ToolKind.WRITE)
-        looked = [c for c in looked if c[0] in specs and specs[c[0]].kind in own]
-        return missing_evidence(facts, scenario, looked, reads)

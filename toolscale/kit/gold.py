@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from toolscale.core.contract import Action, Toolkit
+from toolscale.core.contract import Action, Toolkit, tool_text
 from toolscale.sample import worlds
 
 
@@ -20,10 +20,14 @@ class GoldRunner:
         self.kit = toolkit(worlds.MEMO.copy(state))
         self.actions: list[Action] = []
 
-    def __call__(self, name: str, **arguments: Any) -> Any:
-        """Run tool `name`; return its output, parsed when it is JSON."""
+    def __call__(self, name: str, /, **arguments: Any) -> Any:
+        """Run tool `name`; return its output, parsed when it is JSON text. A tool may return
+        any JSON value (the sandbox writes it as canonical JSON); it comes back as a copy, so a
+        template cannot change the runner's state through it."""
         output = getattr(self.kit, name)(**arguments)
         self.actions.append(Action(name, arguments))
+        if not isinstance(output, str):
+            return json.loads(tool_text(output))
         try:
             return json.loads(output)
         except json.JSONDecodeError:

@@ -5,13 +5,16 @@ to work on in the world), then checks its draft: no value the user must be asked
 required fact, appears in what the user says first; a request that implies a write has a gold
 path that changes the state, and a read-only one leaves it as it is and states a fact only a
 look-up gives (`toolscale.kit.evidence.check_evidence`). A broken rule is a bug in
-the template (`KitError`), reported by `generate` and `check-domain` with its traceback.
+the template (`KitError`), reported by `generate` and `check-domain` with its traceback, except a
+chance collision (the opening happens to say an amount the agent must find), which is drawn again
+(`sample_named`).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from toolscale.core.contract import (
@@ -21,6 +24,7 @@ from toolscale.core.contract import (
     UserScenario,
     fact_stated,
     normalize_text,
+    tool_text,
 )
 from toolscale.kit.draft import Draft, Request
 from toolscale.kit.evidence import check_evidence
@@ -34,8 +38,15 @@ INSTRUCTIONS = (
 )
 
 
+REDRAWS = 12  # draws of one template whose opening said a value it must not (`Collision`)
+
+
 class KitError(Exception):
     """A template broke one of the kit's rules: a bug in the domain."""
+
+
+class Collision(KitError):
+    """A draft's opening says a value the agent must ask for or find: drawn again."""
 
 
 def difficulty(actions: int) -> Difficulty:
@@ -55,10 +66,47 @@ def sample_task(
     names = list(templates)
     first = rng.choices(range(len(names)), weights=[w for _, w in templates.values()])[0]
     for name in names[first:] + names[:first]:
-        draft = templates[name][0](rng, world)
-        if draft is not None:
-            return task_spec(rng, name, draft, world, toolkit, policy)
+        spec = sample_named(rng, world, name, templates[name][0], toolkit, policy)
+        if spec is not None:
+            return spec
     raise KitError("no template applies to this world")
+
+
+def sample_named(
+    rng: random.Random,
+    world: dict[str, Any],
+    name: str,
+    template: Template,
+    toolkit: type[Toolkit],
+    policy: str = "",
+) -> TaskSpec | None:
+    """A task of template `name`, or None when it finds nothing to work on in `world`. A draft
+    whose opening happens to say a value the agent must find or ask for (`Collision`: an amount
+    equal to a fee, a party size inside a date) is drawn again, up to REDRAWS times; a template
+    that collides every time is broken and its last collision is raised."""
+    worlds.MEMO.remember(world)
+    with of_template(name):
+        for attempt in range(REDRAWS):
+            draft = template(rng, world)
+            if draft is None:
+                return None
+            try:
+                return task_spec(rng, name, draft, world, toolkit, policy)
+            except Collision:
+                if attempt == REDRAWS - 1:
+                    raise
+    raise AssertionError("unreachable")
+
+
+@contextmanager
+def of_template(name: str) -> Iterator[None]:
+    """Tag any exception raised inside with the template it came from (`template`: the sandbox
+    worker's `Failure` keeps it, so check-domain reports a template's problems together)."""
+    try:
+        yield
+    except Exception as exc:
+        exc.template = name  # type: ignore[attr-defined]  (any exception type)
+        raise
 
 
 def task_spec(
@@ -76,7 +124,7 @@ def task_spec(
     first = opening(rng, request, persona)
     check_opening(name, request, first, draft.facts)
     scenario = UserScenario(
-        reason_for_call=reason_for_call(request),
+        reason_for_call=request.reason or reason_for_call(request),
         opening=first,
         known=dict(request.known),
         stated=dict(request.stated),
@@ -104,10 +152,10 @@ def check_opening(name: str, request: Request, first: str, facts: list[str]) -> 
     said = normalize_text(" ".join([first, *request.goals, *request.motives]))
     for key, value in request.known.items():
         if normalize_text(value) in said:
-            raise KitError(f"template {name}: the request gives away the {key} ({value!r})")
+            raise Collision(f"template {name}: the request gives away the {key} ({value!r})")
     for fact in facts:
         if fact_stated(fact, first):
-            raise KitError(f"template {name}: the opening states the required fact {fact!r}")
+            raise Collision(f"template {name}: the opening states the required fact {fact!r}")
 
 
 def check_writes(
@@ -116,7 +164,7 @@ def check_writes(
     """Check that the gold path writes exactly when the request implies a write; return the
     results of its calls (what its facts may come from)."""
     kit = toolkit(worlds.MEMO.copy(state))
-    outputs = [getattr(kit, a.name)(**a.arguments) for a in draft.actions]
+    outputs = [tool_text(getattr(kit, a.name)(**a.arguments)) for a in draft.actions]
     changed = kit.state != state  # a deep comparison: cheaper than hashing the world twice
     if draft.writes and not changed:
         raise KitError(

@@ -9,7 +9,9 @@ Domain bugs fail the run loudly, after everything is written: a domain whose eve
 more than `max_sample_failure_share` of the samples failing, or any crashed tool call (a bug in a
 tool, never negative data: the attempt is held back from `rejected`) raise RunFailed, with the
 first errors and their tracebacks in run.json. `--resume` redoes the chunks whose marker records
-such an error, so a fixed domain fills them in.
+such an error, so a fixed domain fills them in. A marker also holds the fingerprint of its
+domain's code: `--resume` refuses chunks that other code of their domain made (they would mix old
+and new tasks), unless `--redo-changed`, which redoes them (`toolscale.pipeline.chunk`).
 
 `--shard I/N` produces only shard I's chunks of the plan (`toolscale.config.shard`);
 `toolscale merge` puts the N outputs together. `--resume` first reads back the shards of every
@@ -40,7 +42,14 @@ from toolscale.core.registry import get_domain, resolve
 from toolscale.core.schema import SchemaError
 from toolscale.llm.cache import RequestCache
 from toolscale.llm.ledger import BudgetExhausted, StopRun
-from toolscale.pipeline.chunk import check_finished, check_resume, finished, run_chunk, write_chunk
+from toolscale.pipeline.chunk import (
+    check_code,
+    check_finished,
+    check_resume,
+    finished,
+    run_chunk,
+    write_chunk,
+)
 from toolscale.pipeline.plan import check_shard, plan
 from toolscale.pipeline.ray import check_ray, connect, leave, run_on_ray
 from toolscale.play.factory import check_teacher, open_teacher
@@ -79,6 +88,8 @@ def check_config(config: GenerateConfig) -> None:
         raise ConfigError(
             f"--call-timeout must be a positive number of seconds (got {config.call_timeout_s})"
         )
+    if config.redo_changed and not config.resume:
+        raise ConfigError("--redo-changed redoes chunks of an output; add --resume and --out")
     if not 0 <= config.max_sample_failure_share <= 1:
         raise ConfigError(
             "--max-sample-failure-share must be between 0 and 1 "
@@ -186,12 +197,12 @@ async def _run(
             report(PROGRESS_EVERY_S)
 
         async with window:
-            done = finished(output, chunk)
+            done = finished(output, chunk, domain)
             if done is None:
                 result = await run_chunk(
                     config, domain, indexes, run.teacher, pool, task_done, assertion_judge
                 )
-                write_chunk(output, chunk, result)
+                write_chunk(output, chunk, domain, result)
                 done = result.stats
             partial.pop(chunk, None)
             state.stats = state.stats + done
@@ -231,8 +242,9 @@ def run_json(config: GenerateConfig, stats: RunStats, status: str) -> dict[str, 
 
 
 class RunFailed(Exception):
-    """The run met domain bugs (see `failures`); everything is written, and `--resume` after
-    fixing the domain redoes the chunks that met them. `summary` is run.json's content."""
+    """The run met domain bugs (see `failures`); everything is written, and `--resume
+    --redo-changed` after fixing the domain redoes the chunks that met them (and, if its code
+    changed, all of its chunks). `summary` is run.json's content."""
 
     def __init__(self, failures: list[str], summary: dict[str, Any]) -> None:
         super().__init__("; ".join(failures))
@@ -244,7 +256,7 @@ def failures(config: GenerateConfig, stats: RunStats, complete: bool) -> list[st
     """Why the run fails, one sentence each saying what to do: a domain none of whose samples
     worked (only judged on a complete run), too many failed samples, a crashed tool call."""
     found = []
-    fix = "fix the domain (toolscale check-domain {}), then run generate --resume"
+    fix = "fix the domain (toolscale check-domain {}), then run generate --resume --redo-changed"
     first = {e.domain: e for e in reversed(stats.errors)}
     empty = [
         d for d in config.domains if stats.funnel(d).sample_failed and not stats.funnel(d).sampled
@@ -270,7 +282,7 @@ def failures(config: GenerateConfig, stats: RunStats, complete: bool) -> list[st
         found.append(
             f"{total.tool_crashes} tool calls crashed (first: {crash.line()}); a crash is a bug "
             "in the tool, never training data: raise ToolError for what the caller did wrong, "
-            "fix the rest, then run generate --resume"
+            "fix the rest, then run generate --resume --redo-changed"
         )
     return found
 
@@ -295,6 +307,7 @@ def _generate(config: GenerateConfig, on_progress: Progress | None) -> dict[str,
     output = Output(config.out)
     output.prepare(config.resume)
     check_resume(output, config)
+    check_code(output, config)
     check_finished(output, config)
     write_json(config.out / "run.json", run_json(config, RunStats(), "running"))
     try:

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from toolscale.core.errors import ConfigError
+from toolscale.pipeline.chunk import CODE_KEY
 from toolscale.stats.run import RunStats
 from toolscale.write.output import Output
 
@@ -27,6 +28,10 @@ class Input:
 
     def chunk(self, name: str) -> RunStats | None:
         return RunStats.from_marker(Output(self.root).chunk_done(name))
+
+    def code(self, name: str) -> str | None:
+        """The fingerprint of the domain code that made chunk `name` (None: none recorded)."""
+        return (Output(self.root).chunk_done(name) or {}).get(CODE_KEY)
 
 
 def read_input(root: Path) -> Input:

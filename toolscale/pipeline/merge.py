@@ -7,7 +7,8 @@ The inputs must come from one run: the resolved configs in their run.json are eq
 `shard`, `out` and the per-job `workers`, `cache_dir`, `executor` and `ray_address`, and one
 toolscale version wrote them. For every chunk of the run's plan DEST gets the shards and marker of
 the first input that finished it (a chunk that met a domain error only where no input finished it
-cleanly), rows de-duplicated by id; the statistics are the sum of those chunks' typed records (plus
+cleanly), rows de-duplicated by id; the chunks of one domain must have been made by the same code
+of it (their markers' fingerprints). The statistics are the sum of those chunks' typed records (plus
 each job's worker restarts). run.json (the config of an unsharded run, with `merged_from` naming the
 inputs), README and card are written as `generate` writes them, so DEST equals one unsharded run row
 for row and `toolscale validate` accepts it.
@@ -27,6 +28,7 @@ from typing import Any
 
 from toolscale.config.generate import GenerateConfig
 from toolscale.core.errors import ConfigError
+from toolscale.pipeline.chunk import CODE_KEY
 from toolscale.pipeline.generate import failures
 from toolscale.pipeline.inputs import Input, add_numbers, read_input
 from toolscale.pipeline.plan import plan
@@ -135,6 +137,22 @@ def pick(inputs: list[Input], config: GenerateConfig) -> list[tuple[str, Input, 
     return chosen
 
 
+def check_code(picked: list[tuple[str, Input, RunStats]], config: GenerateConfig) -> None:
+    """The chunks of one domain were made by the same code of it (their markers' fingerprints,
+    `toolscale.core.code_fingerprint`): jobs that ran other code would mix old and new tasks."""
+    domain_of = {chunk: domain for chunk, domain, _ in plan(config)}
+    made: dict[str, dict[str | None, Input]] = {}
+    for chunk, source, _ in picked:
+        made.setdefault(domain_of[chunk], {}).setdefault(source.code(chunk), source)
+    for domain, codes in made.items():
+        if len(codes) > 1:
+            (a, first), (b, other) = list(codes.items())[:2]
+            raise ConfigError(
+                f"{other.root} and {first.root} were made by different code of domain {domain!r} "
+                f"(code fingerprints {b} and {a}); generate every shard with the same code"
+            )
+
+
 def copy_chunk(source: Input, chunk: str, dest: Output, seen: dict[str, set[str]]) -> None:
     """The chunk's three shards into DEST (each read in full first), rows already seen dropped."""
     for name in CONFIGS:
@@ -162,9 +180,11 @@ def _write(inputs: list[Input], config: dict[str, Any], root: Path, dest: Path) 
     plan_config = run_config(config, dest)
     seen: dict[str, set[str]] = {name: set() for name in CONFIGS}
     stats = RunStats()
-    for chunk, source, done in pick(inputs, plan_config):
+    picked = pick(inputs, plan_config)
+    check_code(picked, plan_config)
+    for chunk, source, done in picked:
         copy_chunk(source, chunk, output, seen)
-        output.mark_done(chunk, done.marker())
+        output.mark_done(chunk, {**done.marker(), CODE_KEY: source.code(chunk)})
         stats = stats + done
     endpoints: dict[str, Any] = {}
     for item in inputs:

@@ -153,7 +153,7 @@ def run_on_ray(
     config: Any,
     output: Output,
     chunks: list[tuple[str, str, range]],
-    finished: Callable[[Output, str], RunStats | None],
+    finished: Callable[[Output, str, str], RunStats | None],
     on_progress: Callable[[RunStats, dict[str, Any] | None], None] | None,
 ) -> tuple[RunStats, str, str, dict[str, Any]]:
     """Play the unfinished `chunks` as Ray tasks; (stats, status, stop reason, endpoints)."""
@@ -172,7 +172,7 @@ def run_on_ray(
     stats, status, reason, endpoints = RunStats(), "complete", "", {}
     pending: dict[Any, str] = {}
     for chunk, domain, indexes in chunks:
-        done = finished(output, chunk)
+        done = finished(output, chunk, domain)
         if done is not None:
             stats = stats + done
             if on_progress:
@@ -274,5 +274,5 @@ def play_chunk(config: Any, chunk: str, domain: str, indexes: range, token: str)
             await run.aclose()
 
     result, endpoints = node.loop.run_until_complete(play())
-    write_chunk(output, chunk, result)
+    write_chunk(output, chunk, domain, result)
     return ChunkOutcome(result.stats, node.pool.restarts - before, endpoints)

@@ -32,6 +32,7 @@ from toolscale.core.contract import (
     content_id,
     item_rng,
     state_hash,
+    template_rng,
 )
 from toolscale.core.records import FunctionCall, Message, Task
 from toolscale.core.registry import get_domain
@@ -49,9 +50,10 @@ class GoldError(Exception):
     """The domain's gold actions do not execute, or a READ tool among them changes the state: a
     bug in the domain, not in a trace. `traceback` is the crashed tool's, when one crashed."""
 
-    def __init__(self, message: str, traceback: str = "") -> None:
+    def __init__(self, message: str, traceback: str = "", template: str = "") -> None:
         super().__init__(message)
         self.traceback = traceback
+        self.template = template  # the task's template, when the sampler got that far
 
 
 @dataclass(frozen=True)
@@ -175,8 +177,16 @@ def _changed(before: str, kit: Toolkit) -> bool:
     return state_hash(json.loads(before)) != state_hash(kit.state)
 
 
-def build_task(domain: Domain, seed: int, index: int, call_timeout_s: float) -> SampledTask:
-    spec = domain.sample(item_rng(domain.name, seed, index), seed, index)
+def build_task(
+    domain: Domain, seed: int, index: int, call_timeout_s: float, template: str | None = None
+) -> SampledTask:
+    """Task `index` of run seed `seed` with its gold route run; with `template`, draw `index` of
+    that template (`Domain.sample_named`, what check-domain checks every template with)."""
+    if template is None:
+        spec = domain.sample(item_rng(domain.name, seed, index), seed, index)
+    else:
+        rng = template_rng(domain.name, seed, template, index)
+        spec = domain.sample_named(rng, seed, index, template)
     state_json = canonical_state(spec.initial_state)
     digest = hashlib.sha256(state_json.encode()).hexdigest()  # = state_hash(initial_state)
     kit = fresh_toolkit(domain, state_json)
@@ -185,7 +195,9 @@ def build_task(domain: Domain, seed: int, index: int, call_timeout_s: float) -> 
             kit, spec.gold_actions, call_timeout_s, domain.gold_errors_allowed, digest
         )
     except GoldError as exc:
-        raise GoldError(f"{domain.name} task {index}: {exc}", exc.traceback) from None
+        raise GoldError(
+            f"{domain.name} task {index}: {exc}", exc.traceback, spec.template
+        ) from None
     body = {
         "domain": domain.name,
         "domain_version": domain.version,

@@ -20,7 +20,7 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
-from toolscale.core.contract import Domain, ToolError, Toolkit, canonical_json
+from toolscale.core.contract import Domain, ToolError, Toolkit, tool_text
 
 
 @dataclass(frozen=True)
@@ -56,10 +56,6 @@ def argument_errors(toolkit: type[Toolkit], name: str, arguments: Any) -> list[s
     return [e.message for e in validator(toolkit, name).iter_errors(arguments)]
 
 
-def render(value: Any) -> str:
-    return value if isinstance(value, str) else canonical_json(value)
-
-
 def execute(kit: Toolkit, name: str, arguments: Any, timeout_s: float) -> CallOutcome:
     """Run `kit.<name>(**arguments)` with a time limit; never raises for what the call did."""
     specs = type(kit).specs()
@@ -73,7 +69,7 @@ def execute(kit: Toolkit, name: str, arguments: Any, timeout_s: float) -> CallOu
     previous = signal.signal(signal.SIGALRM, _alarm)
     signal.setitimer(signal.ITIMER_REAL, timeout_s)
     try:
-        output, status = render(getattr(kit, name)(**arguments)), "ok"
+        output, status = tool_text(getattr(kit, name)(**arguments)), "ok"
     except ToolError as exc:
         output, status = f"Error: {exc}", "error"
     except CallTimeout:

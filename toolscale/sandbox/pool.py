@@ -244,14 +244,16 @@ class SandboxPool:
     def limit(self, calls: int = 1) -> float:
         return self.call_timeout_s * max(1, calls) + self.grace_s
 
-    async def sample(self, domain: str, seed: int, index: int) -> Any:
-        """Sample task `index` of `domain` and execute its gold actions, in a worker. A worker
-        lost under it for another request's sake is no failure of the sample: it runs again."""
+    async def sample(self, domain: str, seed: int, index: int, template: str | None = None) -> Any:
+        """Sample task `index` of `domain` (with `template`: draw `index` of that template) and
+        execute its gold actions, in a worker. A worker lost under it for another request's sake
+        is no failure of the sample: it runs again."""
+        request = ("sample", domain, seed, index, template)
         try:
-            return await self.pick().request(("sample", domain, seed, index), self.limit(8))
+            return await self.pick().request(request, self.limit(8))
         except WorkerLost as lost:
             if not lost.culprit:
-                return await self.sample(domain, seed, index)
+                return await self.sample(domain, seed, index, template)
             message = f"{domain} task {index}: sampling it {lost.reason}"
             raise SandboxError(Failure("WorkerLost", message, "")) from None
 

@@ -29,11 +29,13 @@ class Failure:
     error: str
     message: str
     traceback: str
+    template: str = ""  # the template of the task being sampled, when the exception names one
 
     @classmethod
     def of(cls, exc: Exception) -> Failure:
         tb = exc.traceback if isinstance(exc, GoldError) and exc.traceback else ""
-        return cls(type(exc).__name__, str(exc), tb or traceback.format_exc())
+        template = getattr(exc, "template", "")  # GoldError's, KitError's
+        return cls(type(exc).__name__, str(exc), tb or traceback.format_exc(), template)
 
     def __str__(self) -> str:
         return f"{self.error}: {self.message}"
@@ -44,8 +46,8 @@ class Worker:
         self.timeout = call_timeout_s
         self.episodes: dict[int, Toolkit] = {}
 
-    def sample(self, domain: str, seed: int, index: int) -> Any:
-        return build_task(get_domain(domain), seed, index, self.timeout)
+    def sample(self, domain: str, seed: int, index: int, template: str | None = None) -> Any:
+        return build_task(get_domain(domain), seed, index, self.timeout, template)
 
     def _kit(self, episode: int, opening: tuple[str, str, list] | None) -> Toolkit:
         """The episode's toolkit; `opening` (domain, state JSON, calls so far) first builds it

@@ -7,15 +7,21 @@ as a wrong answer would, slightly generously), "always cheapest" / "always deare
 route with the lowest / highest total cost on each task, right or wrong; "mistakes included" also
 counts the detours, e.g. a calculator shortcut on a program problem). Rewards are the
 `reward_total` of the route tables (`toolscale.sample.oracle`), the gold route being the oracle.
-Used by the data card and by `benchmarks/routing_economy.py`.
+Used by the data card and by `benchmarks/routing_economy.py`. `route_class` names the route a
+list of calls took (a trained policy's rollout, an oracle route) in the same terms.
 """
 
 from __future__ import annotations
 
+import json
+import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
+
+NO_TOOL = "no_tool"  # the class of a route that calls nothing (answers at once)
+_ALIAS = re.compile(r"[\w.-]{1,40}")  # what counts as an expert alias in a class name
 
 # (label, pick among the candidates by total cost, detours included)
 _BY_COST = (
@@ -24,6 +30,32 @@ _BY_COST = (
     ("always cheapest, mistakes included", min, True),
 )
 POLICIES = tuple(label for label, _, _ in _BY_COST)  # the fixed routes that are no one route
+
+
+def route_class(calls: Iterable[tuple[str, Any]]) -> str:
+    """The class of a route from its `(name, arguments)` calls (arguments a dict or JSON text):
+    the tools in the order first called, `ask_expert` named by its expert, joined by "+".
+
+    The orchestration domains name their routes so: searches then a calculator give
+    "search+calculator", one question to expert-3 gives "expert-3", two questions to expert-3 and
+    expert-1 "expert-3+expert-1"; a stateful task's find_booking, find_booking, cancel_booking
+    give "find_booking+cancel_booking"; no call gives "no_tool". A retry (calculator, calculator)
+    is in the class of the route it retries ("calculator").
+    """
+    seen: list[str] = []
+    for name, arguments in calls:
+        if name == "ask_expert":
+            if isinstance(arguments, str):
+                try:
+                    arguments = json.loads(arguments)
+                except ValueError:
+                    arguments = {}
+            alias = arguments.get("expert") if isinstance(arguments, dict) else None
+            if isinstance(alias, str) and _ALIAS.fullmatch(alias):
+                name = alias
+        if name not in seen:
+            seen.append(name)
+    return "+".join(seen) or NO_TOOL
 
 
 @dataclass(frozen=True)

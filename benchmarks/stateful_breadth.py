@@ -1,0 +1,103 @@
+"""Stateful breadth vs pace: all stateful domains now against railway alone on an older commit.
+
+Issue 24 asks that reference generation over every stateful domain runs at no less than 0.8x the
+verified traces/s of railway alone on the code before the issue, measured in the same run. The
+old commit is extracted into a temporary folder (`git archive`), and the two runs alternate, each
+in its own process with that tree first on `PYTHONPATH` (the installed entry points name modules;
+the tree on the path decides which code they load). Medians over `--repeats`.
+
+    .venv/bin/python benchmarks/stateful_breadth.py --baseline b81228e --num-tasks 1000 --repeats 3
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tarfile
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# One run in a child process: generate into a fresh folder, print the rate as JSON.
+_CHILD = """
+import json, sys, tempfile, time
+from pathlib import Path
+from toolscale.config.generate import GenerateConfig
+from toolscale.pipeline.generate import generate
+domains, num_tasks, workers = sys.argv[1].split(","), int(sys.argv[2]), int(sys.argv[3])
+with tempfile.TemporaryDirectory() as tmp:
+    config = GenerateConfig(domains=domains, num_tasks=num_tasks, out=Path(tmp) / "out",
+                            detours=True, workers=workers)
+    start = time.perf_counter()
+    summary = generate(config)
+    elapsed = time.perf_counter() - start
+print(json.dumps({"verified": summary["counts"]["verified"], "seconds": elapsed}))
+"""
+
+
+def extract(commit: str, into: Path) -> Path:
+    """The tree of `commit` (its toolscale/ and domains/) in `into`."""
+    archive = into / "tree.tar"
+    subprocess.run(
+        ["git", "-C", str(ROOT), "archive", "-o", str(archive), commit, "toolscale", "domains"],
+        check=True,
+    )
+    with tarfile.open(archive) as tar:
+        tar.extractall(into / "tree", filter="data")
+    return into / "tree"
+
+
+def stateful_domains() -> list[str]:
+    from toolscale.core.registry import get_domain, names
+
+    return sorted(n for n in names() if get_domain(n).family == "stateful")
+
+
+def run_once(tree: Path, domains: list[str], num_tasks: int, workers: int) -> float:
+    env = {**os.environ, "PYTHONPATH": str(tree), "HF_HUB_OFFLINE": "1"}
+    done = subprocess.run(
+        [sys.executable, "-c", _CHILD, ",".join(domains), str(num_tasks), str(workers)],
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    return result["verified"] / result["seconds"]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--baseline", default="b81228e", help="The commit before issue 24.")
+    parser.add_argument("--num-tasks", type=int, default=1000)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 2)
+    args = parser.parse_args()
+    domains = stateful_domains()
+    print(f"stateful domains now: {len(domains)} ({', '.join(domains)})", flush=True)
+    old_rates, new_rates = [], []
+    with tempfile.TemporaryDirectory() as tmp:
+        old_tree = extract(args.baseline, Path(tmp))
+        for repeat in range(args.repeats):
+            old_rates.append(run_once(old_tree, ["railway"], args.num_tasks, args.workers))
+            new_rates.append(run_once(ROOT, domains, args.num_tasks, args.workers))
+            print(
+                f"run {repeat}: railway alone @ {args.baseline} {old_rates[-1]:.0f} verified/s, "
+                f"all stateful now {new_rates[-1]:.0f} verified/s",
+                flush=True,
+            )
+    old, new = statistics.median(old_rates), statistics.median(new_rates)
+    print(
+        f"median: railway @ {args.baseline} {old:.0f}/s, {len(domains)} stateful domains now "
+        f"{new:.0f}/s, ratio {new / old:.2f} (target >= 0.8; {args.num_tasks} tasks, "
+        f"workers={args.workers}, cores={os.cpu_count()})"
+    )
+
+
+if __name__ == "__main__":
+    main()

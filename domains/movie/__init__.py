@@ -1,0 +1,326 @@
+"""The movie domain (stateful, kit v2): a cinema chain's desk that books, cancels and exchanges
+seats, pre-orders snacks, changes membership plans and answers questions about showings.
+
+Declared: the world (`world.build_world`), the tool graph (`tools`), the policy (`rules`,
+rendered into policy.md) and the goals below; the kit composes every task from them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domains.movie import rules
+from domains.movie.tools import MovieTools
+from domains.movie.world import build_world
+from toolscale.kit import Draw, Entity, Goal, StatefulDomain
+from toolscale.kit.words import alts, clock, day
+
+Record = dict[str, Any]
+
+
+def _showing_words(showing: Record, world: Record, precise: bool) -> str:
+    film, place, form = showing["film"], showing["cinema"], int(showing["showing_id"][1:]) % 3
+    if not precise:
+        return (
+            f"the {film} showing at {place}",
+            f"{film} at {place}",
+            f"the {film} screening at {place}",
+        )[form]
+    kind = "" if showing["format"] == "standard" else f" {showing['format']}"
+    when, at = day(showing["date"]), clock(showing["time"])
+    return (
+        f"the {at}{kind} showing of {film} at {place} on {when}",
+        f"{film} at {place}, {when}, {at}{kind}",
+        f"the {when} {at}{kind} screening of {film} at {place}",
+    )[form]
+
+
+def _booking_words(booking: Record, world: Record, precise: bool) -> str:
+    number = int(booking["booking_id"][1:])
+    noun = ("booking", "tickets", "reservation", "seats")[number % 4]
+    film, place = booking["film"], booking["cinema"]
+    said = (f"my {noun} for {film} at {place}", f"my {film} {noun} at {place}")[number // 4 % 2]
+    return said + (f" on {day(booking['date'])}" if precise else "")
+
+
+ENTITIES = (
+    Entity("customer", "customers", "customer_id", labels={"customer_id": "customer number"}),
+    Entity(
+        "cinema",
+        "cinemas",
+        "cinema_id",
+        said=("name",),
+        labels={"name": "cinema"},
+        describe=lambda r, w, p: r["name"],
+    ),
+    Entity(
+        "showing",
+        "showings",
+        "showing_id",
+        owner="cinema",
+        owner_key="cinema_id",
+        describe=_showing_words,
+        alike=lambda r: r["film"],
+        tell="date",
+        labels={"date": "showing date"},
+    ),
+    Entity(
+        "booking",
+        "bookings",
+        "booking_id",
+        owner="customer",
+        owner_key="customer_id",
+        describe=_booking_words,
+        alike=lambda r: (r["cinema_id"], r["film"]),
+        tell="date",
+        labels={"date": "date of the film", "booking_id": "booking reference"},
+    ),
+)
+
+
+def _upcoming(draw: Draw) -> bool:
+    return draw["booking"]["date"] >= rules.TODAY
+
+
+def _seats(draw: Draw) -> dict[str, Any]:
+    seats = draw.rng.choices((1, 2, 3, 4, 5, 6, 8, 12, 14), (2, 8, 3, 5, 2, 2, 1, 1, 1))[0]
+    customer, showing = draw["customer"]["customer_id"], draw["showing"]["showing_id"]
+    return {"customer_id": customer, "showing_id": showing, "seats": seats}
+
+
+def _bid(draw: Draw) -> dict[str, Any]:
+    return {"booking_id": draw["booking"]["booking_id"]}
+
+
+def _target(draw: Draw) -> dict[str, Any]:
+    booking = draw["booking"]
+    others = draw.world["showings"].values()
+    here = [s for s in others if s["cinema_id"] == booking["cinema_id"]]
+    here = [s for s in here if s["showing_id"] != booking["showing_id"]]
+    same = [s for s in here if s["film"] == booking["film"]]
+    to = draw.rng.choice(same if same and draw.rng.random() < 0.8 else here)
+    return {"new_film": to["film"], "new_date": to["date"], "new_time": to["time"], "to": to}
+
+
+def _menu(draw: Draw) -> dict[str, Any]:
+    cinema = draw["cinema"] if "cinema" in draw.records else None
+    return {"cinema_id": (cinema or draw["booking"])["cinema_id"]}
+
+
+def _snack(draw: Draw) -> dict[str, Any]:
+    menu = draw.world["cinemas"][_menu(draw)["cinema_id"]]["snacks"]
+    return {"item": draw.rng.choice(sorted(menu)), "quantity": draw.rng.randint(2, 4)}
+
+
+def _plan(draw: Draw) -> dict[str, Any]:
+    customer = draw["customer"]
+    plans = [p for p in ("plus", "unlimited") if p != customer["plan"]]
+    return {"customer_id": customer["customer_id"], "plan": draw.rng.choice(plans)}
+
+
+def _cost(draw: Draw) -> dict[str, Any]:
+    menu = draw["cinema"]["snacks"]
+    return {"expression": f"{menu[draw.extra['item']]} * {draw.extra['quantity']}"}
+
+
+GOALS = (
+    Goal(
+        "book",
+        "book_seats",
+        ("customer", "showing"),
+        _seats,
+        words=alts(
+            "book seats for {seats} at {showing} | get {seats} of us into {showing} | reserve "
+            "places for {seats} at {showing} | sort out tickets for {seats} for {showing}"
+        ),
+        done="I booked {showing} for {seats}: booking {booking_id}, {paid} charged.",
+        report=("booking_id", "paid"),
+        before=(("quote_booking", lambda d: dict(d.args)),),
+        check=rules.check_booking,
+        price="total",
+        price_noun="total",
+        motives=alts(
+            "It's our anniversary. | The kids are off school. | My book club read the novel. | "
+            "It's raining all weekend. | My flatmate has been nagging me to see it. | We want a "
+            "quiet night out. | I loved the director's last film."
+        ),
+        weight=4,
+    ),
+    Goal(
+        "cancel",
+        "cancel_booking",
+        ("booking",),
+        _bid,
+        words=alts(
+            "cancel {booking} | call off {booking} | drop {booking} and refund me | scrap {booking}"
+        ),
+        done="I cancelled {booking}; {refund} goes back to your card (fees kept: {fees_kept}).",
+        report=("refund",),
+        check=rules.cancel_refund,
+        motives=alts(
+            "My shift got changed. | The reviews were awful. | My date cancelled on me. | Our "
+            "car is in the garage. | I have a deadline that night. | We saw it somewhere else."
+        ),
+    ),
+    Goal(
+        "exchange",
+        "exchange_booking",
+        ("booking",),
+        lambda d: {**_bid(d), "showing_id": d.extra["to"]["showing_id"]},
+        words=alts(
+            "switch {booking} to the {new_time} showing of {new_film} on {new_date} | move "
+            "{booking} to {new_film} at {new_time} on {new_date} | change {booking} for "
+            "{new_film} on {new_date} at {new_time} | swap {booking} to {new_film}, "
+            "{new_date}, {new_time}"
+        ),
+        done="I moved {booking} to showing {showing_id} ({new_film}, {new_date} at {new_time}); "
+        "the price difference is {difference}.",
+        report=("showing_id", "difference"),
+        before=(("list_showings", _menu),),
+        check=rules.check_exchange,
+        extra=_target,
+        when=_upcoming,
+        motives=alts(
+            "My train gets in too late. | A friend wants to come on another day. | I got the "
+            "days mixed up. | The earlier one clashes with football practice."
+        ),
+    ),
+    Goal(
+        "snacks",
+        "add_snacks",
+        ("booking",),
+        lambda d: {**_bid(d), **d.extra},
+        words=alts(
+            "pre-order {quantity} servings of {item} with {booking} | add {quantity} servings "
+            "of {item} to {booking} | have {quantity} servings of {item} ready for {booking}"
+        ),
+        done="I added {quantity} servings of {item} to {booking} and charged {charged}.",
+        report=("charged",),
+        before=(("get_snack_menu", _menu),),
+        check=rules.check_snacks,
+        extra=_snack,
+        when=_upcoming,
+        motives=alts(
+            "The queue at the counter is always huge. | It's a treat for the kids. | We'll "
+            "arrive just in time. | I want to skip the line."
+        ),
+    ),
+    Goal(
+        "plan",
+        "change_membership",
+        ("customer",),
+        _plan,
+        words=alts(
+            "switch my membership to the {plan} plan | get onto the {plan} plan | change "
+            "my cinema plan to {plan}"
+        ),
+        done="You are now on the {plan} plan, at {monthly_fee} a month.",
+        report=("monthly_fee",),
+        before=(("get_membership_plans", lambda d: {}),),
+        check=rules.check_plan,
+        motives=alts(
+            "I go far more often than I used to. | Money is tight this year. | My friend "
+            "swears by it. | I only go once a month now. | The new season looks great."
+        ),
+    ),
+    Goal(
+        "seats_left",
+        "get_showing",
+        ("showing",),
+        lambda d: {"showing_id": d["showing"]["showing_id"]},
+        words=alts(
+            "how many seats are left for {showing} | whether {showing} still has seats, and "
+            "how many | how full {showing} is, in seats left"
+        ),
+        done="{showing} has {seats_left} seats left, at {price} each before plan prices.",
+        report=("seats_left",),
+        when=lambda d: d["showing"]["status"] == "scheduled",
+        motives=alts(
+            "I'd like to go at the last minute. | We're a big family. | I want a good seat. | "
+            "My friend is deciding tonight."
+        ),
+    ),
+    Goal(
+        "where",
+        "search_showings",
+        (),
+        lambda d: {
+            k: d.rng.choice(list(d.world["showings"].values()))[k] for k in ("film", "date")
+        },
+        words=alts(
+            "which cinemas show {film} on {date} | where {film} is playing on {date} | which "
+            "of your cinemas have {film} on {date}"
+        ),
+        done="On {date}, {film} is showing at: {cinemas}.",
+        report=("cinemas",),
+        derive=lambda found: {"cinemas": [s["cinema"] for s in found]},
+        motives=alts(
+            "I'm visiting my parents that day. | It's my only free evening. | My nephew wants "
+            "to see it."
+        ),
+        weight=2,
+    ),
+    Goal(
+        "snack_cost",
+        "calculate",
+        ("cinema",),
+        _cost,
+        words=alts(
+            "what {quantity} servings of {item} at {cinema} would cost | how much {quantity} "
+            "servings of {item} come to at {cinema}"
+        ),
+        done="That is {result} dollars for {quantity} servings of {item} at {cinema}.",
+        report=("result",),
+        before=(("get_snack_menu", _menu),),
+        extra=lambda d: {
+            "item": d.rng.choice(sorted(d["cinema"]["snacks"])),
+            "quantity": d.rng.randint(2, 9),
+        },
+        motives=alts("I'm bringing a school group. | I'm on a budget. | It's a birthday party."),
+        weight=2,
+    ),
+    Goal(
+        "screen",
+        "get_booking",
+        ("booking",),
+        _bid,
+        words=alts(
+            "which screen {booking} is on and in what format | what screen and format {booking} "
+            "are for"
+        ),
+        done="For {booking}: the {screen} screen, {format}.",
+        report=("screen", "format"),
+        when=lambda d: _upcoming(d) and d["booking"]["status"] == "confirmed",
+        motives=alts("My mum needs to know where to meet us. | I want to check it's IMAX."),
+    ),
+    Goal(
+        "lost",
+        "transfer_to_human_agents",
+        ("booking",),
+        lambda d: {"summary": f"Lost property after booking {d['booking']['booking_id']}"},
+        words=alts(
+            "report something I left behind after {booking} | trace a bag I left behind; it "
+            "was {booking} | report lost property from {booking}"
+        ),
+        done="Lost property is handled by the cinema's staff, so I have transferred you to a "
+        "human agent about booking {booking[booking_id]}.",
+        report=("booking.booking_id",),
+        when=lambda d: d["booking"]["status"] == "used",
+        motives=alts(
+            "It has my keys in it. | It was a present.",
+        ),
+        weight=2,
+    ),
+)
+
+
+class MovieDomain(StatefulDomain):
+    """A cinema chain's desk: 8 cinemas, ~320 showings, 180 customers, ~450 bookings."""
+
+    name = "movie"
+    version = "1.0"
+    toolkit = MovieTools
+    rules = rules
+    entities = ENTITIES
+    goals = GOALS
+    build_world = staticmethod(build_world)

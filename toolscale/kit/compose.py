@@ -1,0 +1,291 @@
+"""The composer: intent kinds built from a domain's goals and tool graph, each a kit `Template`.
+
+For every `Goal` (toolscale.kit.declare) it makes, by name:
+
+- `NAME`: identify the records from what the caller knows (`toolscale.kit.identify`), make the
+  goal's READ calls, then its tool; the agent reports the goal's facts;
+- `NAME.if` (a goal with a `price`): "only if the fee is under $X": the quote decides whether
+  the write is made; a refused limit leaves the state as it is and states the quoted amount;
+- `NAME.which` (its first record has an owner, a `tell` field and an `alike` key): the caller
+  has two records a description fits and says which only when asked;
+- `NAME.no.RULE` / `NAME.handoff.RULE`, one per `PolicyError` its tool raises: records the
+  policy check refuses; the agent looks them up, makes no write and explains (or transfers the
+  caller to a human agent), stating the values that prove the rule applies;
+- `multi`: two goals of one caller (sharing the owner at the top of their records) in one call.
+
+Every draft states its reason for the call and its task instructions from its own records and
+wording; a draw that does not fit (no such record, a gold path over `MAX_ACTIONS`, no fact only a
+look-up gives) is drawn again, `TRIES` times, before the intent returns None.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable
+from dataclasses import replace
+from functools import partial
+from typing import Any
+
+from toolscale.core.contract import ToolError, ToolKind, fact_stated, tool_text
+from toolscale.kit.declare import Draw, Goal, PolicyError, Record
+from toolscale.kit.draft import Draft
+from toolscale.kit.draws import draw_for
+from toolscale.kit.graph import ToolGraph
+from toolscale.kit.identify import Plan, identify, twins
+from toolscale.kit.sampling import KitError, Template
+from toolscale.kit.shots import (
+    Shot,
+    assemble,
+    fields_of,
+    placeholders,
+    shot_of,
+    with_facts,
+    wordings,
+    you,
+)
+from toolscale.kit.words import shown
+
+TRIES = 60
+HANDOFF = "transfer_to_human_agents"
+ACCEPT = "If the agent explains that the policy does not allow it, accept that and end the call."
+
+
+class Composer:
+    """The intent kinds of one domain (see the module docstring)."""
+
+    def __init__(self, graph: ToolGraph, goals: tuple[Goal, ...], policy: str = "") -> None:
+        self.graph, self.goals, self.policy = graph, goals, policy
+        for goal in goals:
+            graph.check_goal(goal)
+            marks = {frozenset(placeholders(w)) for w in goal.words}
+            if len(marks) != 1:
+                raise KitError(f"goal {goal.name}: its wordings use different placeholders")
+
+    # -- the intents ------------------------------------------------------------------------
+    def templates(self) -> dict[str, tuple[Template, int]]:
+        found: dict[str, tuple[Template, int]] = {}
+        for goal in self.goals:
+            found[goal.name] = (partial(self.plain, goal), goal.weight)
+            if goal.price:
+                found[f"{goal.name}.if"] = (partial(self.conditional, goal), 2)
+            first = self.graph.entities[goal.needs[0]] if goal.needs else None
+            if first and first.tell and first.alike and first.name in self.graph.listers:
+                found[f"{goal.name}.which"] = (partial(self.which, goal), 2)
+            for error in self.graph.raises.get(goal.tool, ()):
+                kind = "handoff" if error.handoff else "no"
+                found[f"{goal.name}.{kind}.{error.rule}"] = (partial(self.refusal, goal, error), 2)
+        if self._pairs():
+            found["multi"] = (self.multi, 4)
+        return found
+
+    def plain(self, goal: Goal, rng: random.Random, world: Record) -> Draft | None:
+        return self._attempt(lambda: self._plain(goal, rng, world))
+
+    def conditional(self, goal: Goal, rng: random.Random, world: Record) -> Draft | None:
+        return self._attempt(lambda: self._conditional(goal, rng, world))
+
+    def which(self, goal: Goal, rng: random.Random, world: Record) -> Draft | None:
+        def fits(draw: Draw) -> bool:
+            return bool(twins(world, self.graph.entities[goal.needs[0]], draw[goal.needs[0]]))
+
+        return self._attempt(lambda: self._plain(goal, rng, world, clarify=True, test=fits))
+
+    def refusal(
+        self, goal: Goal, error: type[PolicyError], rng: random.Random, world: Record
+    ) -> Draft | None:
+        return self._attempt(lambda: self._refusal(goal, error, rng, world))
+
+    def multi(self, rng: random.Random, world: Record) -> Draft | None:
+        return self._attempt(lambda: self._multi(rng, world))
+
+    # -- drawing records ----------------------------------------------------------------------
+    def _attempt(self, make: Callable[[], Draft | None]) -> Draft | None:
+        for _ in range(TRIES):
+            draft = make()
+            if draft is not None:
+                return draft
+        return None
+
+    # -- one goal ---------------------------------------------------------------------------
+    def _asks(self, goal: Goal) -> bool:
+        kind = self.graph.kind(goal.tool)
+        return kind is ToolKind.READ or (kind is ToolKind.GENERIC and goal.tool != HANDOFF)
+
+    def _identify(self, plan: Plan, goal: Goal, draw: Draw, clarify: bool = False) -> bool:
+        return all(
+            identify(plan, self.graph, draw.rng, need, draw[need], clarify and i == 0)
+            for i, need in enumerate(goal.needs)
+        )
+
+    def _before(self, plan: Plan, goal: Goal, draw: Draw, lenient: bool = False) -> Any:
+        last = None
+        for tool, arguments in goal.before:
+            try:
+                last = plan.call(tool, **arguments(draw))
+            except ToolError:
+                if not lenient:
+                    return None
+                break
+        return last
+
+    def _plain(
+        self,
+        goal: Goal,
+        rng: random.Random,
+        world: Record,
+        clarify: bool = False,
+        test: Callable[[Draw], bool] | None = None,
+    ) -> Draft | None:
+        drawn = draw_for(self.graph, goal, rng, world, test=test)
+        if drawn is None:
+            return None
+        draw = drawn[0]
+        plan = Plan.on(self.graph.toolkit, world)
+        if not self._identify(plan, goal, draw, clarify):
+            return None
+        last = self._before(plan, goal, draw)
+        if len(goal.before) and last is None:
+            return None
+        try:
+            output = plan.do(goal.tool, **draw.args)
+        except ToolError:
+            return None
+        shot = shot_of(self.graph, goal, plan, draw, output, last, goal.needs[0] if clarify else "")
+        if clarify:
+            entity = self.graph.entities[goal.needs[0]]
+            record = draw[goal.needs[0]]
+            label = entity.label(entity.tell)
+            plan.known[label] = str(record[entity.tell])
+            shot.notes.append(
+                f"You have more than one {entity.words} like this one; if the agent asks which, "
+                f"you mean the one whose {label} is {record[entity.tell]}."
+            )
+        return self._draft(goal, plan, draw, shot)
+
+    def _conditional(self, goal: Goal, rng: random.Random, world: Record) -> Draft | None:
+        drawn = draw_for(self.graph, goal, rng, world)
+        if drawn is None:
+            return None
+        draw = drawn[0]
+        plan = Plan.on(self.graph.toolkit, world)
+        if not self._identify(plan, goal, draw):
+            return None
+        last = self._before(plan, goal, draw)
+        price = fields_of(last).get(goal.price) if last is not None else None
+        if not isinstance(price, int | float) or isinstance(price, bool) or price <= 0:
+            return None
+        accept = price < 2 or rng.random() < 0.5
+        top = math.ceil(price) - 1
+        limit = math.floor(price) + rng.randint(1, 12) if accept else rng.randint(1, top)
+        noun = goal.price_noun
+        conditions = (
+            f"Only if the {noun} is under ${limit}.",
+            f"But only if the {noun} comes to less than ${limit}.",
+            f"If the {noun} is ${limit} or more, leave it as it is.",
+        )
+        if accept:
+            try:
+                output = plan.do(goal.tool, **draw.args)
+            except ToolError:
+                return None
+            shot = shot_of(self.graph, goal, plan, draw, output, last)
+        else:
+            words, _ = wordings(self.graph, goal, plan, draw)
+            final = (
+                f"The {noun} would be ${shown(price)}, not under your limit of ${limit}, so I "
+                "have left everything as it is."
+            )
+            shot = Shot(words, final, [str(price)], [])
+        shot.notes.append(
+            f"You accept only if the {noun} is under ${limit}; otherwise nothing should change."
+        )
+        return self._draft(goal, plan, draw, shot, conditions=(conditions,), writes=accept)
+
+    def _refusal(
+        self, goal: Goal, rule: type[PolicyError], rng: random.Random, world: Record
+    ) -> Draft | None:
+        drawn = draw_for(self.graph, goal, rng, world, want=rule)
+        if drawn is None:
+            return None
+        draw, error = drawn
+        plan = Plan.on(self.graph.toolkit, world)
+        if not self._identify(plan, goal, draw):
+            return None
+        self._before(plan, goal, draw, lenient=True)
+        try:
+            getattr(plan.run.kit, goal.tool)(**draw.args)
+        except PolicyError as exc:
+            error = exc
+        else:
+            raise KitError(
+                f"goal {goal.name}: its check raises {rule.__name__} but {goal.tool} accepts "
+                f"{draw.args}: make the tool call the same check"
+            )
+        if type(error) is not rule:
+            return None
+        outputs = [tool_text(o) for o in plan.outputs]
+        shown_by = [v for v in error.shows if any(fact_stated(v, o) for o in outputs)]
+        facts = list(dict.fromkeys([*shown_by, *plan.found]))
+        words, _ = wordings(self.graph, goal, plan, draw)
+        if rule.handoff:
+            plan.do(HANDOFF, summary=f"Caller's request: {words[0]}. Policy: {error}.")
+            final = (
+                f"{error}. This has to be handled by our human agents, so I have transferred "
+                "you to one with a summary of your request."
+            )
+            assertion = f"The agent transfers the caller to a human agent ({rule.rule})."
+        else:
+            final = f"I'm sorry, I can't {you(words[0])}: {error}."
+            assertion = f"The agent makes no change and explains the policy ({rule.rule})."
+        shot = Shot(words, with_facts(final, facts), facts, [ACCEPT])
+        return self._draft(goal, plan, draw, shot, writes=False, assertions=[assertion])
+
+    # -- two goals --------------------------------------------------------------------------
+    def _pairs(self) -> list[tuple[Goal, Goal]]:
+        writes = [g for g in self.goals if g.needs and self.graph.kind(g.tool) is ToolKind.WRITE]
+        return [
+            (a, b)
+            for a in writes
+            for b in writes
+            if a is not b and self.graph.root(a.needs[0]) == self.graph.root(b.needs[0])
+        ]
+
+    def _multi(self, rng: random.Random, world: Record) -> Draft | None:
+        first, second = rng.choice(self._pairs())
+        one = draw_for(self.graph, first, rng, world)
+        if one is None:
+            return None
+        root = self.graph.root(first.needs[0])
+        target = first.needs[0], one[0][first.needs[0]]
+
+        def apart(draw: Draw) -> bool:
+            return draw.records.get(target[0]) is not target[1]
+
+        two = draw_for(self.graph, second, rng, world, base={root: one[0][root]}, test=apart)
+        if two is None:
+            return None
+        plan = Plan.on(self.graph.toolkit, world)
+        shots = []
+        for goal, (draw, _) in ((first, one), (second, two)):
+            if not self._identify(plan, goal, draw):
+                return None
+        for goal, (draw, _) in ((first, one), (second, two)):
+            last = self._before(plan, goal, draw)
+            if len(goal.before) and last is None:
+                return None
+            try:
+                output = plan.do(goal.tool, **draw.args)
+            except ToolError:
+                return None
+            shots.append(shot_of(self.graph, goal, plan, draw, output, last))
+        a, b = shots
+        pairs = zip(a.words, b.words[1:] + b.words[:1], strict=False)
+        words = tuple(f"{x} and {y}" for x, y in pairs)
+        shot = Shot(words, f"{a.final} {b.final}", a.facts + b.facts, [])
+        goal = replace(first, motives=first.motives + second.motives)
+        return self._draft(goal, plan, one[0], shot)
+
+    def _draft(self, goal: Goal, plan: Plan, draw: Draw, shot: Shot, **options: Any) -> Any:
+        asks = self._asks(goal)
+        return assemble(self.graph, self.policy, asks, goal, plan, draw, shot, **options)

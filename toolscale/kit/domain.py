@@ -1,0 +1,71 @@
+"""`KitDomain`: a stateful domain on the kit, whose verifier requires look-up evidence and whose
+templates can be sampled one by one (`sample_named`)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any, ClassVar
+
+from toolscale.core.contract import Domain, TaskSpec, ToolKind, UserScenario
+from toolscale.kit import sampling
+from toolscale.kit.evidence import missing_evidence
+from toolscale.kit.sampling import KitError, Template
+
+NAMED_DRAWS = 20  # draws of one template that found nothing before sample_named gives up
+
+
+class KitDomain(Domain):
+    """A stateful domain on the kit: its verifier requires the evidence of `missing_evidence`.
+    `template_table` maps each template name to (template, weight); `sample_named` samples one
+    (check-domain draws every template through it)."""
+
+    template_table: ClassVar[dict[str, tuple[Template, int]]] = {}
+
+    def sample(self, rng: random.Random, seed: int, index: int) -> TaskSpec:
+        """Task `index` of run seed `seed`: a template drawn by weight (`sampling.sample_task`)."""
+        world = self.world(seed)
+        if world is None:
+            raise KitError(f"{self.name} draws no world: a kit domain needs one")
+        return sampling.sample_task(rng, world, self.template_table, self.toolkit, self.policy)
+
+    def template_weights(self) -> dict[str, float]:
+        """Each template's share of the draws by weight (check-domain names the rare ones)."""
+        total = sum(weight for _, weight in self.template_table.values()) or 1
+        return {name: weight / total for name, (_, weight) in self.template_table.items()}
+
+    def sample_named(self, rng: random.Random, seed: int, index: int, name: str) -> TaskSpec:
+        """Task `index` of run seed `seed` from template `name` alone (a KitError when the
+        name is unknown, or the template found nothing to work on in NAMED_DRAWS draws)."""
+        if name not in self.template_table:
+            raise KitError(
+                f"{self.name} has no template {name!r}; it has {list(self.template_table)}"
+            )
+        world = self.world(seed)
+        if world is None:
+            raise KitError(f"{self.name} draws no world: a kit domain needs one")
+        template = self.template_table[name][0]
+        for _ in range(NAMED_DRAWS):
+            spec = sampling.sample_named(rng, world, name, template, self.toolkit, self.policy)
+            if spec is not None:
+                return spec
+        raise KitError(f"template {name} found nothing to work on in {NAMED_DRAWS} draws")
+
+    def evidence_problems(
+        self,
+        facts: list[str],
+        scenario: UserScenario | None,
+        looked: list[tuple[str, Any, str]],
+        gold: list[dict[str, Any]],
+    ) -> list[str]:
+        specs = self.toolkit.specs()
+        reads = [
+            (a["name"], a["arguments"])
+            for a in gold
+            if a["name"] in specs and specs[a["name"]].kind is ToolKind.READ
+        ]
+        # Only the domain's own tools give evidence (a look-up, or a write's receipt): `calculate`
+        # shows a sum of the numbers it was given, which an agent that never looked them up
+        # could only have made up.
+        own = (ToolKind.READ, ToolKind.WRITE)
+        looked = [c for c in looked if c[0] in specs and specs[c[0]].kind in own]
+        return missing_evidence(facts, scenario, looked, reads)

@@ -1,0 +1,68 @@
+"""Draw the records and arguments of one goal from the world (toolscale.kit.compose).
+
+`records_for` picks a record for each entity the goal needs (among its owner's records when the
+owner is already drawn) and adds the owners they imply; `draw_for` adds the goal's values and
+arguments and classifies the draw by the policy check: the draw is kept when the check passes
+(`want` None) or raises exactly the rule `want` (a refusal).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from toolscale.kit.declare import Draw, Goal, PolicyError, Record
+from toolscale.kit.graph import ToolGraph
+from toolscale.kit.identify import children
+
+
+def records_for(
+    graph: ToolGraph, goal: Goal, rng: random.Random, world: Record, base: dict[str, Record]
+) -> dict[str, Record] | None:
+    records = dict(base)
+    for need in goal.needs:
+        if need not in records:
+            entity = graph.entities[need]
+            if entity.owner in records:
+                owner = records[entity.owner][graph.entities[entity.owner].key]
+                pool = children(world, entity, owner)
+            else:
+                pool = list(world[entity.table].values())
+            if not pool:
+                return None
+            records[need] = rng.choice(pool)
+        entity = graph.entities[need]
+        while entity.owner and entity.owner not in records:
+            owner_entity = graph.entities[entity.owner]
+            owner_id = records[entity.name][entity.owner_key]
+            records[entity.owner] = world[owner_entity.table][owner_id]
+            entity = owner_entity
+    return records
+
+
+def draw_for(
+    graph: ToolGraph,
+    goal: Goal,
+    rng: random.Random,
+    world: Record,
+    want: type[PolicyError] | None = None,
+    base: dict[str, Record] | None = None,
+    test: Callable[[Draw], bool] | None = None,
+) -> tuple[Draw, PolicyError | None] | None:
+    records = records_for(graph, goal, rng, world, base or {})
+    if records is None:
+        return None
+    draw = Draw(rng, world, records)
+    if (goal.when and not goal.when(draw)) or (test and not test(draw)):
+        return None
+    draw.extra = goal.extra(draw) if goal.extra else {}
+    draw.args = goal.args(draw)
+    error = None
+    if goal.check is not None:
+        try:
+            goal.check(world, **draw.args)
+        except PolicyError as exc:
+            error = exc
+    if (want is None and error is None) or (want is not None and type(error) is want):
+        return draw, error
+    return None

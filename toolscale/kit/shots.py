@@ -1,0 +1,190 @@
+"""One goal's part of a task in words, and the Draft made of it (toolscale.kit.compose).
+
+`wordings` fills a goal's wordings with its records' descriptions and its values in a caller's
+words (and records the values a wording states); `shot_of` adds the agent's final message and
+the required facts from the tool's result; `assemble` makes the Draft: the request with a
+reason for the call and task instructions written from this task's wording, motive and
+conditions, after dropping facts the caller says and refusing a read-only draft that states
+nothing only a look-up shows (a parrot could pass it).
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from dataclasses import dataclass
+from typing import Any
+
+from toolscale.core.contract import ToolKind, fact_stated, tool_text
+from toolscale.kit.declare import Draw, Goal, Record
+from toolscale.kit.draft import Draft, Request
+from toolscale.kit.graph import ToolGraph
+from toolscale.kit.identify import Plan
+from toolscale.kit.phrasing import second_person
+from toolscale.kit.sampling import KitError
+from toolscale.kit.words import fact, shown, spoken
+
+MAX_ACTIONS = 8
+
+
+class Described(str):
+    """An entity's description in the agent's words; `{entity[field]}` is one of its fields."""
+
+    record: Record
+
+    def __new__(cls, words: str, record: Record) -> Described:
+        made = super().__new__(cls, words)
+        made.record = record
+        return made
+
+    def __getitem__(self, key: Any) -> Any:  # type: ignore[override]
+        return shown(self.record[key]) if isinstance(key, str) else str.__getitem__(self, key)
+
+
+def placeholders(text: str) -> set[str]:
+    return {f.split("[")[0].split(".")[0] for _, f, _, _ in string.Formatter().parse(text) if f}
+
+
+def fields_of(output: Any) -> dict[str, Any]:
+    return dict(output) if isinstance(output, dict) else {"result": output}
+
+
+def with_facts(text: str, facts: list[str]) -> str:
+    """`text` (its first letter capitalised), followed by the facts it does not state yet."""
+    text = text[:1].upper() + text[1:]
+    missing = [f for f in facts if not fact_stated(f, text)]
+    return f"{text} For reference: {', '.join(missing)}." if missing else text
+
+
+def you(text: str) -> str:
+    """A caller's words told to the simulated user ("I'd like my table" -> "you'd like your
+    table"), each sentence after the first starting with a capital."""
+    told = re.sub(r"(?<=[a-z,;] )You\b", "you", second_person(text))
+    return re.sub(r"([.!?] )([a-z])", lambda m: m[1] + m[2].upper(), told)
+
+
+@dataclass
+class Shot:
+    """One goal's part of a draft: its wordings, the final message and facts, and notes."""
+
+    words: tuple[str, ...]
+    final: str
+    facts: list[str]
+    notes: list[str]
+
+
+def slots(graph: ToolGraph, goal: Goal, draw: Draw, vague: str = "") -> tuple[dict, dict]:
+    """(the caller's slots, the agent's slots) for the goal's wordings and final message."""
+    values = {**draw.args, **draw.extra}
+    mine: dict[str, Any] = {k: spoken(v) for k, v in values.items()}
+    yours: dict[str, Any] = dict(mine)
+    for name, record in draw.records.items():
+        entity = graph.entities[name]
+        if entity.describe is not None:
+            words = entity.describe(record, draw.world, name != vague)
+            mine[name] = Described(words, record)
+            yours[name] = Described(second_person(words), record)
+    return mine, yours
+
+
+def facts_of(goal: Goal, draw: Draw, fields: dict[str, Any]) -> list[str]:
+    found = []
+    for item in goal.report:
+        entity, _, name = item.rpartition(".")
+        source = draw[entity] if entity else fields
+        if name not in source:
+            raise KitError(f"goal {goal.name}: reports {item!r}, which its result lacks")
+        values = source[name] if isinstance(source[name], list) else [source[name]]
+        found += [f for f in map(fact, values) if f is not None]
+    return found
+
+
+def wordings(graph: ToolGraph, goal: Goal, plan: Plan, draw: Draw, vague: str = "") -> tuple:
+    """(the caller's wordings of `goal`, the agent's slots for its final message)."""
+    mine, yours = slots(graph, goal, draw, vague)
+    values = {**draw.args, **draw.extra}
+    for name in sorted(placeholders(goal.words[0]) & set(values)):
+        plan.stated.setdefault(name.replace("_", " "), str(values[name]))
+    return tuple(w.format_map(mine) for w in goal.words), yours
+
+
+def shot_of(
+    graph: ToolGraph, goal: Goal, plan: Plan, draw: Draw, output: Any, last: Any, vague: str = ""
+) -> Shot:
+    words, yours = wordings(graph, goal, plan, draw, vague)
+    fields = {**fields_of(last), **fields_of(output)} if last is not None else fields_of(output)
+    if goal.derive is not None:
+        fields.update(goal.derive(output))
+    final = goal.done.format_map({**yours, **{k: shown(v) for k, v in fields.items()}})
+    facts = facts_of(goal, draw, fields)
+    return Shot(words, with_facts(final, facts), facts, [])
+
+
+def assemble(
+    graph: ToolGraph,
+    policy: str,
+    asks: bool,
+    goal: Goal,
+    plan: Plan,
+    draw: Draw,
+    shot: Shot,
+    conditions: tuple[tuple[str, ...], ...] = (),
+    writes: bool | None = None,
+    assertions: list[str] | None = None,
+) -> Draft | None:
+    if not 1 <= plan.actions <= MAX_ACTIONS:
+        return None
+    if writes is None:
+        writes = graph.kind(goal.tool) is ToolKind.WRITE
+    rng = draw.rng
+    said = [*shot.words, *goal.motives, *(c for group in conditions for c in group)]
+    said += [*plan.known.values(), *plan.stated.values()]
+    guess = " ".join([*said, policy])
+    # A fact the caller says proves nothing (and the kit refuses it in the opening).
+    shot.facts = [f for f in shot.facts if not fact_stated(f, " ".join(said))]
+    if not writes and not any(
+        (_number(f) or not fact_stated(f, guess))
+        and any(fact_stated(f, tool_text(o)) for o in plan.outputs)
+        for f in shot.facts
+    ):
+        return None  # nothing only a look-up shows: a parrot could pass
+    kind = "know" if asks else "do"
+    wording = rng.choice(shot.words)
+    motive = rng.choice(goal.motives) if goal.motives else ""
+    condition = rng.choice(conditions[0]) if conditions else ""
+    want = "You want to know" if kind == "know" else "You want to"
+    reason = you(" ".join(filter(None, [motive, f"{want} {wording}.", condition])))
+    reason = reason[:1].upper() + reason[1:]
+    notes = [*shot.notes]
+    if kind == "know":
+        notes.append(f"You only want to know {you(wording)}; agree to no change.")
+    elif writes:
+        notes.append(f"Agree to a change only if it is what you asked for: to {you(wording)}.")
+    else:
+        notes.append(f"You called to {you(wording)}.")
+    request = Request(
+        shot.words,
+        kind=kind,
+        known=dict(plan.known),
+        motives=goal.motives,
+        conditions=conditions,
+        notes=" ".join(notes),
+        stated=dict(plan.stated),
+        reason=reason,
+    )
+    return Draft(
+        request,
+        list(plan.run.actions),
+        shot.final,
+        list(dict.fromkeys(shot.facts)),
+        writes=writes,
+        nl_assertions=assertions or [],
+    )
+
+
+def _number(text: str) -> bool:
+    try:
+        float(text.replace(",", ""))
+    except ValueError:
+        return False
+    return True
