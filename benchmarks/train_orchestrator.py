@@ -8,10 +8,11 @@ the cheapest (gold: one calculator call) and the dearest (asking expert-1, whose
 charges cost and latency relative to the gold route. Held out: the first `--heldout` such tasks
 of another run seed (other numbers, other names, no common task id; checked).
 
-Three policies are scored on the held-out tasks by `trainer.evaluate` (greedy, one rollout per
-task, tools run in the sandbox, the training reward): base (SmolLM2's own tool template), SFT
-only, SFT + GRPO. Per policy: success rate, mean cost per solved task ($, total_cost), mean tool
-calls, mean reward_total, preference compliance, and which route each rollout took.
+Three policies are scored on the held-out tasks by `trainer.checkpoint_rollouts` (greedy, one
+rollout per task, tools run in the sandbox, the training reward): base (SmolLM2's own tool
+template), SFT only, SFT + GRPO. Per policy: success rate, mean cost per solved task ($,
+total_cost), mean tool calls, mean reward_total, preference compliance, and which route each
+rollout took.
 On CPU both trainings update the top `--trainable-layers` of the 30 decoder layers only.
 
     .venv/bin/python benchmarks/train_orchestrator.py --work runs/bench
@@ -36,7 +37,7 @@ import datasets
 
 from toolscale.config.generate import GenerateConfig
 from toolscale.pipeline.generate import generate
-from trainer.evaluate import dumps, evaluate
+from trainer.checkpoint_rollouts import dumps, evaluate_checkpoint
 from trainer.grpo import grpo
 from trainer.model import LOCAL, load
 from trainer.reward_config import load_saved_reward, stored_reward
@@ -92,7 +93,7 @@ def score(phase: str, model_name: str, rows: Any, work: Path, args: Any) -> dict
         model, tokenizer = load(model_name, "qwen3_instruct_2507")
         reward = load_saved_reward(model_name) or stored_reward(str(work / "train")).config
         start = time.perf_counter()
-        result = evaluate(
+        result = evaluate_checkpoint(
             model,
             tokenizer,
             rows,

@@ -1,254 +1,283 @@
-"""Evaluate a policy on held-out tasks: multi-turn rollouts with its tools run in the sandbox,
-judged by the verifier and scored with the reward it was trained on.
+"""`toolscale-train evaluate`: any orchestrator on a toolscale dataset's tasks, in one table.
 
-One rollout per task, greedy (or sampled at `temperature`, seeded): the model writes, its tool
-calls (parsed by TRL's `parse_response`, as in training) are executed through the task's
-environment, the results are appended, until it answers without a tool call or `max_turns` is
-reached. Rollouts advance turn by turn in batches of tasks that share a system prompt and tools,
-whose common head is encoded once (`trainer.decode`). The reward is training's: the same
-RewardConfig (give the trained model's own, `trainer.reward_config.load_saved_reward(folder)`)
-and the same reward functions, charged for the same tokens (the completion as TRL counts it:
-everything after the prompt, the tool results included). The mean is of `reward_total` (the
-linear form); the group-normalised form needs several rollouts per task, which this does not
-make. Each rollout's labels are kept (`Evaluation.rollouts`) for breakdowns. Costs are averaged
-over every rollout (`mean_cost`: a failed rollout cost what it spent) and over the solved ones
-(`cost_per_solved`). A call the model makes is handled as TRL's tool loop handles it: only the
-environment's tools can be called (never `reset` or anything private), and a refused call is
-answered with TRL's error text and still recorded by the judge.
+The orchestrator is a local checkpoint (`--model FOLDER`, or `local-smollm2`), rolled out as
+training rolls it out (`trainer.checkpoint_rollouts`), or an OpenAI-compatible endpoint
+(`--base_url URL --model NAME`, the key in the variable `--api_key_env` names), played as
+generation's LLM teacher plays (`trainer.endpoint_rollouts`). Its tools run in the sandbox, each
+attempt is judged by the dataset's Rubric and scored with the dataset's reward (its run.json), and
+the table (`trainer.table`) sets it beside the oracle and every fixed route, played at the same
+tasks (`trainer.reference_routes`). With no `--model`, the table holds the reference rows only.
+
+The tasks: the dataset's `tasks` rows (filtered by `--domains`, `--templates`, `--difficulties`),
+the split `--split all|train|heldout` of `--heldout_fraction` (the content-disjoint split training
+uses, `trainer.split`: `--split heldout --heldout_fraction 0.2` is what a run trained with
+`--heldout_fraction 0.2` never saw), or those whose ids `--tasks_from FILE` lists (one id a line,
+or JSON lines with an "id"), then at most `--max_tasks` of them drawn across domains.
+Writes OUTPUT/evaluation.json (every row, every attempt) and OUTPUT/evaluation.md.
 """
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
 import json
-import math
-from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
+import os
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any, Literal
 
-from toolscale.judge.rewards import RewardConfig
-from toolscale.sandbox.bridge import SandboxThread
-from trainer.decode import continue_prompts
-from trainer.environment import (
-    environment_factories,
-    environment_key,
-    policy_system_prompt,
-    tool_methods,
-)
-from trainer.rewards import final_answer, linear_rewards
+from toolscale.core.errors import ConfigError
+from toolscale.core.records import Task
+from toolscale.judge.rubric import Rubric
+from toolscale.publish.validate import run_settings
+from toolscale.write.output import Output
+from trainer.checkpoint_rollouts import evaluate_checkpoint
+from trainer.data import grpo_rows
+from trainer.endpoint_rollouts import endpoint_records, teacher_options
+from trainer.environment import TASK_FIELDS
+from trainer.model import load
+from trainer.reference_routes import oracle_class, play_tasks, reference_attempts, summary
+from trainer.reward_config import stored_reward
+from trainer.selection import stratified
+from trainer.table import UNKNOWN_TOOL, Scored, Table, build
 
-KEPT_LABELS = (
-    "verified",
-    "total_cost",
-    "total_latency_ms",
-    "num_tool_calls",
-    "calls_per_tool",
-    "preference_profile",
-    "preference_compliant",
-    "reward_outcome",
-    "reward_efficiency",
-    "reward_preference",
-)
+JSON_NAME, MARKDOWN_NAME = "evaluation.json", "evaluation.md"
 
 
-@dataclass(frozen=True)
-class Evaluation:
-    tasks: int
-    success_rate: float
-    mean_reward: float
-    mean_tool_calls: float
-    mean_completion_tokens: float
-    mean_cost: float  # mean total_cost ($) over every rollout, failed ones included
-    cost_per_solved: float  # mean total_cost ($) of the verified rollouts; nan when none
-    preference_compliance: float  # share of rollouts that keep their profile's hard constraints
-    rollouts: tuple[dict[str, Any], ...] = ()  # per task: id, labels, reward_total, answer
+@dataclass
+class EvaluateArguments:
+    """What to evaluate, on which tasks, and where the table goes."""
 
-    def summary(self) -> dict[str, Any]:
-        """The aggregate numbers (no per-rollout records)."""
-        return {k: v for k, v in self.__dict__.items() if k != "rollouts"}
-
-
-def play_calls(environment: Any, message: dict[str, Any]) -> list[dict[str, Any]]:
-    """Execute a message's tool calls in its environment, as TRL 1.16's tool loop does; the tool
-    messages that answer them. A wrong tool name or argument is the model's mistake, shown to it
-    as the tool's answer (TRL's own error text)."""
-    tools = {method.__name__: method for method in tool_methods(environment)}
-    replies = []
-    for call in message.get("tool_calls") or []:
-        function = call.get("function", {})
-        name = function.get("name", "unknown")
-        try:
-            if name not in tools:
-                raise ValueError(f"Tool {name} not found.")
-            result: Any = tools[name](**function.get("arguments"))
-        except Exception as exc:  # what TRL does: the error goes back to the model
-            result = {"error": str(exc)}
-        replies.append({"role": "tool", "name": name, "content": str(result)})
-    return replies
-
-
-def _render(tokenizer: Any, messages: list, tools: list, generation: bool) -> list[int]:
-    return tokenizer.apply_chat_template(
-        messages, tools=tools, add_generation_prompt=generation, tokenize=True, return_dict=True
-    )["input_ids"]
-
-
-def _stop_ids(model: Any, tokenizer: Any) -> set[int]:
-    configured = model.generation_config.eos_token_id
-    ids = set(configured if isinstance(configured, list) else [configured])
-    return {i for i in ids | {tokenizer.eos_token_id} if i is not None}
-
-
-def rollouts(
-    model: Any,
-    tokenizer: Any,
-    environments: list[Any],
-    rows: list[dict[str, Any]],
-    max_turns: int,
-    max_new_tokens: int,
-    batch_size: int = 16,
-    temperature: float = 0.0,
-    seed: int = 0,
-) -> tuple[list[list[dict[str, Any]]], list[int]]:
-    """The completion messages of one rollout per row (prompts excluded) and their token counts:
-    each rendered conversation's tokens after its prompt's (generated and tool-result tokens)."""
-    import torch
-    from trl.chat_template_utils import parse_response
-
-    generator = torch.Generator().manual_seed(seed)
-    stop, pad = _stop_ids(model, tokenizer), tokenizer.pad_token_id
-    tools, prompts = [], []
-    for environment, row in zip(environments, rows, strict=True):
-        environment.reset(**row)
-        tools.append(tool_methods(environment))
-        prompts.append(
-            [
-                {
-                    "role": "system",
-                    "content": policy_system_prompt(row["domain"], row["system_prompt"]),
-                },
-                {"role": "user", "content": row["instruction"]},
-            ]
-        )
-    completions: list[list[dict[str, Any]]] = [[] for _ in rows]
-    store: dict = {}
-    active = list(range(len(rows)))
-    for _ in range(max_turns):
-        groups: dict[tuple[str, str], list[int]] = {}
-        for i in active:
-            groups.setdefault((rows[i]["system_prompt"], rows[i]["tools"]), []).append(i)
-        finished = set()
-        for members in groups.values():
-            for start in range(0, len(members), batch_size):
-                batch = members[start : start + batch_size]
-                ids = [
-                    _render(tokenizer, prompts[i] + completions[i], tools[i], True) for i in batch
-                ]
-                new = continue_prompts(
-                    model, ids, stop, pad, max_new_tokens, temperature, generator, store
-                )
-                for i, prefix, tokens in zip(batch, ids, new, strict=True):
-                    message = parse_response(tokenizer, tokens, prefix=prefix, tools=tools[i])
-                    completions[i].append(message)
-                    replies = play_calls(environments[i], message)
-                    completions[i].extend(replies)
-                    if not replies:
-                        finished.add(i)
-        active = [i for i in active if i not in finished]
-        if not active:
-            break
-    counts = []
-    for i in range(len(rows)):
-        start = _render(tokenizer, prompts[i], tools[i], True)
-        whole = _render(tokenizer, prompts[i] + completions[i], tools[i], False)
-        counts.append(max(len(whole) - len(start), 0))
-    return completions, counts
+    dataset: str = field(
+        metadata={"help": "A toolscale output folder (or a downloaded copy of a pushed one)."}
+    )
+    output_dir: str = field(
+        default="runs/evaluate", metadata={"help": "Where evaluation.json and .md are written."}
+    )
+    model: str | None = field(
+        default=None,
+        metadata={
+            "help": "A checkpoint folder (or local-smollm2); with --base_url, the endpoint's "
+            "model name. Unset: only the oracle and fixed-route rows."
+        },
+    )
+    base_url: str | None = field(
+        default=None, metadata={"help": "An OpenAI-compatible endpoint, e.g. http://host:8000/v1."}
+    )
+    api_key_env: str = field(
+        default="OPENAI_API_KEY", metadata={"help": "Environment variable holding the API key."}
+    )
+    label: str | None = field(
+        default=None, metadata={"help": "The orchestrator's name in the table [the model's]."}
+    )
+    split: Literal["all", "train", "heldout"] = field(
+        default="all", metadata={"help": "all, or a side of the --heldout_fraction split."}
+    )
+    heldout_fraction: float = field(
+        default=0.0, metadata={"help": "The held-out share of the split (as in training)."}
+    )
+    tasks_from: str | None = field(
+        default=None, metadata={"help": "A file of task ids (one a line, or JSON lines with id)."}
+    )
+    domains: str = field(default="all", metadata={"help": 'Domain filter: "all" or "a,b".'})
+    templates: str = field(default="all", metadata={"help": 'Template filter: "all" or "a,b".'})
+    difficulties: str = field(
+        default="all", metadata={"help": 'Difficulty filter: "all" or "easy,medium".'}
+    )
+    max_tasks: int | None = field(
+        default=None, metadata={"help": "At most this many tasks, drawn across domains."}
+    )
+    chat_template: str | None = field(
+        default=None, metadata={"help": "A checkpoint's chat template: qwen3, qwen3_instruct_2507."}
+    )
+    max_turns: int = field(default=4, metadata={"help": "Most answers per task."})
+    max_new_tokens: int = field(default=256, metadata={"help": "Most tokens per answer."})
+    temperature: float = field(default=0.0, metadata={"help": "0: greedy."})
+    seed: int = field(default=0, metadata={"help": "Sampling seed of a checkpoint's rollouts."})
+    batch_size: int = field(default=16, metadata={"help": "A checkpoint's rollouts per batch."})
+    request_timeout: float = field(default=60.0, metadata={"help": "Seconds per endpoint request."})
+    concurrency: int = field(default=8, metadata={"help": "Endpoint attempts in flight at once."})
+    reference_rows: bool = field(
+        default=True, metadata={"help": "Play the oracle and every fixed route at the tasks."}
+    )
+    sandbox_workers: int = field(default=2, metadata={"help": "Sandbox worker processes."})
 
 
-def evaluate(
-    model: Any,
-    tokenizer: Any,
-    rows: Any,
-    reward: RewardConfig,
-    workers: int = 2,
-    max_turns: int = 4,
-    max_new_tokens: int = 96,
-    batch_size: int = 16,
-    temperature: float = 0.0,
-    seed: int = 0,
-    worlds: Mapping[str, dict[str, Any]] | None = None,
-) -> Evaluation:
-    """Success rate (verified rollouts), mean reward_total under `reward`, mean tool calls, mean
-    completion tokens, mean cost per solved task and preference compliance over `rows` (whose
-    stateful tasks derive from `worlds`, `trainer.data.dataset_worlds`)."""
-    model.eval()
-    sandbox = SandboxThread(workers)
+def parse(argv: Sequence[str]) -> EvaluateArguments:
+    """The options from `--config FILE` and `--key value` flags; a bad one is a ConfigError."""
+    from trl import TrlParser
+
     try:
-        listed = list(rows)
-        keys = [environment_key(row["domain"], row["tools"]) for row in listed]
-        classes = environment_factories(sorted(set(keys)), sandbox, worlds)
-        environments = [classes[key]() for key in keys]
-        completions, tokens = rollouts(
-            model,
-            tokenizer,
-            environments,
-            listed,
-            max_turns,
-            max_new_tokens,
-            batch_size,
-            temperature,
-            seed,
+        (options,) = TrlParser((EvaluateArguments,)).parse_args_and_config(list(argv))
+    except FileNotFoundError as exc:
+        raise ConfigError(f"no file {exc.filename}: give --config a YAML file") from None
+    except (OSError, ValueError) as exc:
+        raise ConfigError(str(exc).splitlines()[0]) from None
+    return options
+
+
+def _ids(path: str) -> list[str]:
+    try:
+        lines = Path(path).read_text().splitlines()
+    except OSError as exc:
+        raise ConfigError(f"--tasks_from {path}: cannot read it ({exc.strerror})") from None
+    ids = []
+    for line in filter(None, (x.strip() for x in lines)):
+        if line.startswith("{"):
+            try:
+                line = str(json.loads(line)["id"])
+            except (ValueError, KeyError):
+                raise ConfigError(f"--tasks_from {path}: a JSON line without an id") from None
+        ids.append(line)
+    return ids
+
+
+def task_rows(options: EvaluateArguments) -> Any:
+    """The `tasks` rows to evaluate on (see the module docstring); ConfigError when none."""
+    root = Path(options.dataset)
+    if not (root / "data" / "tasks").is_dir():
+        raise ConfigError(
+            f"{options.dataset} is not a toolscale output folder (no data/tasks); give the "
+            "folder `toolscale generate` wrote"
         )
-        columns = {k: [row[k] for row in listed] for k in listed[0]}
-        for f in linear_rewards(reward):  # judge every rollout as training does
-            f(
-                completions=completions,
-                environments=environments,
-                completion_ids=[[0] * n for n in tokens],  # only their lengths are read
-                **columns,
-            )
-        # A rollout left out of training (a crashed tool) still counts here, at what it scored.
-        totals = [float(env._labels["reward_total"]) for env in environments]
-        records = tuple(
-            {
-                "id": row["id"],
-                **{k: env._labels[k] for k in KEPT_LABELS},  # set by the reward functions
-                "failure_stage": env._labels["failure_stage"],
-                "excluded": env._labels["excluded"],
-                "reward_total": total,
-                "completion_tokens": count,
-                "final_answer": final_answer(completion),
-            }
-            for row, env, total, count, completion in zip(
-                listed, environments, totals, tokens, completions, strict=True
-            )
+    if (options.split == "all") != (options.heldout_fraction <= 0):
+        raise ConfigError(
+            "--split train or heldout goes with --heldout_fraction F (0 < F < 1, the value "
+            "training used); --split all with none"
         )
-    finally:
-        sandbox.close()
-    n = len(records)
-    solved = [r["total_cost"] for r in records if r["verified"]]
-    return Evaluation(
-        tasks=n,
-        success_rate=len(solved) / n,
-        mean_reward=sum(totals) / n,
-        mean_tool_calls=sum(r["num_tool_calls"] for r in records) / n,
-        mean_completion_tokens=sum(tokens) / n,
-        mean_cost=sum(r["total_cost"] for r in records) / n,
-        cost_per_solved=sum(solved) / len(solved) if solved else math.nan,
-        preference_compliance=sum(bool(r["preference_compliant"]) for r in records) / n,
-        rollouts=records,
+    view = SimpleNamespace(
+        **{k: getattr(options, k) for k in ("dataset", "domains", "templates", "difficulties")},
+        dataset_config="tasks",
+        max_tasks=None,
+        heldout_fraction=options.heldout_fraction,
+    )
+    rows = grpo_rows(view, heldout=options.split == "heldout")
+    if options.tasks_from is not None:
+        wanted = _ids(options.tasks_from)
+        unknown = sorted(set(wanted) - set(rows["id"]))
+        if unknown:
+            raise ConfigError(
+                f"--tasks_from {options.tasks_from}: {len(unknown)} ids are no task of this "
+                f"selection (e.g. {unknown[0]})"
+            )
+        keep = set(wanted)
+        rows = rows.filter(lambda i: i in keep, input_columns="id")
+    if options.max_tasks:
+        rows = rows.select(stratified(rows["domain"], rows["id"], options.max_tasks))
+    if len(rows) == 0:
+        raise ConfigError(
+            f"no tasks to evaluate in the {options.split} split of {options.dataset}"
+            + (f" (heldout_fraction {options.heldout_fraction})" if options.split != "all" else "")
+            + (f" listed in {options.tasks_from}" if options.tasks_from else "")
+        )
+    return rows
+
+
+def _scored(record: dict[str, Any], task: Task) -> Scored:
+    unknown = set(record["tools_called"]) - set(task.tool_names())
+    return Scored(
+        task_id=record["id"],
+        verified=bool(record["verified"]),
+        reward_total=float(record["reward_total"]),
+        total_cost=float(record["total_cost"]),
+        total_latency_ms=float(record["total_latency_ms"]),
+        compliant=bool(record["preference_compliant"]),
+        route=UNKNOWN_TOOL if unknown else record["route"],
+        oracle=oracle_class(task),
     )
 
 
-def dumps(evaluation: Evaluation) -> str:
-    """The evaluation as JSON text (nan written as null)."""
+def _label(options: EvaluateArguments) -> str:
+    if options.label:
+        return options.label
+    name = str(options.model)
+    return f"endpoint {name}" if options.base_url else Path(name).name or name
 
-    def clean(value: Any) -> Any:
-        if isinstance(value, float) and math.isnan(value):
-            return None
-        if isinstance(value, dict):
-            return {k: clean(v) for k, v in value.items()}
-        if isinstance(value, list | tuple):
-            return [clean(v) for v in value]
-        return value
 
-    return json.dumps(clean({**evaluation.summary(), "rollouts": evaluation.rollouts}), indent=2)
+def evaluation(options: EvaluateArguments) -> Table:
+    """The table of the orchestrator the options name (if any) and the reference rows."""
+    if options.model is None and options.base_url is not None:
+        raise ConfigError("--base_url needs --model, the name the endpoint serves")
+    if options.model is None and not options.reference_rows:
+        raise ConfigError("nothing to evaluate: give --model, or leave --reference_rows on")
+    rows = task_rows(options)
+    endpoint = None
+    if options.base_url is not None:  # checked before anything runs
+        endpoint = teacher_options(
+            options.base_url,
+            str(options.model),
+            options.api_key_env,
+            options.max_turns,
+            options.max_new_tokens,
+            options.temperature,
+            options.request_timeout,
+            options.concurrency,
+        )
+    resolved = stored_reward(options.dataset)
+    if resolved.warning:
+        print(resolved.warning, file=sys.stderr)
+    stored = run_settings(Output(Path(options.dataset)))
+    settings = dataclasses.replace(stored, reward=resolved.config)
+    tasks = [Task.from_row({k: row[k] for k in TASK_FIELDS}, settings.worlds) for row in rows]
+    about: dict[str, Any] = {
+        "dataset": options.dataset,
+        "output_dir": options.output_dir,
+        "split": options.split,
+        "heldout_fraction": options.heldout_fraction,
+        "tasks_from": options.tasks_from,
+        "task_ids": [t.id for t in tasks],
+        "reward": dataclasses.asdict(resolved.config),
+        "reward_source": resolved.source,
+        "options": dataclasses.asdict(options),
+    }
+    reference = {}
+    if options.reference_rows:
+        played = asyncio.run(play_tasks(tasks, settings, options.sandbox_workers))
+        reference = reference_attempts(played)
+        about["fixed_routes_admitted"] = summary(played)
+    evaluated = {}
+    if endpoint is not None:
+        rubric = Rubric(settings.reward, settings.teacher_price)
+        records = asyncio.run(endpoint_records(endpoint, tasks, rubric, options.sandbox_workers))
+    elif options.model is not None:
+        model, tokenizer = load(options.model, options.chat_template)
+        records = list(
+            evaluate_checkpoint(
+                model,
+                tokenizer,
+                rows,
+                settings.reward,
+                workers=options.sandbox_workers,
+                max_turns=options.max_turns,
+                max_new_tokens=options.max_new_tokens,
+                batch_size=options.batch_size,
+                temperature=options.temperature,
+                seed=options.seed,
+                worlds=settings.worlds,
+            ).rollouts
+        )
+    if options.model is not None:
+        evaluated[_label(options)] = [_scored(r, t) for r, t in zip(records, tasks, strict=True)]
+    return build(evaluated, reference, about)
+
+
+def write(table: Table, folder: str | Path) -> Path:
+    """evaluation.json and evaluation.md in `folder`, each written whole or not at all."""
+    root = Path(folder)
+    root.mkdir(parents=True, exist_ok=True)
+    for name, text in ((JSON_NAME, table.to_json()), (MARKDOWN_NAME, table.to_markdown())):
+        partial = root / f".{name}.partial"
+        partial.write_text(text)
+        os.replace(partial, root / name)
+    return root
+
+
+def evaluate(argv: Sequence[str]) -> Table:
+    """Parse the flags, evaluate, write the table to --output_dir; returns the table."""
+    options = parse(argv)
+    table = evaluation(options)
+    write(table, options.output_dir)
+    return table

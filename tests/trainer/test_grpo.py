@@ -203,10 +203,10 @@ def test_evaluation_harness_runs_rollouts_through_the_sandbox(tmp_path, monkeypa
     )
     import datasets
 
-    import trainer.evaluate as evaluate_module
+    import trainer.checkpoint_rollouts as evaluate_module
     import trainer.rewards as rewards_module
     from toolscale.judge.rewards import RewardConfig
-    from trainer.evaluate import evaluate
+    from trainer.checkpoint_rollouts import evaluate_checkpoint
 
     labelled: list[tuple[int, dict]] = []
     real_labels = rewards_module.rollout_labels
@@ -229,7 +229,7 @@ def test_evaluation_harness_runs_rollouts_through_the_sandbox(tmp_path, monkeypa
         return [tokenizer.encode(r, add_special_tokens=False) for r in replies]
 
     monkeypatch.setattr(evaluate_module, "continue_prompts", continuation)
-    result = evaluate(model, tokenizer, rows, RewardConfig(), workers=1, max_turns=6)
+    result = evaluate_checkpoint(model, tokenizer, rows, RewardConfig(), workers=1, max_turns=6)
     gold_calls = [len(json.loads(r["gold_actions"])) for r in rows]
     assert result.tasks == 3 and result.success_rate == 1.0
     assert result.mean_tool_calls == sum(gold_calls) / 3
@@ -248,5 +248,7 @@ def test_evaluation_harness_runs_rollouts_through_the_sandbox(tmp_path, monkeypa
     totals = [labels["reward_total"] for _, labels in labelled]
     assert result.mean_reward == pytest.approx(sum(totals) / 3)
     # Another RewardConfig (as saved beside a trained model) changes the reward accordingly.
-    heavier = evaluate(model, tokenizer, rows, RewardConfig(w_o=2.0), workers=1, max_turns=6)
+    heavier = evaluate_checkpoint(
+        model, tokenizer, rows, RewardConfig(w_o=2.0), workers=1, max_turns=6
+    )
     assert heavier.mean_reward == pytest.approx(result.mean_reward + 1.0)

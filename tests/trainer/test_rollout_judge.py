@@ -24,8 +24,8 @@ from toolscale.sample.prices import text_tokens
 from toolscale.sample.tasks import build_task, with_preference
 from toolscale.sample.worlds import WorldStore
 from toolscale.sandbox.bridge import SandboxThread
+from trainer.checkpoint_rollouts import play_calls
 from trainer.environment import ENDED, environment_class, environment_key
-from trainer.evaluate import play_calls
 from trainer.rewards import reward_functions
 
 # Columns that name who played the attempt or what their model used, not what it did.

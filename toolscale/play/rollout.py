@@ -1,10 +1,10 @@
 """A policy's rollout as a Transcript, recorded exactly as an LLM teacher's attempt is recorded.
 
-A GRPO rollout (TRL's tool loop) or an evaluation rollout (`trainer.evaluate`) leaves two things:
-the chat messages the policy wrote and read (assistant turns with their parsed tool calls, tool
-results), and the log of what its environment executed (`Executed`, one entry per call that
-reached the sandbox or the user, in order). `transcript_of` puts them together into the same
-Transcript a teacher leaves, so `toolscale.judge.rubric.Rubric` judges both alike:
+A GRPO rollout (TRL's tool loop) or an evaluation rollout (`trainer.checkpoint_rollouts`) leaves
+two things: the chat messages the policy wrote and read (assistant turns with their parsed tool
+calls, tool results), and the log of what its environment executed (`Executed`, one entry per
+call that reached the sandbox or the user, in order). `transcript_of` puts them together into the
+same Transcript a teacher leaves, so `toolscale.judge.rubric.Rubric` judges both alike:
 
 - every call the policy emitted is recorded with its text, in the turn that emitted it (one
   assistant message per turn, its text content included, so the policy's words are charged and
