@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from tests.synthesis.scripted import valid
+from tests.synthesis.scripted import fits, valid
 from toolscale.core.contract import state_hash
 from toolscale.core.errors import ConfigError
 from toolscale.core.registry import get_domain
@@ -97,8 +97,9 @@ def test_execution_filter_fails_errors_and_writes_that_change_nothing():
 
 def test_gold_runs_in_the_sandbox_and_do_nothing_is_judged():
     domain = get_domain(DOMAIN)
-    candidate = Candidate.model_validate(valid(DOMAIN, 0, 0))
-    state = base_state(domain, 0, 0)
+    index = next(i for i in range(50) if fits(DOMAIN, "read", i))  # a read-only task
+    candidate = Candidate.model_validate(valid(DOMAIN, 0, index))
+    state = base_state(domain, 0, index)
 
     async def run():
         async with SandboxPool(1) as pool:
@@ -110,7 +111,7 @@ def test_gold_runs_in_the_sandbox_and_do_nothing_is_judged():
         {
             "domain": DOMAIN,
             "seed": 0,
-            "index": 0,
+            "index": index,
             "difficulty": "easy",
             "gold_actions": [a.model_dump() for a in candidate.actions],
             "initial_state": state,
