@@ -4,15 +4,13 @@ validate round through the command line."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from typing import Any
 
 import pytest
 
 from domains.basketball import BasketballDomain, rules
 from domains.basketball.tools import BasketballTools
+from tests.domains.rounds import gold_round
 from toolscale.core.contract import ToolError, item_rng
 
 PRICES = {"upper": 40.0, "lower": 100.0, "courtside": 400.0}
@@ -223,15 +221,4 @@ def test_the_world_is_large_and_every_tool_is_in_a_gold_path() -> None:
 
 @pytest.mark.slow
 def test_generated_tasks_verify_and_validate(tmp_path) -> None:
-    env = dict(os.environ)
-    extra = "basketball=domains.basketball:BasketballDomain"
-    env["TOOLSCALE_DOMAINS"] = ",".join(filter(None, [env.get("TOOLSCALE_DOMAINS"), extra]))
-    out = tmp_path / "out"
-    for args in (
-        ["generate", "--domains", "basketball", "--num-tasks", "16", "--out", str(out)],
-        ["validate", str(out)],
-    ):
-        run = subprocess.run(
-            [sys.executable, "-m", "toolscale", *args], env=env, capture_output=True, text=True
-        )
-        assert run.returncode == 0, run.stderr
+    gold_round("basketball", tmp_path / "out")

@@ -3,9 +3,6 @@ the rendered policy, hostile arguments, and one generate -> validate round."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import time
 from typing import Any
 
@@ -13,11 +10,9 @@ import pytest
 
 from domains.ecommerce import EcommerceDomain, rules
 from domains.ecommerce.tools import EcommerceTools
-from toolscale.core import registry
+from tests.domains.rounds import gold_round
 from toolscale.core.contract import ToolError
 from toolscale.publish.fuzz import fuzz_domain
-
-ENTRY = "ecommerce=domains.ecommerce:EcommerceDomain"
 
 
 def _item(variant: str, product: str, price: float, quantity: int = 1, **extra: Any) -> dict:
@@ -198,32 +193,10 @@ def test_the_world_is_large_quick_to_build_and_the_policy_has_its_numbers() -> N
     assert {"return.handoff.large_refund", "exchange.no.out_of_stock", "multi"} <= kinds
 
 
-@pytest.fixture
-def registered(monkeypatch: pytest.MonkeyPatch):
-    entries = [e for e in os.environ.get("TOOLSCALE_DOMAINS", "").split(",") if e]
-    monkeypatch.setenv("TOOLSCALE_DOMAINS", ",".join({*entries, ENTRY}))
-    registry._entry_points.cache_clear()
-    registry.domain_class.cache_clear()
-    yield
-    registry._entry_points.cache_clear()
-    registry.domain_class.cache_clear()
-
-
-def test_hostile_arguments_fail_calls_and_crash_no_tool(registered) -> None:
+def test_hostile_arguments_fail_calls_and_crash_no_tool() -> None:
     assert [p.message for p in fuzz_domain("ecommerce", per_tool=8)] == []
 
 
 @pytest.mark.slow
-def test_generated_tasks_verify_and_validate(registered, tmp_path) -> None:
-    out = tmp_path / "out"
-
-    def cli(*args: str) -> str:
-        done = subprocess.run(
-            [sys.executable, "-m", "toolscale", *args], capture_output=True, text=True, timeout=300
-        )
-        assert done.returncode == 0, done.stderr
-        return done.stdout + done.stderr
-
-    made = cli("generate", "--domains", "ecommerce", "--num-tasks", "16", "--out", str(out))
-    assert "16 tasks, 16 verified traces, 0 rejected" in " ".join(made.split())
-    assert "valid" in cli("validate", str(out))
+def test_generated_tasks_verify_and_validate(tmp_path) -> None:
+    gold_round("ecommerce", tmp_path / "out")

@@ -4,9 +4,6 @@ generate -> validate round through the command line."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import time
 from typing import Any
 
@@ -14,11 +11,9 @@ import pytest
 
 from domains.medicine import MedicineDomain, rules
 from domains.medicine.tools import ClinicTools
-from toolscale.core import registry
+from tests.domains.rounds import gold_round
 from toolscale.core.contract import ToolError
 from toolscale.publish.fuzz import fuzz_domain
-
-ENV = {"TOOLSCALE_DOMAINS": "medicine=domains.medicine:MedicineDomain"}
 
 
 def _plan(pid: str, name: str, referrals: bool) -> dict[str, Any]:
@@ -206,32 +201,9 @@ def test_the_world_is_hundreds_of_records_built_fast_and_the_policy_has_its_numb
     assert 18 <= len(ClinicTools.specs()) <= 22
 
 
-def test_hostile_arguments_fail_calls_and_crash_no_tool(monkeypatch) -> None:
-    monkeypatch.setenv("TOOLSCALE_DOMAINS", ENV["TOOLSCALE_DOMAINS"])
-    caches = (registry._entry_points, registry.domain_class, registry.get_domain)
-    for cached in caches:
-        cached.cache_clear()
-    try:
-        assert [p.message for p in fuzz_domain("medicine", per_tool=12)] == []
-    finally:
-        for cached in caches:
-            cached.cache_clear()
+def test_hostile_arguments_fail_calls_and_crash_no_tool() -> None:
+    assert [p.message for p in fuzz_domain("medicine", per_tool=12)] == []
 
 
-def _toolscale(*args: str) -> str:
-    result = subprocess.run(
-        [sys.executable, "-m", "toolscale", *args],
-        capture_output=True,
-        text=True,
-        env={**os.environ, **ENV},
-        timeout=300,
-    )
-    assert result.returncode == 0, result.stderr
-    return result.stdout + result.stderr
-
-
-def test_generated_gold_attempts_all_verify_and_the_output_validates(tmp_path) -> None:
-    out = str(tmp_path / "out")
-    said = _toolscale("generate", "--domains", "medicine", "--num-tasks", "16", "--out", out)
-    assert "16 tasks, 16 verified traces, 0 rejected" in " ".join(said.split())  # gold only
-    assert "rows valid" in _toolscale("validate", out)
+def test_generated_tasks_verify_and_validate(tmp_path) -> None:
+    gold_round("medicine", tmp_path / "out")

@@ -4,15 +4,13 @@ hand-built cinema, one test per policy rule, every tool in a composed gold path,
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from typing import Any
 
 import pytest
 
 from domains.movie import MovieDomain, rules
 from domains.movie.tools import MovieTools
+from tests.domains.rounds import gold_round
 from toolscale.core.contract import ToolError, item_rng
 
 
@@ -173,15 +171,4 @@ def test_the_world_is_large_and_every_tool_is_in_a_gold_path() -> None:
 
 @pytest.mark.slow
 def test_generated_tasks_verify_and_validate(tmp_path) -> None:
-    env = dict(os.environ)
-    extra = "movie=domains.movie:MovieDomain"
-    env["TOOLSCALE_DOMAINS"] = ",".join(filter(None, [env.get("TOOLSCALE_DOMAINS"), extra]))
-    out = tmp_path / "out"
-    for args in (
-        ["generate", "--domains", "movie", "--num-tasks", "16", "--out", str(out)],
-        ["validate", str(out)],
-    ):
-        run = subprocess.run(
-            [sys.executable, "-m", "toolscale", *args], env=env, capture_output=True, text=True
-        )
-        assert run.returncode == 0, run.stderr
+    gold_round("movie", tmp_path / "out")

@@ -3,9 +3,6 @@ time, the rendered policy, hostile arguments, and one generate -> validate round
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import time
 from typing import Any
 
@@ -13,11 +10,9 @@ import pytest
 
 from domains.school import SchoolDomain, rules
 from domains.school.tools import SchoolTools
-from toolscale.core import registry
+from tests.domains.rounds import gold_round
 from toolscale.core.contract import ToolError
 from toolscale.publish.fuzz import fuzz_domain
-
-ENTRY = "school=domains.school:SchoolDomain"
 
 
 def _student(sid: str, name: str, **extra: Any) -> dict:
@@ -188,32 +183,10 @@ def test_the_world_is_large_quick_to_build_and_the_policy_has_its_numbers() -> N
     assert {"absence.handoff.term_time_holiday", "trip.no.fees_overdue", "multi"} <= kinds
 
 
-@pytest.fixture
-def registered(monkeypatch: pytest.MonkeyPatch):
-    entries = [e for e in os.environ.get("TOOLSCALE_DOMAINS", "").split(",") if e]
-    monkeypatch.setenv("TOOLSCALE_DOMAINS", ",".join({*entries, ENTRY}))
-    registry._entry_points.cache_clear()
-    registry.domain_class.cache_clear()
-    yield
-    registry._entry_points.cache_clear()
-    registry.domain_class.cache_clear()
-
-
-def test_hostile_arguments_fail_calls_and_crash_no_tool(registered) -> None:
+def test_hostile_arguments_fail_calls_and_crash_no_tool() -> None:
     assert [p.message for p in fuzz_domain("school", per_tool=8)] == []
 
 
 @pytest.mark.slow
-def test_generated_tasks_verify_and_validate(registered, tmp_path) -> None:
-    out = tmp_path / "out"
-
-    def cli(*args: str) -> str:
-        done = subprocess.run(
-            [sys.executable, "-m", "toolscale", *args], capture_output=True, text=True, timeout=300
-        )
-        assert done.returncode == 0, done.stderr
-        return " ".join((done.stdout + done.stderr).split())
-
-    made = cli("generate", "--domains", "school", "--num-tasks", "16", "--out", str(out))
-    assert "16 tasks, 16 verified traces, 0 rejected" in made
-    assert "valid" in cli("validate", str(out))
+def test_generated_tasks_verify_and_validate(tmp_path) -> None:
+    gold_round("school", tmp_path / "out")

@@ -10,6 +10,7 @@ import pytest
 
 from domains.travel import TravelDomain, rules
 from domains.travel.tools import TravelTools
+from tests.domains.rounds import gold_round
 from toolscale.core.contract import ToolError
 
 
@@ -204,17 +205,5 @@ def test_the_world_is_big_fast_and_the_policy_has_its_numbers() -> None:
     assert 18 <= len(TravelTools.specs()) <= 22
 
 
-def test_a_generate_round_validates(tmp_path, monkeypatch) -> None:
-    from toolscale.core import registry
-    from toolscale.pipeline.generate import GenerateConfig, generate
-    from toolscale.publish.validate import validate_output
-
-    monkeypatch.setenv("TOOLSCALE_DOMAINS", "travel=domains.travel:TravelDomain")
-    registry._entry_points.cache_clear()  # until the entry point is installed
-    try:
-        out = tmp_path / "out"
-        generate(GenerateConfig(domains=["travel"], num_tasks=16, out=out))
-        assert validate_output(out, workers=1).problems == []
-    finally:
-        monkeypatch.undo()
-        registry._entry_points.cache_clear()
+def test_generated_tasks_verify_and_validate(tmp_path) -> None:
+    gold_round("travel", tmp_path / "out")
