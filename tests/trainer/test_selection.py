@@ -18,8 +18,9 @@ from trainer.selection import best_traces, quotas, stratified, variant_filter
 
 @pytest.fixture(scope="module")
 def dataset(tmp_path_factory):
-    """3 math and 3 bank tasks with every detour: 30 verified traces, 6 of them gold, 3 bank
-    `guessed_id` (a mistyped id, then the right one: verified, deliberately degraded)."""
+    """3 math and 3 bank tasks with every detour: 28 verified traces, 6 of them gold, 3 bank
+    `guessed_id` (a mistyped id, then the right one: verified, deliberately degraded) and 3 bank
+    `repeat_read` (the number of other detours depends on which tasks are drawn)."""
     out = tmp_path_factory.mktemp("selection") / "data"
     generate(GenerateConfig(domains=["math", "bank"], num_tasks=6, out=out, detours=True))
     return out
@@ -52,7 +53,8 @@ def test_default_sft_data_is_the_gold_trace_of_each_task(dataset):
 
     traces = datasets.load_dataset(str(dataset), "traces", split="train")
     variants = Counter(traces["variant"])
-    assert len(traces) == 30 and variants["gold"] == 6 and variants["guessed_id"] == 3
+    assert variants["gold"] == 6 and variants["guessed_id"] == 3 == variants["repeat_read"]
+    assert len(traces) > 6 + 3 + 3  # other detours too: each must be left out
     rows = sft_rows(options(dataset))  # --variants best, the default
     gold = [t for t in traces if t["variant"] == "gold"]
     assert len(rows) == 6  # one per task
@@ -60,7 +62,7 @@ def test_default_sft_data_is_the_gold_trace_of_each_task(dataset):
     assert [called(r) for r in rows] == [trace_calls(t) for t in gold]
     guessed = {json.dumps(trace_calls(t)) for t in traces if t["variant"] == "guessed_id"}
     assert guessed and not guessed & {json.dumps(called(r)) for r in rows}
-    assert len(sft_rows(options(dataset, variants="all"))) == 30
+    assert len(sft_rows(options(dataset, variants="all"))) == len(traces)
     named = sft_rows(options(dataset, variants="guessed_id,repeat_read"))
     assert len(named) == 6
 
