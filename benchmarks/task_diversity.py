@@ -93,12 +93,17 @@ def figures(openings: list[str], masked: list[str]) -> dict[str, float]:
 
 
 def tool_named(text: str, tools: list[str]) -> bool:
-    """Whether `text` names one of `tools`: a name of several words as it is or with spaces
-    ("get_fee_quote", "get fee quote"), a one-word name as "the <name> tool"."""
+    """Whether `text` names one of `tools`: a name as it is ("get_fee_quote"), a name of several
+    words with spaces used as a name ("the get fee quote", "get fee quote tool"), or a one-word
+    name as "the <name> tool". A verb phrase that spells a tool's name ("help me book seats for
+    two", tool `book_seats`) is how callers talk and is not counted."""
     low = text.casefold()
     for t in tools:
-        spaced = t.replace("_", " ")
-        pattern = rf"\b({re.escape(t)}|{re.escape(spaced)})\b" if "_" in t else rf"\b{t} tool\b"
+        spaced = re.escape(t.replace("_", " "))
+        if "_" in t:
+            pattern = rf"\b{re.escape(t)}\b|\b(the|a|your) {spaced}\b|\b{spaced} (tool|function)\b"
+        else:
+            pattern = rf"\b{t} (tool|function)\b"
         if re.search(pattern, low):
             return True
     return False

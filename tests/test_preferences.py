@@ -252,6 +252,15 @@ def test_a_tool_to_avoid_is_said_as_what_it_does():
     assert len(said) == 5 and all("the fee quote" in s for s in said)
     assert all("get" not in s.split() for s in said)
     assert avoid_saying(rng, "search_trains").count("the trains") == 1
+    # Never the name with spaces: a verb that is not a look-up becomes its noun, the caller's own
+    # records are "my", a "by ..." tail is dropped.
+    assert "the quote for the stay" in avoid_saying(rng, "quote_stay")
+    assert "the tracking of the shipment" in avoid_saying(rng, "track_shipment")
+    assert "my season passes" in avoid_saying(rng, "list_fan_season_passes")
+    assert "my customer record" in avoid_saying(rng, "find_customer_by_email")
+    assert "my account details" in avoid_saying(rng, "get_account_details")
+    said = avoid_saying(random.Random(0), "list_games_on")  # a trailing "on" is dropped
+    assert said == "I'd rather you didn't look at the games."
     assert avoid_saying(rng, "code_executor") in (
         "Don't run any code.",
         "Please don't write or run any programs.",

@@ -100,6 +100,7 @@ _TOOL_SAYINGS = {
         "No calculator, please; work the numbers out yourself.",
     ),
 }
+_TOOL_SAYINGS["calculator"] = _TOOL_SAYINGS["calculate"]
 _LOOK_UP = (
     "Please don't look up {thing}; I don't need that.",
     "No need to pull up {thing}.",
@@ -108,17 +109,42 @@ _LOOK_UP = (
     "Leave {thing} out of it, please.",
 )
 _VERBS = {"get", "list", "find", "search", "lookup", "look", "check", "fetch", "read", "show"}
+# A tool named for another verb is said as that verb's noun: quote_stay -> "the quote for the stay".
+_VERB_NOUNS = {"quote": "quote for", "track": "tracking of", "price": "price of"}
+# Words naming the caller's own records: list_customer_orders -> "my orders".
+_OWNERS = {"customer", "fan", "patient", "traveller", "guardian", "member", "user", "account"}
+_TAILS = {"by", "on", "for", "of", "in", "at", "from", "to"}
+
+
+def _thing(words: list[str]) -> str:
+    """What a caller calls the records a tool's name (less its verb) reads: ["customer", "by",
+    "email"] -> "my customer record", ["fan", "season", "passes"] -> "my season passes"."""
+    if "by" in words[1:]:
+        words = words[: words.index("by", 1)]
+    if words[-1] in ("email", "phone") and len(words) > 1:
+        words = words[:-1]
+    while len(words) > 1 and words[-1] in _TAILS:
+        words = words[:-1]
+    if words[0] in _OWNERS:
+        rest = words[1:] if words[1:] not in ([], ["details"]) else [words[0], *words[1:]]
+        return "my " + " ".join(rest or [words[0]]) + " record" * (not words[1:])
+    return "the " + " ".join(words)
 
 
 def avoid_saying(rng: random.Random, tool: str) -> str:
-    """How a caller asks the agent not to use `tool`, in their words: "get_fee_quote" -> "Please
-    don't look up the fee quote; I don't need that."."""
+    """How a caller asks the agent not to use `tool`, in their words, never its name:
+    "get_fee_quote" -> "Please don't look up the fee quote; I don't need that.", "quote_stay" ->
+    "... the quote for the stay ...", "list_fan_tickets" -> "... my tickets ..."."""
     if tool in _TOOL_SAYINGS:
         return rng.choice(_TOOL_SAYINGS[tool])
     words = tool.split("_")
     if words[0] in _VERBS and words[1:]:
         words = words[1:]
-    return rng.choice(_LOOK_UP).format(thing="the " + " ".join(words))
+    if words[0] in _VERB_NOUNS and words[1:]:
+        thing = f"the {_VERB_NOUNS[words[0]]} {_thing(words[1:])}"
+    else:
+        thing = _thing(words)
+    return rng.choice(_LOOK_UP).format(thing=thing)
 
 
 class PreferenceVector(BaseModel):
