@@ -39,7 +39,7 @@ ENTITIES = (
     Entity("guardian", "guardians", "guardian_id"),
     Entity("student", "students", "student_id", owner="guardian", owner_key="guardian_id",
            describe=_child, alike=lambda r: r["child"], tell="first_name",
-           labels={"first_name": "child name"}),
+           labels={"first_name": "child's name"}),
     Entity("enrolment", "enrolments", "enrolment_id", owner="student", owner_key="student_id",
            describe=lambda r, w, p: f"{_of(r, w)}'s {r['subject']} class",
            alike=lambda r: r["class_id"], noun="class"),

@@ -69,6 +69,8 @@ def test_synonyms_whole_keys_and_whole_values() -> None:
     assert asks_for("What's your booking reference?", "booking id")
     assert not asks_for("Which booking do you mean?", "booking id")  # no word for "id"
     assert not asks_for("What is your customer id?", "booking id")
+    assert asks_for("Could you let me know your child's name?", "child's name")
+    assert not asks_for("Could you let me know your child's year group?", "child's name")
     assert mentions("So that's BK1234, right?", "BK1234")
     assert not mentions("So that's BK12345, right?", "BK1234")
     assert proposes("Shall I go ahead with the cancellation of the booking?", "cancel booking")

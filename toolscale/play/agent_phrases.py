@@ -100,9 +100,12 @@ def _text(value: object) -> str:
 
 
 def describe(action: Action) -> str:
-    """An action as the agent states it before asking for confirmation."""
+    """An action as the agent states it before asking for confirmation, its arguments as a
+    person reads them: cancel_stay(stay_id="ST1") -> "cancel stay (stay ST1)"."""
     what = action.name.replace("_", " ")
-    arguments = ", ".join(f"{k.replace('_', ' ')} {_text(v)}" for k, v in action.arguments.items())
+    arguments = ", ".join(
+        f"{k.removesuffix('_id').replace('_', ' ')} {_text(v)}" for k, v in action.arguments.items()
+    )
     return f"{what} ({arguments})" if arguments else what
 
 

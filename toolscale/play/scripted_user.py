@@ -85,10 +85,11 @@ def _words(text: str) -> set[str]:
 
 def asks_for(message: str, key: str) -> bool:
     """Whether the agent's message asks for `key`: each word of the key that carries meaning (or
-    a synonym of it) is in it ("number of passengers" is asked by "how many passengers?")."""
+    a synonym of it) is in it ("number of passengers" is asked by "how many passengers?", "child's
+    name" by "your child's name")."""
     bare = {w.rstrip("?.,!:;") for w in _words(message)}  # "address." is "address"
     said = _words(message) | bare | {w.rstrip("s") for w in bare}
-    words = [w for w in key.casefold().split() if w not in _FILLER]
+    words = [w.removesuffix("'s") for w in key.casefold().split() if w not in _FILLER]
     # a key of filler alone ("a", a goal's placeholder name) names nothing an agent can ask for
     return bool(words) and all(any(s in said for s in _SYNONYMS.get(w, (w,))) for w in words)
 
