@@ -140,7 +140,7 @@ def test_the_plan_asks_before_first_use_and_confirms_each_write() -> None:
     talk = [t for t in turns if t.call is None and t.kind != "right"]  # maybe read A1 back
     assert [t.kind for t in talk] == ["give", "yes"]
     assert "your account id" in talk[0].say and "A1" in (talk[0].reply or "")
-    assert "deposit (account id A1, amount 5)" in talk[1].say
+    assert "deposit (account A1, amount 5)" in talk[1].say
     assert all("A1" in t.say for t in turns if t.kind == "right")
     assert [t.call for t in turns if t.call is not None] == actions
     # a user who gives two details asked together is asked for all of them at once

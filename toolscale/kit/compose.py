@@ -254,7 +254,7 @@ class Composer:
         else:
             final = f"I'm sorry, I can't {you(words[0])}: {error}."
             assertion = f"The agent makes no change and explains the policy ({rule.rule})."
-        shot = Shot(words, with_facts(final, facts), facts, [ACCEPT])
+        shot = Shot(words, with_facts(final, facts, plan.found), facts, [ACCEPT])
         return self._draft(goal, plan, draw, shot, writes=False, assertions=[assertion])
 
     # -- two goals --------------------------------------------------------------------------

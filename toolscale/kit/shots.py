@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import string
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -50,11 +51,18 @@ def fields_of(output: Any) -> dict[str, Any]:
     return dict(output) if isinstance(output, dict) else {"result": output}
 
 
-def with_facts(text: str, facts: list[str]) -> str:
-    """`text` (its first letter capitalised), followed by the facts it does not state yet."""
+def with_facts(text: str, facts: list[str], named: Mapping[str, str] | None = None) -> str:
+    """`text` (its first letter capitalised), followed by the facts it does not state yet, each
+    id with the entity it names (`named`): "... For your records: customer CU4079, reservation
+    RS50106."."""
     text = text[:1].upper() + text[1:]
-    missing = [f for f in facts if not fact_stated(f, text)]
-    return f"{text} For reference: {', '.join(missing)}." if missing else text
+    named = named or {}
+    missing = [
+        f"{named[f].replace('_', ' ')} {f}" if f in named else f
+        for f in facts
+        if not fact_stated(f, text)
+    ]
+    return f"{text} For your records: {', '.join(missing)}." if missing else text
 
 
 def you(text: str) -> str:
