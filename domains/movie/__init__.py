@@ -39,7 +39,8 @@ def _booking_words(booking: Record, world: Record, precise: bool) -> str:
     number = int(booking["booking_id"][1:])
     noun = ("booking", "tickets", "reservation", "seats")[number % 4]
     film, place = booking["film"], booking["cinema"]
-    said = (f"my {noun} for {film} at {place}", f"my {film} {noun} at {place}")[number // 4 % 2]
+    before = not film.startswith("The ") and number // 4 % 2  # not "my The Ninth Lantern seats"
+    said = f"my {film} {noun} at {place}" if before else f"my {noun} for {film} at {place}"
     return said + (f" on {day(booking['date'])}" if precise else "")
 
 

@@ -92,7 +92,9 @@ def slots(graph: ToolGraph, goal: Goal, draw: Draw, vague: str = "") -> tuple[di
         if entity.describe is not None:
             words = entity.describe(record, draw.world, name != vague)
             mine[name] = Described(words, record)
-            yours[name] = Described(second_person(words), record)
+            told = second_person(words)  # "my booking" -> "your booking", mid-sentence
+            told = told[:1].lower() + told[1:] if words[:1].islower() else told
+            yours[name] = Described(told, record)
     return mine, yours
 
 
