@@ -297,15 +297,27 @@ def plot(rows: dict[str, Any], target: Path, note: str) -> None:
     ]
     for label, found, color, marker in groups:
         shown = [r for r in found if r.usd_per_solved is not None]
-        unsolved += [r.policy for r in found if r.usd_per_solved is None]
-        axis.scatter(
-            [r.usd_per_solved for r in shown],
-            [r.success for r in shown],
-            c=color,
-            marker=marker,
-            s=110 if marker == "*" else 45,
-            label=label,
-        )
+        if shown:
+            axis.scatter(
+                [r.usd_per_solved for r in shown],
+                [r.success for r in shown],
+                c=color,
+                marker=marker,
+                s=110 if marker == "*" else 45,
+                label=label,
+            )
+        none = [r for r in found if r.usd_per_solved is None]
+        unsolved += [r.policy for r in none]
+        if none:  # no $ per solved task: drawn hollow at success 0, x = mean $ per task
+            axis.scatter(
+                [r.mean_cost for r in none],
+                [0.0] * len(none),
+                facecolors="none",
+                edgecolors=color,
+                marker=marker,
+                s=45,
+                label=f"{label}: solved none (x: mean $ per task)",
+            )
         if label == "fixed route":
             for r in shown:
                 axis.annotate(
@@ -320,9 +332,9 @@ def plot(rows: dict[str, Any], target: Path, note: str) -> None:
     axis.set_ylabel("success (share of held-out tasks solved)")
     title = "held-out routing tasks, greedy, SmolLM2-135M"
     if unsolved:
-        title += f"\nsolved none (not drawn): {', '.join(unsolved)}"
+        title += f"\nsolved none: {', '.join(unsolved)}"
     axis.set_title(title, fontsize=9)
-    axis.legend(fontsize=7, loc="lower right")
+    axis.legend(fontsize=7, loc="upper left")
     fig.text(0.01, 0.01, note, fontsize=6)
     fig.tight_layout()
     fig.savefig(target, dpi=90)
@@ -440,9 +452,14 @@ def main() -> None:
         "rows": {k: [r.__dict__ for r in v] for k, v in rows.items()},
         "checks": [{"check": c, "passed": p, "measured": m} for c, p, m in measured],
         "eval_seconds": timing,
-        "train_seconds": {k: round(v, 1) for k, v in clock.items()},
     }
-    (work / "results.json").write_text(json.dumps(results, indent=2, default=str))
+    # Wall times of every invocation in WORK (a resumed one times only what it still had to do).
+    previous = work / "results.json"
+    results["invocations"] = (
+        json.loads(previous.read_text()).get("invocations", []) if previous.exists() else []
+    )
+    results["invocations"].append({k: round(v, 1) for k, v in clock.items()})
+    previous.write_text(json.dumps(results, indent=2, default=str))
     note = (
         f"{heldout['tasks']} held-out tasks ({args.per_class} per oracle class); SFT "
         f"{args.sft_tasks} gold traces, GRPO {args.grpo_steps} steps x {args.generations}; "
@@ -458,7 +475,7 @@ def main() -> None:
     print("\n".join(confusions))
     for check, passed, measurement in measured:
         print(f"- {'PASS' if passed else 'FAIL'}: {check} ({measurement})")
-    print(json.dumps({"train_seconds": results["train_seconds"], "eval_seconds": timing}))
+    print(json.dumps({"invocations": results["invocations"], "eval_seconds": timing}))
 
 
 if __name__ == "__main__":
