@@ -8,7 +8,7 @@ import random
 from typing import Any
 
 from toolscale.core.contract import ToolKind, tool
-from toolscale.kit import Entity, Goal, StatefulDomain, finder
+from toolscale.kit import Entity, Goal, PolicyError, StatefulDomain, finder, raises
 from toolscale.tools.generic import StatefulGenericTools
 
 
@@ -70,3 +70,69 @@ def test_an_answer_only_a_stock_phrase_says_is_drawn_again() -> None:
         asked = spec.gold_actions[0].arguments["account_id"]
         assert spec.initial_state["accounts"][asked]["tier"] == "gold"
         assert spec.required_facts == ["gold"]
+
+
+class Frozen(PolicyError):
+    pass
+
+
+class HoldKit(StatefulGenericTools):
+    get_account = finder("account", "account_id")
+
+    @tool(ToolKind.WRITE)
+    @raises(Frozen)
+    def suspend_account(self, account_id: str) -> dict[str, Any]:
+        """Suspend an account.
+
+        Args:
+            account_id: The account id.
+        """
+        account = self.state["accounts"][account_id]
+        Frozen.raise_if(
+            account["status"] != "open", "a frozen or held account cannot be suspended",
+            account["status"],
+        )  # fmt: skip
+        account["status"] = "suspended"
+        return {"suspended": account_id}
+
+
+class Holds(StatefulDomain):
+    """Half the refusals' only proof is "frozen", a word the policy says: no evidence."""
+
+    name = "holds"
+    version = "1"
+    toolkit = HoldKit
+    policy = "A frozen account cannot be suspended; nor can one on hold."
+    entities = (Entity("account"),)
+    goals = (Goal("suspend_account", words="suspend my account", done="Suspended."),)
+
+    def build_world(self, rng: random.Random) -> dict[str, Any]:
+        statuses = ("open", "frozen", "held")
+        return {
+            "accounts": {
+                f"A{i}": {"account_id": f"A{i}", "status": statuses[i % 3]} for i in range(12)
+            }
+        }
+
+
+def test_a_refusal_whose_only_proof_the_policy_says_is_drawn_again() -> None:
+    domain = Holds()
+    assert "suspend_account.no.frozen" in domain.templates
+    for index in range(12):
+        spec = domain.sample_named(random.Random(index), 0, index, "suspend_account.no.frozen")
+        asked = spec.gold_actions[0].arguments["account_id"]
+        assert spec.initial_state["accounts"][asked]["status"] == "held"
+        assert spec.required_facts == ["held"]
+
+
+def test_a_draw_without_evidence_after_the_caller_is_drawn_is_drawn_again() -> None:
+    """The composer checks evidence before the caller's words are drawn; sampling checks it again
+    on the whole scenario. Movie's task 409 (seed 0) was a refusal whose one fact, the booking
+    status "used", the caller's stock words also hold: it raised KitError and generation lost the
+    task. Such a draw is drawn again now, so every one of the first 500 builds."""
+    from toolscale.core.registry import get_domain
+    from toolscale.sample.tasks import build_task
+
+    movie = get_domain("movie")
+    for index in range(500):
+        build_task(movie, 0, index, 15.0)

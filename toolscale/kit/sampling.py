@@ -101,8 +101,9 @@ def sample_named(
 ) -> TaskSpec | None:
     """A task of template `name`, or None when it finds nothing to work on in `world`. A draft
     whose opening happens to say a value the agent must find or ask for (`Collision`: an amount
-    equal to a fee, a party size inside a date) is drawn again, up to REDRAWS times; a template
-    that collides every time is broken and its last collision is raised. `opener` draws the
+    equal to a fee, a party size inside a date), or a read-only one without evidence, is drawn
+    again, up to REDRAWS times; a template that collides every time is broken and its last
+    collision is raised. `opener` draws the
     request a caller who changes their mind opens with (`_opener`; None: no change of mind)."""
     worlds.MEMO.remember(world)
     with of_template(name):
@@ -225,7 +226,9 @@ def task_spec(
         # behaviour (a rare clash of the behaviour with the domain's wording): a plain caller
         scenario = scenario_of(Shown(), plain_first, None, "")
         first = plain_first
-    check_evidence(name, draft.facts, scenario, outputs, draft.writes, policy, KitError)
+    # A draw without evidence (the only fact a word the policy says, as a booking's status "used"
+    # when the caller gave its id) is drawn again; a template that never has any is raised.
+    check_evidence(name, draft.facts, scenario, outputs, draft.writes, policy, Collision)
     return TaskSpec(
         template=name,
         difficulty=difficulty(len(draft.actions)),
