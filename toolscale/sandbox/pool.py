@@ -19,15 +19,16 @@ import struct
 import subprocess
 import sys
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Sequence
+from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any
 
 from toolscale.core.contract import derived_schemas
 from toolscale.sandbox.execute import CallOutcome
 from toolscale.sandbox.isolation import LEVEL_ENV, sandbox_level
-from toolscale.sandbox.worker import PRIME, READY, Failure
+from toolscale.sandbox.worker import PRIME, READY, STATES_KEPT, Failure, StateRef
 
 _MAX_IN_FLIGHT = 8
 _BOOT = "from toolscale.sandbox.worker import main; main()"
@@ -52,6 +53,13 @@ class WorkerLost(Exception):
         super().__init__(reason)
         self.reason = reason
         self.culprit = culprit
+
+
+@dataclass(frozen=True)
+class _State:
+    """A state's JSON in a request being built: `_Process._send` turns it into a `StateRef`."""
+
+    text: str
 
 
 class _Process:
@@ -85,6 +93,9 @@ class _Process:
         # on two busy cores, handing the GIL to one per request cost more than the writes.
         self.sock = parent
         self.conn = Connection(os.dup(parent.fileno()))
+        # The states this worker holds, by text, as its `States` holds them by token.
+        self.states: OrderedDict[str, int] = OrderedDict()
+        self.tokens = itertools.count()
         self.unsent: deque[memoryview] = deque()
         self.head_started = time.monotonic()
         self.ready = False  # a time limit runs only once the worker has said it is ready
@@ -94,9 +105,27 @@ class _Process:
         # to derive them again; it answers nothing to this message.
         self._send((PRIME, derived_schemas()))
 
+    def _ref(self, value: Any) -> Any:
+        """`value` with each `_State` in it (or in a tuple it is) as the worker will get it: its
+        token alone when the worker holds that text, else the text with a new token."""
+        if isinstance(value, tuple):
+            return tuple(self._ref(v) for v in value)
+        if not isinstance(value, _State):
+            return value
+        token = self.states.get(value.text)
+        if token is not None:
+            self.states.move_to_end(value.text)
+            return StateRef(token)
+        token = self.states[value.text] = next(self.tokens)
+        if len(self.states) > STATES_KEPT:
+            self.states.popitem(last=False)
+        return StateRef(token, value.text)
+
     def _send(self, message: tuple) -> None:
-        """Queue one message in `multiprocessing.connection`'s framing and write what fits."""
-        data = pickle.dumps(message, pickle.HIGHEST_PROTOCOL)
+        """Queue one message in `multiprocessing.connection`'s framing and write what fits.
+        Messages reach the worker in the order they are sent here, which is the order in which
+        `_ref` changes what the worker holds."""
+        data = pickle.dumps(tuple(self._ref(m) for m in message), pickle.HIGHEST_PROTOCOL)
         if len(data) > 0x7FFFFFFF:
             header = struct.pack("!iQ", -1, len(data))
         else:
@@ -263,7 +292,7 @@ class SandboxPool:
         """Run `calls` in order on a fresh copy of the state; return outcomes and final hash.
         A worker lost under the replay for another request's sake runs it again; one the replay
         itself hung or killed runs it again call by call, so the call that did fails alone."""
-        message = ("replay", domain, state_json, list(calls))
+        message = ("replay", domain, _State(state_json), list(calls))
         try:
             return await self.pick().request(message, self.limit(len(calls)))
         except WorkerLost as lost:
@@ -299,7 +328,7 @@ class Episode:
             return proc, None
         proc = self.proc = self.pool.pick()
         self.generation = proc.generation
-        return proc, (self.domain, self.state_json, list(self.executed))
+        return proc, (self.domain, _State(self.state_json), list(self.executed))
 
     async def run(self, calls: Sequence[tuple[str, Any]]) -> list[CallOutcome]:
         calls = list(calls)

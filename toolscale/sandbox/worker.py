@@ -11,6 +11,7 @@ from __future__ import annotations
 import signal
 import sys
 import traceback
+from collections import OrderedDict
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any
@@ -19,6 +20,49 @@ from toolscale.core.contract import Toolkit, prime_schemas, state_hash
 from toolscale.core.registry import get_domain
 from toolscale.sample.tasks import GoldError, build_task
 from toolscale.sandbox.execute import CallOutcome, execute, fresh_toolkit
+
+
+# States a worker keeps by token; the pool mirrors the same LRU to know which ones it holds.
+STATES_KEPT = 16
+
+
+@dataclass(frozen=True)
+class StateRef:
+    """A state's JSON in a request: the text with its token the first time this worker gets it,
+    then the token alone. A task's state (a world of hundreds of kilobytes) goes to a worker once,
+    not with every replay and episode of the task."""
+
+    token: int
+    text: str | None = None
+
+
+class States:
+    """The last STATES_KEPT state texts by token, evicted oldest-used first. The pool keeps the
+    same LRU per worker and changes it in the order its requests reach the worker, so the two
+    always hold the same tokens."""
+
+    def __init__(self) -> None:
+        self.texts: OrderedDict[int, str] = OrderedDict()
+
+    def text(self, ref: StateRef) -> str:
+        if ref.text is not None:
+            self.texts[ref.token] = ref.text
+            if len(self.texts) > STATES_KEPT:
+                self.texts.popitem(last=False)
+            return ref.text
+        try:
+            self.texts.move_to_end(ref.token)
+        except KeyError:  # the pool's LRU and this one disagree: a bug in toolscale
+            raise RuntimeError(f"state token {ref.token} is not held by this worker") from None
+        return self.texts[ref.token]
+
+    def resolved(self, value: Any) -> Any:
+        """`value` with each StateRef in it, or in a tuple it is, replaced by its text."""
+        if isinstance(value, StateRef):
+            return self.text(value)
+        if isinstance(value, tuple):
+            return tuple(self.resolved(v) for v in value)
+        return value
 
 
 @dataclass(frozen=True)
@@ -87,6 +131,7 @@ def serve(conn: Connection, call_timeout_s: float) -> None:
     """The worker's main loop: (op, *args) in, ("ok", result) or ("fail", Failure) out."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     worker = Worker(call_timeout_s)
+    states = States()
     try:
         conn.send(READY)
     except (BrokenPipeError, OSError):
@@ -100,6 +145,7 @@ def serve(conn: Connection, call_timeout_s: float) -> None:
             prime_schemas(*args)
             continue
         try:
+            args = [states.resolved(a) for a in args]  # in order: before anything can fail
             reply = ("ok", getattr(worker, op)(*args))
         except Exception as exc:
             reply = ("fail", Failure.of(exc))
