@@ -21,7 +21,6 @@ from toolscale.core.registry import get_domain
 from toolscale.sample.tasks import GoldError, build_task
 from toolscale.sandbox.execute import CallOutcome, execute, fresh_toolkit
 
-
 # States a worker keeps by token; the pool mirrors the same LRU to know which ones it holds.
 STATES_KEPT = 16
 
