@@ -73,3 +73,15 @@ def test_memory_stays_within_its_budget_over_many_changed_states(monkeypatch) ->
         next(iter(state["bookings"].values()))["status"] = f"note {n}"
         assert canonical_state(state) == canonical_json(state)
         assert state_text._used <= 200_000 + len(canonical_json(state["bookings"])) * 3
+
+
+def test_packed_bytes_tell_types_apart_and_round_trip():
+    from fractions import Fraction
+
+    from toolscale.core.packing import pack, unpack
+
+    assert len({pack(1), pack(1.0), pack(True)}) == 3  # canonical JSON: 1, 1.0, true
+    state = {"accounts": {"A1": {"balance": 10.5, "open": True, "tags": ["x", None]}}}
+    assert unpack(pack(state)) == state and pack(unpack(pack(state))) == pack(state)
+    odd = {"rate": Fraction(1, 3)}  # marshal writes no Fraction: pickled instead
+    assert pack(odd)[:1] == b"p" and unpack(pack(odd)) == odd

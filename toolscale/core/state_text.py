@@ -5,19 +5,21 @@ A stateful task's state is its run's world (hundreds of kilobytes) plus a few ch
 it is written as canonical JSON many times: to send it to the sandbox, for its hash after every
 replay, before and after every READ call of a gold route. Encoding it whole each time costs
 milliseconds. Here a state's tables, and the records of a table that changed, are each looked up by
-their pickle (`pickle.dumps` is several times faster than the JSON encoder and tells 1, 1.0 and
-True apart, as canonical JSON does): equal pickles are equal values of equal types, so their
-canonical text is the one remembered. The result is byte for byte `canonical_json(state)`; the
-memory only changes the speed. A table or record whose keys are not all strings is encoded whole.
+their packed bytes (`toolscale.core.packing`: several times faster than the JSON encoder, and it
+tells 1, 1.0 and True apart, as canonical JSON does): equal bytes are equal values of equal types,
+so their canonical text is the one remembered. The result is byte for byte
+`canonical_json(state)`; the memory only changes the speed. A table or record whose keys are not
+all strings is encoded whole.
 """
 
 from __future__ import annotations
 
 import json
-import pickle
 from typing import Any
 
-# What is remembered is dropped whole once it holds this many bytes (pickles and texts): every
+from toolscale.core.packing import pack
+
+# What is remembered is dropped whole once it holds this many bytes (packed values and texts): every
 # changed table of every state is a new entry, so a long run would otherwise grow without end.
 # After a drop the next state is written in full once; a world's tables then come from memory.
 _BUDGET = 64 << 20
@@ -46,7 +48,7 @@ def _remembered(value: Any, depth: int) -> str:
     if not isinstance(value, (dict, list)):
         return canonical_json(value)
     global _used
-    packed = pickle.dumps(value, pickle.HIGHEST_PROTOCOL)
+    packed = pack(value)
     text = _TEXTS.get(packed)
     if text is None:
         text = _composed(value, depth)
