@@ -82,6 +82,8 @@ def test_packed_bytes_tell_types_apart_and_round_trip():
 
     assert len({pack(1), pack(1.0), pack(True)}) == 3  # canonical JSON: 1, 1.0, true
     state = {"accounts": {"A1": {"balance": 10.5, "open": True, "tags": ["x", None]}}}
-    assert unpack(pack(state)) == state and pack(unpack(pack(state))) == pack(state)
+    copy = unpack(pack(state))
+    assert copy == state and unpack(pack(copy)) == state
+    assert pack(copy) == pack(unpack(pack(copy)))  # copies of a copy pack alike: the memo hits
     odd = {"rate": Fraction(1, 3)}  # marshal writes no Fraction: pickled instead
     assert pack(odd)[:1] == b"p" and unpack(pack(odd)) == odd
