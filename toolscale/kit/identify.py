@@ -27,7 +27,7 @@ class Plan:
     run: GoldRunner
     known: dict[str, str] = field(default_factory=dict)
     stated: dict[str, str] = field(default_factory=dict)
-    found: dict[str, str] = field(default_factory=dict)  # id -> the entity it names
+    found: dict[str, str] = field(default_factory=dict)  # id -> what it names ("customer")
     outputs: list[Any] = field(default_factory=list)
     identified: set[tuple[str, str]] = field(default_factory=set)
     made: dict[str, Any] = field(default_factory=dict)
@@ -115,7 +115,7 @@ def identify(
             return False
         plan.call(lister.tool, **{lister.param: owner_record[owner.key]})
         if record[entity.key] not in plan.known.values():
-            plan.found[str(record[entity.key])] = entity.name
+            plan.found[str(record[entity.key])] = entity.label(entity.key).removesuffix(" id")
     else:
         value = record[route.by]
         target = plan.stated if route.by in entity.said else plan.known
@@ -127,6 +127,6 @@ def identify(
         ):
             return False  # the finder found another record with that value
         if route.by != entity.key:
-            plan.found[str(record[entity.key])] = entity.name
+            plan.found[str(record[entity.key])] = entity.label(entity.key).removesuffix(" id")
     plan.identified.add((name, record[entity.key]))
     return True

@@ -53,15 +53,11 @@ def fields_of(output: Any) -> dict[str, Any]:
 
 def with_facts(text: str, facts: list[str], named: Mapping[str, str] | None = None) -> str:
     """`text` (its first letter capitalised), followed by the facts it does not state yet, each
-    id with the entity it names (`named`): "... For your records: customer CU4079, reservation
-    RS50106."."""
+    id with what it names (`named`: its key's label): "... For your records: customer CU4079,
+    reservation RS50106."."""
     text = text[:1].upper() + text[1:]
     named = named or {}
-    missing = [
-        f"{named[f].replace('_', ' ')} {f}" if f in named else f
-        for f in facts
-        if not fact_stated(f, text)
-    ]
+    missing = [f"{named[f]} {f}" if f in named else f for f in facts if not fact_stated(f, text)]
     return f"{text} For your records: {', '.join(missing)}." if missing else text
 
 
