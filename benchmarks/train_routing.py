@@ -1,4 +1,6 @@
-"""CPU benchmark: does SFT on the oracle's routes, then GRPO, teach SmolLM2-135M to route?
+"""Routing benchmark: does SFT on the oracle's routes, then GRPO, teach a model to route?
+Its defaults are a CPU budget on SmolLM2-135M; `--model`, `--chat-template`, `--sft-config`,
+`--grpo-config` and the sizes are flags.
 
 Data: `toolscale generate --domains math,knowledge` (the routing economy's orchestration domains,
 default schedules and profiles), run seed 0 for training (`--train-tasks`), run seed 1 for a
@@ -53,6 +55,10 @@ from trainer.table import HEAD, ORACLE, Row, Scored, markdown_confusion, markdow
 
 DOMAINS = "math,knowledge"
 HERE = Path(__file__).parent
+
+
+def model_name(model: str) -> str:
+    return "SmolLM2-135M-Instruct" if model == LOCAL else Path(model).name
 
 
 def tasks_of(folder: Path) -> list[dict[str, Any]]:
@@ -136,11 +142,11 @@ def train_sft(work: Path, seed: int, args: Any) -> Path:
         sft(
             [
                 "--config",
-                "trainer/configs/sft-cpu.yaml",
+                args.sft_config,
                 "--model",
-                LOCAL,
+                args.model,
                 "--chat_template",
-                QWEN3_INSTRUCT,
+                args.chat_template,
                 "--dataset",
                 str(work / "train"),
                 "--domains",
@@ -170,7 +176,7 @@ def train_grpo(work: Path, seed: int, args: Any) -> Path:
         grpo(
             [
                 "--config",
-                "trainer/configs/cpu-smoke.yaml",
+                args.grpo_config,
                 "--model",
                 str(work / f"sft_{seed}"),
                 "--dataset",
@@ -280,7 +286,7 @@ def checks(rows: dict[str, Any]) -> list[tuple[str, bool, str]]:
     ]
 
 
-def plot(rows: dict[str, Any], target: Path, note: str) -> None:
+def plot(rows: dict[str, Any], target: Path, note: str, model: str) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -330,7 +336,7 @@ def plot(rows: dict[str, Any], target: Path, note: str) -> None:
     axis.set_xscale("log")
     axis.set_xlabel("$ per solved task (all spend / tasks solved, log)")
     axis.set_ylabel("success (share of held-out tasks solved)")
-    title = "held-out routing tasks, greedy, SmolLM2-135M"
+    title = f"held-out routing tasks, greedy, {model_name(model)}"
     if unsolved:
         title += f"\nsolved none: {', '.join(unsolved)}"
     axis.set_title(title, fontsize=9)
@@ -361,6 +367,10 @@ def main() -> None:
     parser.add_argument("--max-new-tokens", type=int, default=128)
     parser.add_argument("--eval-batch", type=int, default=16)
     parser.add_argument("--plot", default="train_routing", help="benchmarks/PLOT.png")
+    parser.add_argument("--model", default=LOCAL, help="the base model (a path or a Hub id)")
+    parser.add_argument("--chat-template", default=QWEN3_INSTRUCT)
+    parser.add_argument("--sft-config", default="trainer/configs/sft-cpu.yaml")
+    parser.add_argument("--grpo-config", default="trainer/configs/cpu-smoke.yaml")
     args = parser.parse_args()
     work: Path = args.work
     seeds = [int(s) for s in args.seeds.split(",")]
@@ -390,7 +400,7 @@ def main() -> None:
     records["base"] = score(
         work,
         "base",
-        ["--model", LOCAL, "--chat_template", QWEN3_INSTRUCT, "--label", "base", *rollout],
+        ["--model", args.model, "--chat_template", args.chat_template, "--label", "base", *rollout],
     )
     for seed in seeds:
         for phase, train in (("sft", train_sft), ("grpo", train_grpo)):
@@ -421,7 +431,7 @@ def main() -> None:
             for s in seeds
         ]
     names = {"sft": "SFT on oracle routes", "grpo": "SFT + GRPO"}
-    lines = [HEAD, markdown_line(rows["base"][0], "base: SmolLM2-135M-Instruct")]
+    lines = [HEAD, markdown_line(rows["base"][0], f"base: {model_name(args.model)}")]
     for phase in ("sft", "grpo"):
         lines.append(spread(rows[phase], f"{names[phase]}, mean (range) of {len(seeds)} seeds"))
         lines += [
@@ -465,7 +475,7 @@ def main() -> None:
         f"{args.sft_tasks} gold traces, GRPO {args.grpo_steps} steps x {args.generations}; "
         f"seeds {args.seeds}"
     )
-    plot(rows, HERE / f"{args.plot}.png", note)
+    plot(rows, HERE / f"{args.plot}.png", note, args.model)
     for seed in seeds:  # reward and route shares per GRPO step (benchmarks/plot_route_shares.py)
         target = HERE / f"{args.plot}_grpo_seed{seed}.png"
         script = HERE / "plot_route_shares.py"
