@@ -103,8 +103,8 @@ def sample_named(
     whose opening happens to say a value the agent must find or ask for (`Collision`: an amount
     equal to a fee, a party size inside a date), or a read-only one without evidence, is drawn
     again, up to REDRAWS times; a template that collides every time is broken and its last
-    collision is raised. `opener` draws the
-    request a caller who changes their mind opens with (`_opener`; None: no change of mind)."""
+    collision is raised. `opener` draws the request a caller who changes their mind opens with
+    (`_opener`; None: no change of mind)."""
     worlds.MEMO.remember(world)
     with of_template(name):
         for attempt in range(REDRAWS):
