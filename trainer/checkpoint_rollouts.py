@@ -40,6 +40,7 @@ from trainer.environment import (
 )
 from trainer.rewards import final_answer, linear_rewards
 from trainer.route_mix import rollout_route
+from trainer.table import without_nan
 
 KEPT_LABELS = (
     "verified",
@@ -248,14 +249,5 @@ def evaluate_checkpoint(
 
 def dumps(evaluation: Evaluation) -> str:
     """The evaluation as JSON text (nan written as null)."""
-
-    def clean(value: Any) -> Any:
-        if isinstance(value, float) and math.isnan(value):
-            return None
-        if isinstance(value, dict):
-            return {k: clean(v) for k, v in value.items()}
-        if isinstance(value, list | tuple):
-            return [clean(v) for v in value]
-        return value
-
-    return json.dumps(clean({**evaluation.summary(), "rollouts": evaluation.rollouts}), indent=2)
+    body = {**evaluation.summary(), "rollouts": evaluation.rollouts}
+    return json.dumps(without_nan(body), indent=2)

@@ -38,6 +38,18 @@ ORACLE = "oracle"
 UNKNOWN_TOOL = "unknown_tool"  # the class of an attempt that called a tool its task lacks
 
 
+def without_nan(value: Any) -> Any:
+    """`value` with every nan float (at any depth of dicts, lists and tuples) as None, which JSON
+    writes as null."""
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    if isinstance(value, dict):
+        return {k: without_nan(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [without_nan(v) for v in value]
+    return value
+
+
 @dataclass(frozen=True)
 class Scored:
     """One policy's judged attempt at one task."""
@@ -117,22 +129,13 @@ class Table:
         return dict(Counter(a.oracle for a in first).most_common())
 
     def to_json(self) -> str:
-        def clean(value: Any) -> Any:
-            if isinstance(value, float) and math.isnan(value):
-                return None
-            if isinstance(value, dict):
-                return {k: clean(v) for k, v in value.items()}
-            if isinstance(value, list | tuple):
-                return [clean(v) for v in value]
-            return value
-
         body = {
             **self.about,
             "oracle_route_classes": self.oracle_shares(),
             "rows": [asdict(r) for r in self.rows],
             "attempts": {p: [asdict(a) for a in found] for p, found in self.attempts.items()},
         }
-        return json.dumps(clean(body), indent=2) + "\n"
+        return json.dumps(without_nan(body), indent=2) + "\n"
 
     def to_markdown(self) -> str:
         n = self.rows[0].tasks if self.rows else 0
