@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 import datasets
+from cpu_grpo import grpo_flags
 
 from toolscale.config.generate import GenerateConfig
 from toolscale.pipeline.generate import generate
@@ -165,28 +166,7 @@ def train_grpo(work: Path, args: Any) -> None:
             "--dataset",
             str(work / "train"),
             *SUBSET,
-            "--warm_start_steps",
-            "0",
-            "--max_tasks",
-            str(args.grpo_tasks),
-            "--max_steps",
-            str(args.grpo_steps),
-            "--per_device_train_batch_size",
-            str(args.grpo_batch),
-            "--num_generations",
-            str(args.generations),
-            "--max_completion_length",
-            str(args.max_completion_length),
-            "--max_tool_calling_iterations",
-            str(args.max_turns - 1),
-            "--trainable_layers",
-            str(args.trainable_layers),
-            "--shared_head_generation",
-            "true",
-            "--dump_rollouts",
-            str(args.generations),
-            "--learning_rate",
-            str(args.grpo_lr),
+            *grpo_flags(args, args.grpo_batch),
             "--output_dir",
             str(work / "grpo"),
         ]

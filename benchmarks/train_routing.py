@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Any
 
 import datasets
+from cpu_grpo import grpo_flags
 
 from toolscale.config.generate import GenerateConfig
 from toolscale.pipeline.generate import generate
@@ -183,28 +184,7 @@ def train_grpo(work: Path, seed: int, args: Any) -> Path:
                 str(work / "train"),
                 "--domains",
                 DOMAINS,
-                "--warm_start_steps",
-                "0",
-                "--max_tasks",
-                str(args.grpo_tasks),
-                "--max_steps",
-                str(args.grpo_steps),
-                "--per_device_train_batch_size",
-                str(args.generations),
-                "--num_generations",
-                str(args.generations),
-                "--max_completion_length",
-                str(args.max_completion_length),
-                "--max_tool_calling_iterations",
-                str(args.max_turns - 1),
-                "--trainable_layers",
-                str(args.trainable_layers),
-                "--shared_head_generation",
-                "true",
-                "--dump_rollouts",
-                str(args.generations),
-                "--learning_rate",
-                str(args.grpo_lr),
+                *grpo_flags(args, args.generations),
                 "--seed",
                 str(seed),
                 "--output_dir",
