@@ -6,6 +6,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+from toolscale.core.contract import Domain
+from toolscale.core.ids import item_rng
+
 
 def toolscale(*args: str) -> str:
     """Run `toolscale ARGS` (the installed domains' entry points); its output, or a failed test."""
@@ -24,3 +27,12 @@ def gold_round(domain: str, out: Path, num_tasks: int = 16) -> None:
     )
     assert f"{num_tasks} tasks, {num_tasks} verified traces, 0 rejected" in " ".join(said.split())
     assert "rows valid" in toolscale("validate", str(out))
+
+
+def gold_tools(domain: Domain) -> set[str]:
+    """The tools the gold paths of one draw of each of `domain`'s templates call."""
+    return {
+        action.name
+        for i, kind in enumerate(domain.templates)
+        for action in domain.sample_named(item_rng(domain.name, 0, i), 0, i, kind).gold_actions
+    }

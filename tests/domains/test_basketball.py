@@ -10,8 +10,8 @@ import pytest
 
 from domains.basketball import BasketballDomain, rules
 from domains.basketball.tools import BasketballTools
-from tests.domains.rounds import gold_round
-from toolscale.core.contract import ToolError, item_rng
+from tests.domains.rounds import gold_round, gold_tools
+from toolscale.core.contract import ToolError
 
 PRICES = {"upper": 40.0, "lower": 100.0, "courtside": 400.0}
 
@@ -211,11 +211,7 @@ def test_the_world_is_large_and_every_tool_is_in_a_gold_path() -> None:
     sizes = {t: len(world[t]) for t in ("teams", "games", "fans", "tickets", "season_passes")}
     assert sizes["teams"] == 12 and sizes["fans"] == 200 and sizes["tickets"] >= 400
     assert "$4.50 per seat" in domain.policy and "{" not in domain.policy
-    used = {
-        action.name
-        for i, kind in enumerate(domain.templates)
-        for action in domain.sample_named(item_rng("basketball", 0, i), 0, i, kind).gold_actions
-    }
+    used = gold_tools(domain)
     assert used == set(BasketballTools.specs()) and 18 <= len(used) <= 22
 
 

@@ -10,8 +10,8 @@ import pytest
 
 from domains.movie import MovieDomain, rules
 from domains.movie.tools import MovieTools
-from tests.domains.rounds import gold_round
-from toolscale.core.contract import ToolError, item_rng
+from tests.domains.rounds import gold_round, gold_tools
+from toolscale.core.contract import ToolError
 
 
 def _showing(sid: str, film: str, day: str, time: str, **extra: Any) -> dict:
@@ -161,11 +161,7 @@ def test_the_world_is_large_and_every_tool_is_in_a_gold_path() -> None:
     assert (len(world["cinemas"]), len(world["showings"]), len(world["customers"])) == (8, 320, 180)
     assert len(world["bookings"]) >= 400
     assert "$1.00 per seat" in domain.policy and "{" not in domain.policy
-    used = {
-        action.name
-        for i, kind in enumerate(domain.templates)
-        for action in domain.sample_named(item_rng("movie", 0, i), 0, i, kind).gold_actions
-    }
+    used = gold_tools(domain)
     assert used == set(MovieTools.specs()) and 18 <= len(used) <= 22
 
 
