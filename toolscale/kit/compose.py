@@ -139,6 +139,18 @@ class Composer:
                 break
         return last
 
+    def _acted(self, plan: Plan, goal: Goal, draw: Draw, vague: str = "") -> Shot | None:
+        """The goal's `before` reads and its own call on `plan`, as its shot; None when a read it
+        needs finds nothing or the call fails."""
+        last = self._before(plan, goal, draw)
+        if len(goal.before) and last is None:
+            return None
+        try:
+            output = self._run(plan, goal, draw)
+        except ToolError:
+            return None
+        return shot_of(self.graph, goal, plan, draw, output, last, vague)
+
     def _plain(
         self,
         goal: Goal,
@@ -154,14 +166,9 @@ class Composer:
         plan = Plan.on(self.graph.toolkit, world)
         if not self._identify(plan, goal, draw, clarify):
             return None
-        last = self._before(plan, goal, draw)
-        if len(goal.before) and last is None:
+        shot = self._acted(plan, goal, draw, goal.needs[0] if clarify else "")
+        if shot is None:
             return None
-        try:
-            output = self._run(plan, goal, draw)
-        except ToolError:
-            return None
-        shot = shot_of(self.graph, goal, plan, draw, output, last, goal.needs[0] if clarify else "")
         if clarify:
             entity = self.graph.entities[goal.needs[0]]
             record = draw[goal.needs[0]]
@@ -287,14 +294,10 @@ class Composer:
             if not self._identify(plan, goal, draw):
                 return None
         for goal, (draw, _) in ((first, one), (second, two)):
-            last = self._before(plan, goal, draw)
-            if len(goal.before) and last is None:
+            shot = self._acted(plan, goal, draw)
+            if shot is None:
                 return None
-            try:
-                output = self._run(plan, goal, draw)
-            except ToolError:
-                return None
-            shots.append(shot_of(self.graph, goal, plan, draw, output, last))
+            shots.append(shot)
         a, b = shots
         pairs = zip(a.words, b.words[1:] + b.words[:1], strict=False)
         words = tuple(f"{x} and {y}" for x, y in pairs)
