@@ -84,6 +84,10 @@ SAYINGS = {
 }
 # What a caller says to keep the agent off a tool, for the tools a user names by what they do;
 # any other tool is said as the thing it looks up (`avoid_saying`).
+_NO_CALCULATOR = (
+    "Please do any sums yourself rather than with a calculator.",
+    "No calculator, please; work the numbers out yourself.",
+)
 _TOOL_SAYINGS = {
     "search": ("Don't use web search.", "Please don't search the web for this."),
     "ask_expert": (
@@ -95,12 +99,9 @@ _TOOL_SAYINGS = {
         "Don't transfer me to a human agent.",
         "Please don't pass me on to a human agent.",
     ),
-    "calculate": (
-        "Please do any sums yourself rather than with a calculator.",
-        "No calculator, please; work the numbers out yourself.",
-    ),
+    "calculate": _NO_CALCULATOR,
+    "calculator": _NO_CALCULATOR,
 }
-_TOOL_SAYINGS["calculator"] = _TOOL_SAYINGS["calculate"]
 _LOOK_UP = (
     "Please don't look up {thing}; I don't need that.",
     "No need to pull up {thing}.",
