@@ -4,7 +4,10 @@ Issue 24 asks that reference generation over every stateful domain runs at no le
 verified traces/s of railway alone on the code before the issue, measured in the same run. The
 old commit is extracted into a temporary folder (`git archive`), and the two runs alternate, each
 in its own process with that tree first on `PYTHONPATH` (the installed entry points name modules;
-the tree on the path decides which code they load). Medians over `--repeats`.
+the tree on the path decides which code they load) and `-P`, so that the folder the benchmark is
+run from does not come first (before 2026-12-01 it did: `python -c` put the checkout ahead of the
+old tree, and both runs measured today's code). Each child reports which tree it imported, and a
+run that imported another one stops the benchmark. Medians over `--repeats`.
 
     .venv/bin/python benchmarks/stateful_breadth.py --baseline b81228e --num-tasks 1000 --repeats 3
 """
@@ -27,6 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 _CHILD = """
 import json, sys, tempfile, time
 from pathlib import Path
+import toolscale
 from toolscale.config.generate import GenerateConfig
 from toolscale.pipeline.generate import generate
 domains, num_tasks, workers = sys.argv[1].split(","), int(sys.argv[2]), int(sys.argv[3])
@@ -36,7 +40,8 @@ with tempfile.TemporaryDirectory() as tmp:
     start = time.perf_counter()
     summary = generate(config)
     elapsed = time.perf_counter() - start
-print(json.dumps({"verified": summary["counts"]["verified"], "seconds": elapsed}))
+print(json.dumps({"verified": summary["counts"]["verified"], "seconds": elapsed,
+                  "tree": str(Path(toolscale.__file__).resolve().parent.parent)}))
 """
 
 
@@ -61,13 +66,15 @@ def stateful_domains() -> list[str]:
 def run_once(tree: Path, domains: list[str], num_tasks: int, workers: int) -> float:
     env = {**os.environ, "PYTHONPATH": str(tree), "HF_HUB_OFFLINE": "1"}
     done = subprocess.run(
-        [sys.executable, "-c", _CHILD, ",".join(domains), str(num_tasks), str(workers)],
+        [sys.executable, "-P", "-c", _CHILD, ",".join(domains), str(num_tasks), str(workers)],
         env=env,
         check=True,
         capture_output=True,
         text=True,
     )
     result = json.loads(done.stdout.strip().splitlines()[-1])
+    if Path(result["tree"]) != tree.resolve():
+        sys.exit(f"the run meant for {tree} imported toolscale from {result['tree']}")
     return result["verified"] / result["seconds"]
 
 

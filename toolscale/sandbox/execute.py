@@ -19,7 +19,7 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
-from toolscale.core.contract import Domain, ToolError, Toolkit, tool_text
+from toolscale.core.contract import Domain, ToolError, ToolKind, Toolkit, state_hash, tool_text
 from toolscale.core.packing import pack, unpack
 
 
@@ -99,21 +99,92 @@ def fresh_toolkit(domain: Domain, state_json: str) -> Toolkit:
     return domain.toolkit.opened(state_json, fresh_state)
 
 
-# States parsed in this process, kept packed (`toolscale.core.packing`): a task's state arrives
-# once per route and once per attempt's replay, and unpacking a copy is several times faster than
-# parsing its JSON again (a world of a few hundred kilobytes: ~1.3 ms instead of ~18 ms).
-_PARSED: OrderedDict[str, bytes] = OrderedDict()
+def replayed(
+    toolkit: type[Toolkit], state_json: str, calls: list, timeout_s: float
+) -> tuple[list[CallOutcome], str]:
+    """Every call run in order on a fresh copy of the state, and the hash of the state they
+    leave: what a replay is.
+
+    A route whose calls are all READ or GENERIC gets the same outcomes and hash from the one
+    copy of the state this process keeps for it (`_Parsed.shared`), without copying the world
+    and hashing it again: afterwards the copy is packed, and equal bytes mean the state is as it
+    was (its hash known). When they differ (a READ tool that writes, a call cut off by its time
+    limit, a tool that replaced `self.state`) the state left is hashed and the kept copy dropped,
+    so the next replay starts from the state again. A toolkit that opens its state itself (tau2's)
+    always gets a fresh copy."""
+    opens_itself = toolkit.opened.__func__ is not Toolkit.opened.__func__
+    if opens_itself or not _reads_only(toolkit, calls):
+        kit = toolkit.opened(state_json, fresh_state)
+        outcomes = [execute(kit, name, arguments, timeout_s) for name, arguments in calls]
+        return outcomes, state_hash(kit.state)
+    parsed = _parsed(state_json)
+    kit = toolkit(parsed.shared_copy())
+    outcomes = [execute(kit, name, arguments, timeout_s) for name, arguments in calls]
+    return outcomes, parsed.hash_after(kit.state)
+
+
+def _reads_only(toolkit: type[Toolkit], calls: list) -> bool:
+    specs = toolkit.specs()
+    return all(
+        name not in specs or specs[name].kind in (ToolKind.READ, ToolKind.GENERIC)
+        for name, _ in calls
+    )
+
+
+class _Parsed:
+    """A state parsed in this process: packed (`toolscale.core.packing`), so that a fresh copy is
+    unpacked instead of parsed again (a world of a few hundred kilobytes: ~1 ms instead of ~3 ms),
+    and, once a route that only reads has run on it, one unpacked copy kept for such routes with
+    its packed bytes and its hash."""
+
+    def __init__(self, state: dict[str, Any]) -> None:
+        self.packed = pack(state)
+        self._unused: dict[str, Any] | None = state  # handed out as the first fresh copy
+        self.shared: dict[str, Any] | None = None
+        self.shared_packed = b""
+        self.digest = ""
+
+    def fresh(self) -> dict[str, Any]:
+        """A new copy of the state, for the caller to change."""
+        if self._unused is not None:
+            state, self._unused = self._unused, None
+            return state
+        return unpack(self.packed)
+
+    def shared_copy(self) -> dict[str, Any]:
+        if self.shared is None:
+            self.shared = self.fresh()
+            self.shared_packed = pack(self.shared)  # the bytes it packs to while unchanged
+        return self.shared
+
+    def hash_after(self, state: dict[str, Any]) -> str:
+        """The hash of `state`, what a route left of `shared`; the copy is dropped unless it is
+        unchanged."""
+        if state is self.shared and pack(state) == self.shared_packed:
+            if not self.digest:
+                self.digest = state_hash(state)
+            return self.digest
+        self.shared = None
+        return state_hash(state)
+
+
+# States parsed in this process, by their JSON: a task's state arrives once per route and once
+# per attempt's replay.
+_PARSED: OrderedDict[str, _Parsed] = OrderedDict()
 _PARSED_KEPT = 32  # about the tasks a worker serves at once
+
+
+def _parsed(state_json: str) -> _Parsed:
+    parsed = _PARSED.get(state_json)
+    if parsed is not None:
+        _PARSED.move_to_end(state_json)
+        return parsed
+    parsed = _PARSED[state_json] = _Parsed(json.loads(state_json))
+    if len(_PARSED) > _PARSED_KEPT:
+        _PARSED.popitem(last=False)
+    return parsed
 
 
 def fresh_state(state_json: str) -> dict[str, Any]:
     """A new object equal to `json.loads(state_json)`, types included, for the caller to change."""
-    packed = _PARSED.get(state_json)
-    if packed is not None:
-        _PARSED.move_to_end(state_json)
-        return unpack(packed)
-    state = json.loads(state_json)
-    _PARSED[state_json] = pack(state)
-    if len(_PARSED) > _PARSED_KEPT:
-        _PARSED.popitem(last=False)
-    return state
+    return _parsed(state_json).fresh()

@@ -19,7 +19,7 @@ from typing import Any
 from toolscale.core.contract import Toolkit, prime_schemas, state_hash
 from toolscale.core.registry import get_domain
 from toolscale.sample.tasks import GoldError, build_task
-from toolscale.sandbox.execute import CallOutcome, execute, fresh_toolkit
+from toolscale.sandbox.execute import CallOutcome, execute, fresh_toolkit, replayed
 
 # States a worker keeps by token; the pool mirrors the same LRU to know which ones it holds.
 STATES_KEPT = 16
@@ -112,9 +112,7 @@ class Worker:
         return state_hash(self.episodes.pop(episode).state)
 
     def replay(self, domain: str, state_json: str, calls: list) -> tuple[list[CallOutcome], str]:
-        kit = fresh_toolkit(get_domain(domain), state_json)
-        outcomes = [execute(kit, name, arguments, self.timeout) for name, arguments in calls]
-        return outcomes, state_hash(kit.state)
+        return replayed(get_domain(domain).toolkit, state_json, calls, self.timeout)
 
 
 READY = ("ready", None)
