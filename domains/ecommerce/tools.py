@@ -4,7 +4,7 @@ by `rules` (the same checks the composer draws tasks with)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from domains.ecommerce import rules
 from toolscale.core.contract import ToolKind, tool
@@ -20,6 +20,13 @@ RETURN_ERRORS = (rules.NotDelivered, rules.ReturnWindowClosed, rules.AlreadyRetu
 class EcommerceTools(StatefulGenericTools):
     """Tools over one task's shop database (`self.state`). Outputs are JSON values."""
 
+    param_docs: ClassVar[dict[str, str]] = {
+        "customer_id": 'The customer id, such as "K1234".',
+        "order_id": 'The order id, such as "O123456".',
+        "variant_id": 'The variant id of the item, such as "V12345".',
+        "method": '"express" or "overnight".',
+    }
+
     def _credit(self, order: Record, amount: float) -> None:
         order["refunded"] = round(order["refunded"] + amount, 2)
         if order["payment"] == "store credit":
@@ -31,9 +38,6 @@ class EcommerceTools(StatefulGenericTools):
     def get_customer(self, customer_id: str) -> Record:
         """Get a customer's account: name, email, phone, membership tier (regular or plus) and
         the store credit that refunds of store-credit orders go to.
-
-        Args:
-            customer_id: The customer id, such as "K1234".
         """
         return lookup(self.state, "customers", customer_id, "customer")
 
@@ -52,9 +56,6 @@ class EcommerceTools(StatefulGenericTools):
     def list_customer_orders(self, customer_id: str) -> list[Record]:
         """List a customer's orders, newest first, each with its date, status, items (product,
         variant, option, quantity, unit price, item status) and delivery date.
-
-        Args:
-            customer_id: The customer id, such as "K1234".
         """
         customer = lookup(self.state, "customers", customer_id, "customer")
         mine = [
@@ -67,20 +68,13 @@ class EcommerceTools(StatefulGenericTools):
     def get_order(self, order_id: str) -> Record:
         """Get an order: date, status, items, shipping address id, shipping method, payment
         method, delivery date and the amount refunded so far.
-
-        Args:
-            order_id: The order id, such as "O123456".
         """
         return lookup(self.state, "orders", order_id, "order")
 
     @tool(ToolKind.READ)
     @lists("address", of="customer")
     def list_addresses(self, customer_id: str) -> list[Record]:
-        """List the shipping addresses saved on a customer's account.
-
-        Args:
-            customer_id: The customer id, such as "K1234".
-        """
+        """List the shipping addresses saved on a customer's account."""
         customer = lookup(self.state, "customers", customer_id, "customer")
         return [
             a
@@ -131,9 +125,6 @@ class EcommerceTools(StatefulGenericTools):
     def track_shipment(self, order_id: str) -> Record:
         """Track an order's parcel: status, carrier and tracking number, and the expected or
         actual delivery date.
-
-        Args:
-            order_id: The order id, such as "O123456".
         """
         order = lookup(self.state, "orders", order_id, "order")
         days = rules.ARRIVES_IN[order["shipping"]]
@@ -147,10 +138,6 @@ class EcommerceTools(StatefulGenericTools):
     def get_return_quote(self, order_id: str, variant_id: str) -> Record:
         """Quote returning one item of an order: its value, the restocking fee, the refund and
         where the refund goes. Changes nothing and does not check eligibility.
-
-        Args:
-            order_id: The order id, such as "O123456".
-            variant_id: The variant id of the item, such as "V12345".
         """
         return rules.return_quote(self.state, order_id, variant_id)
 
@@ -158,10 +145,6 @@ class EcommerceTools(StatefulGenericTools):
     def get_shipping_quote(self, order_id: str, method: str) -> Record:
         """Quote upgrading an order that has not shipped to a faster method: the fee and the
         days to delivery. Changes nothing.
-
-        Args:
-            order_id: The order id, such as "O123456".
-            method: "express" or "overnight".
         """
         return rules.shipping_quote(self.state, order_id, method)
 
@@ -170,9 +153,6 @@ class EcommerceTools(StatefulGenericTools):
     def cancel_order(self, order_id: str) -> Record:
         """Cancel an order that has not shipped; everything paid is refunded to the payment
         method. Returns the order.
-
-        Args:
-            order_id: The order id, such as "O123456".
         """
         order = rules.open_order(self.state, order_id)
         total = sum(i["price"] * i["quantity"] for i in order["items"])
@@ -185,10 +165,6 @@ class EcommerceTools(StatefulGenericTools):
     def return_item(self, order_id: str, variant_id: str) -> Record:
         """Return one delivered item: refunds its value less any restocking fee (the amounts of
         get_return_quote) to the order's payment method.
-
-        Args:
-            order_id: The order id, such as "O123456".
-            variant_id: The variant id of the item, such as "V12345".
         """
         quote = rules.check_return(self.state, order_id, variant_id)
         order, item = rules.item_of(self.state, order_id, variant_id)
@@ -203,7 +179,6 @@ class EcommerceTools(StatefulGenericTools):
         price difference is charged or refunded. Returns the new item and the difference.
 
         Args:
-            order_id: The order id, such as "O123456".
             variant_id: The variant id of the item being sent back, such as "V12345".
             new_variant_id: The variant id wanted instead, such as "V67890".
         """
@@ -224,7 +199,6 @@ class EcommerceTools(StatefulGenericTools):
         """Send an order that has not shipped to another of the customer's saved addresses.
 
         Args:
-            order_id: The order id, such as "O123456".
             address_id: The saved address id, such as "AD1234".
         """
         address = rules.check_address(self.state, order_id, address_id)
@@ -237,10 +211,6 @@ class EcommerceTools(StatefulGenericTools):
     def upgrade_shipping(self, order_id: str, method: str) -> Record:
         """Upgrade an order that has not shipped to a faster method, charging the fee of
         get_shipping_quote to the card on file.
-
-        Args:
-            order_id: The order id, such as "O123456".
-            method: "express" or "overnight".
         """
         quote = rules.shipping_quote(self.state, order_id, method)
         self.state["orders"][quote["order_id"]]["shipping"] = quote["method"]
@@ -252,7 +222,6 @@ class EcommerceTools(StatefulGenericTools):
         """Save a new shipping address on a customer's account. Returns it with its id.
 
         Args:
-            customer_id: The customer id, such as "K1234".
             label: A name for the address, such as "office".
             street: House number and street.
             city: The city.
@@ -273,7 +242,6 @@ class EcommerceTools(StatefulGenericTools):
         """Redeem a gift card: its whole balance becomes store credit on the customer's account.
 
         Args:
-            customer_id: The customer id, such as "K1234".
             code: The gift card code, such as "GC-12345678".
         """
         card = rules.check_gift_card(self.state, customer_id, code)

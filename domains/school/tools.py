@@ -4,7 +4,7 @@ checked by `rules` (the same checks the composer draws tasks with)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from domains.school import rules
 from toolscale.core.contract import ToolError, ToolKind, tool
@@ -18,17 +18,19 @@ Record = dict[str, Any]
 class SchoolTools(StatefulGenericTools):
     """Tools over one task's school office database (`self.state`). Outputs are JSON values."""
 
+    param_docs: ClassVar[dict[str, str]] = {
+        "guardian_id": 'The guardian id, such as "G1234".',
+        "student_id": 'The student id, such as "S12345".',
+        "trip_id": 'The trip id, such as "T12345".',
+    }
+
     def _student(self, student_id: str) -> Record:
         return lookup(self.state, "students", student_id, "student")
 
     @tool(ToolKind.READ)
     @finds("guardian", by="guardian_id")
     def get_guardian(self, guardian_id: str) -> Record:
-        """Get a parent or guardian's record: name, email and phone.
-
-        Args:
-            guardian_id: The guardian id, such as "G1234".
-        """
+        """Get a parent or guardian's record: name, email and phone."""
         return lookup(self.state, "guardians", guardian_id, "guardian")
 
     @tool(ToolKind.READ)
@@ -46,9 +48,6 @@ class SchoolTools(StatefulGenericTools):
     def list_guardian_students(self, guardian_id: str) -> list[Record]:
         """List the students a guardian is responsible for, with year group, form tutor,
         bursary status and the people allowed to collect them.
-
-        Args:
-            guardian_id: The guardian id, such as "G1234".
         """
         gid = lookup(self.state, "guardians", guardian_id, "guardian")["guardian_id"]
         return [s for s in self.state["students"].values() if s["guardian_id"] == gid]
@@ -56,11 +55,7 @@ class SchoolTools(StatefulGenericTools):
     @tool(ToolKind.READ)
     @finds("student", by="student_id")
     def get_student(self, student_id: str) -> Record:
-        """Get a student's record by student id (year group, tutor, bursary, collection list).
-
-        Args:
-            student_id: The student id, such as "S12345".
-        """
+        """Get a student's record by student id (year group, tutor, bursary, collection list)."""
         return self._student(student_id)
 
     @tool(ToolKind.READ)
@@ -68,9 +63,6 @@ class SchoolTools(StatefulGenericTools):
     def list_enrolments(self, student_id: str) -> list[Record]:
         """List a student's classes this term: enrolment id, class, subject, date enrolled and
         current grade.
-
-        Args:
-            student_id: The student id, such as "S12345".
         """
         return rules.mine(self.state, "enrolments", self._student(student_id)["student_id"])
 
@@ -79,9 +71,6 @@ class SchoolTools(StatefulGenericTools):
     def list_invoices(self, student_id: str) -> list[Record]:
         """List a student's bills: kind, month, amount, due date and the date paid (empty when
         unpaid).
-
-        Args:
-            student_id: The student id, such as "S12345".
         """
         return rules.mine(self.state, "invoices", self._student(student_id)["student_id"])
 
@@ -113,10 +102,6 @@ class SchoolTools(StatefulGenericTools):
     def get_trip_quote(self, student_id: str, trip_id: str) -> Record:
         """Quote a trip for one student: the cost they pay (bursary discount applied) and the
         seats left. Changes nothing and does not check eligibility.
-
-        Args:
-            student_id: The student id, such as "S12345".
-            trip_id: The trip id, such as "T12345".
         """
         return rules.trip_quote(self.state, student_id, trip_id)
 
@@ -124,9 +109,6 @@ class SchoolTools(StatefulGenericTools):
     def get_attendance(self, student_id: str) -> Record:
         """A student's attendance this term: days present, dates absent and the attendance rate
         in percent.
-
-        Args:
-            student_id: The student id, such as "S12345".
         """
         student = self._student(student_id)
         present, absent = student["days_present"], len(student["absences"])
@@ -135,11 +117,7 @@ class SchoolTools(StatefulGenericTools):
 
     @tool(ToolKind.READ)
     def get_fee_balance(self, student_id: str) -> Record:
-        """A student's unpaid bills in total, and how much of that is overdue.
-
-        Args:
-            student_id: The student id, such as "S12345".
-        """
+        """A student's unpaid bills in total, and how much of that is overdue."""
         sid = self._student(student_id)["student_id"]
         unpaid = sum(i["amount"] for i in rules.mine(self.state, "invoices", sid) if not i["paid"])
         return {"unpaid": round(unpaid, 2), "overdue": rules.overdue(self.state, sid)}
@@ -149,7 +127,6 @@ class SchoolTools(StatefulGenericTools):
         """A student's current grade (A to E) in one subject this term, with the class.
 
         Args:
-            student_id: The student id, such as "S12345".
             subject: The subject, such as "Maths".
         """
         sid = self._student(student_id)["student_id"]
@@ -167,7 +144,6 @@ class SchoolTools(StatefulGenericTools):
         enrolment.
 
         Args:
-            student_id: The student id, such as "S12345".
             class_id: The class id, such as "CL123".
         """
         course = rules.check_enrol(self.state, student_id, class_id)
@@ -199,10 +175,6 @@ class SchoolTools(StatefulGenericTools):
     def sign_up_for_trip(self, student_id: str, trip_id: str) -> Record:
         """Record a guardian's consent and sign a student up for a trip; the cost of
         get_trip_quote is added to their bills, due on the trip's date.
-
-        Args:
-            student_id: The student id, such as "S12345".
-            trip_id: The trip id, such as "T12345".
         """
         quote = rules.check_trip(self.state, student_id, trip_id)
         trip, sid = self.state["trips"][quote["trip_id"]], student_id.strip()
@@ -231,7 +203,6 @@ class SchoolTools(StatefulGenericTools):
         """Record that a student will be absent on a day (today or up to two weeks ahead).
 
         Args:
-            student_id: The student id, such as "S12345".
             date: The day as YYYY-MM-DD.
             reason: illness, appointment or holiday.
         """
@@ -245,7 +216,6 @@ class SchoolTools(StatefulGenericTools):
         """Allow another person to collect a student from school.
 
         Args:
-            student_id: The student id, such as "S12345".
             name: The person's name as the guardian gives it.
         """
         student = rules.check_pickup(self.state, student_id, name)

@@ -4,7 +4,7 @@ Every rule is checked by `rules` (the same checks the composer draws tasks with)
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from domains.weather import rules
 from toolscale.core.contract import ToolError, ToolKind, tool
@@ -17,6 +17,15 @@ Record = dict[str, Any]
 
 class WeatherDeskTools(StatefulGenericTools):
     """Tools over one task's weather-service database (`self.state`). Outputs are JSON values."""
+
+    param_docs: ClassVar[dict[str, str]] = {
+        "account_id": 'The account id, such as "AC1234".',
+        "plan_id": 'The new plan\'s id, such as "AP2".',
+        "location_id": 'The location id, such as "L12345".',
+        "date": "The day as YYYY-MM-DD.",
+        "subscription_id": 'The subscription id, such as "SB12345".',
+        "station_id": 'The station id, such as "ST12345".',
+    }
 
     def _account(self, account: Record) -> Record:
         return {**account, "plan": rules.plan_of(self.state, account)["name"]}
@@ -50,9 +59,6 @@ class WeatherDeskTools(StatefulGenericTools):
     def get_account(self, account_id: str) -> Record:
         """Get an account: owner, email, API plan, calls used this month, call packs bought this
         month and any unpaid balance.
-
-        Args:
-            account_id: The account id, such as "AC1234".
         """
         return self._account(lookup(self.state, "accounts", account_id, "account"))
 
@@ -81,9 +87,6 @@ class WeatherDeskTools(StatefulGenericTools):
     def get_usage(self, account_id: str) -> Record:
         """Get an account's API usage this billing month: calls used, quota (plan plus packs),
         calls left, packs bought and the price of one more pack.
-
-        Args:
-            account_id: The account id, such as "AC1234".
         """
         return self._usage(lookup(self.state, "accounts", account_id, "account"))
 
@@ -91,10 +94,6 @@ class WeatherDeskTools(StatefulGenericTools):
     def quote_plan_change(self, account_id: str, plan_id: str) -> Record:
         """Quote moving an account to another plan: the prorated charge for the rest of this
         billing month, the new monthly fee and quota. Changes nothing.
-
-        Args:
-            account_id: The account id, such as "AC1234".
-            plan_id: The new plan's id, such as "AP2".
         """
         return rules.plan_quote(self.state, account_id, plan_id)
 
@@ -112,10 +111,6 @@ class WeatherDeskTools(StatefulGenericTools):
     def get_forecast(self, location_id: str, date: str) -> Record:
         """Get the forecast for a location on one day (today and the next six days): high and
         low in Celsius, sky, wind in km/h and rain in mm.
-
-        Args:
-            location_id: The location id, such as "L12345".
-            date: The day as YYYY-MM-DD.
         """
         return self._day("forecasts", location_id, date, "forecasts cover the next 7 days")
 
@@ -123,31 +118,19 @@ class WeatherDeskTools(StatefulGenericTools):
     def get_observation(self, location_id: str, date: str) -> Record:
         """Get what was observed at a location on a past day (up to 14 days back): high and low
         in Celsius, sky, wind in km/h and rain in mm.
-
-        Args:
-            location_id: The location id, such as "L12345".
-            date: The day as YYYY-MM-DD.
         """
         return self._day("observations", location_id, date, "observations go 14 days back")
 
     @tool(ToolKind.READ)
     @lists("subscription", of="account")
     def list_account_alerts(self, account_id: str) -> list[Record]:
-        """List an account's alert subscriptions: location, kind, channel and status.
-
-        Args:
-            account_id: The account id, such as "AC1234".
-        """
+        """List an account's alert subscriptions: location, kind, channel and status."""
         return self._mine("subscriptions", account_id)
 
     @tool(ToolKind.READ)
     @finds("subscription", by="subscription_id")
     def get_alert(self, subscription_id: str) -> Record:
-        """Get one alert subscription: location, kind, channel and status.
-
-        Args:
-            subscription_id: The subscription id, such as "SB12345".
-        """
+        """Get one alert subscription: location, kind, channel and status."""
         return lookup(self.state, "subscriptions", subscription_id, "subscription")
 
     @tool(ToolKind.READ)
@@ -155,9 +138,6 @@ class WeatherDeskTools(StatefulGenericTools):
     def list_account_stations(self, account_id: str) -> list[Record]:
         """List the personal weather stations of an account: name, location, status, last
         calibration and the dates of recent reports.
-
-        Args:
-            account_id: The account id, such as "AC1234".
         """
         return self._mine("stations", account_id)
 
@@ -166,9 +146,6 @@ class WeatherDeskTools(StatefulGenericTools):
     def get_station(self, station_id: str) -> Record:
         """Get a personal weather station: name, location, status, last calibration, the date
         its calibration runs out and the dates of recent reports.
-
-        Args:
-            station_id: The station id, such as "ST12345".
         """
         station = lookup(self.state, "stations", station_id, "station")
         due = rules.shift(station["calibrated"], rules.CALIBRATION_DAYS)
@@ -179,10 +156,6 @@ class WeatherDeskTools(StatefulGenericTools):
     def change_plan(self, account_id: str, plan_id: str) -> Record:
         """Move an account to another API plan now; an upgrade charges the prorated difference
         for the rest of the month (the amount of quote_plan_change).
-
-        Args:
-            account_id: The account id, such as "AC1234".
-            plan_id: The new plan's id, such as "AP2".
         """
         quote = rules.check_plan_change(self.state, account_id, plan_id)
         self.state["accounts"][quote["account_id"]]["plan_id"] = plan_id.strip()
@@ -194,7 +167,6 @@ class WeatherDeskTools(StatefulGenericTools):
         """Buy packs of 10,000 extra API calls for this billing month, charged now.
 
         Args:
-            account_id: The account id, such as "AC1234".
             packs: How many packs.
         """
         cost = rules.check_packs(self.state, account_id, packs)["cost"]
@@ -208,8 +180,6 @@ class WeatherDeskTools(StatefulGenericTools):
         """Subscribe an account to weather alerts of one kind for a location.
 
         Args:
-            account_id: The account id, such as "AC1234".
-            location_id: The location id, such as "L12345".
             kind: One of storm, heat, frost, flood, wind.
             channel: One of email, sms, push.
         """
@@ -229,11 +199,7 @@ class WeatherDeskTools(StatefulGenericTools):
     @tool(ToolKind.WRITE)
     @raises(rules.NotActive)
     def cancel_alert(self, subscription_id: str) -> Record:
-        """Cancel an alert subscription.
-
-        Args:
-            subscription_id: The subscription id, such as "SB12345".
-        """
+        """Cancel an alert subscription."""
         rules.check_unsubscribe(self.state, subscription_id)
         sub = self.state["subscriptions"][subscription_id.strip()]
         sub["status"] = "cancelled"
@@ -247,7 +213,6 @@ class WeatherDeskTools(StatefulGenericTools):
         """Record a personal station's daily reading (the day's high in Celsius and its rain).
 
         Args:
-            station_id: The station id, such as "ST12345".
             date: The day of the reading as YYYY-MM-DD.
             temperature_c: The day's high temperature in degrees Celsius.
             rain_mm: The day's rain in millimetres.
