@@ -107,7 +107,7 @@ GOALS = (
         extra=_party,
         words="change {reservation} to {party_size} guests | make {reservation} a table for "
         "{party_size} | update the number of guests on {reservation} to {party_size}",
-        done="{reservation} is now for {party_size}; the deposit changed by {deposit_change}.",
+        done="{reservation} is now for {party_size} guests; the deposit is now {deposit_paid}.",
         check=rules.check_party,
         when=_upcoming,
         motives="A couple of friends are joining. | Two people dropped out. | My cousin too.",

@@ -15,6 +15,7 @@ from domains.weather import rules
 from domains.weather.tools import WeatherDeskTools
 from domains.weather.world import build_world
 from toolscale.kit import Draw, Entity, Goal, StatefulDomain
+from toolscale.kit.words import alts
 
 Record = dict[str, Any]
 
@@ -87,11 +88,6 @@ def _use(draw: Draw) -> dict[str, Any]:
     return {"use": draw.rng.choice(USES)}
 
 
-def _said(*lines: str) -> tuple[str, ...]:
-    """Phrases written several to a line, split at " | "."""
-    return tuple(p.strip() for line in lines for p in line.split(" | "))
-
-
 def _ids(draw: Draw, *names: str) -> dict[str, Any]:
     entity_key = {"account": "account_id", "plan": "plan_id", "location": "location_id"}
     return {entity_key[n]: draw[n][entity_key[n]] for n in names}
@@ -141,7 +137,7 @@ GOALS = (
         "change_plan",
         ("account", "plan"),
         lambda d: _ids(d, "account", "plan"),
-        words=_said(
+        words=alts(
             "move the account for my {use} to {plan} | switch my {use}'s API access to {plan}",
             "put the {use} account on {plan} | change the plan of my {use} to {plan}",
         ),
@@ -154,7 +150,7 @@ GOALS = (
         when=lambda d: d["plan"]["plan_id"] != d["account"]["plan_id"],
         price="charge_now",
         price_noun="charge",
-        motives=_said(
+        motives=alts(
             "Our app took off last month. | We're cutting costs. | I only use it for a hobby now.",
             "My team needs more calls for a new dashboard. | We're launching a farm-weather app.",
             "The project that needed the data has ended. | Our traffic doubled this autumn.",
@@ -166,7 +162,7 @@ GOALS = (
         "buy_call_packs",
         ("account",),
         lambda d: {**_ids(d, "account"), "packs": d.rng.choice((2, 3, 4))},
-        words=_said(
+        words=alts(
             "buy {packs} call packs for my {use} account | add {packs} packs of calls for my {use}",
             "top up the API calls of my {use} with {packs} call packs",
         ),
@@ -177,7 +173,7 @@ GOALS = (
         check=rules.check_packs,
         price="pack_price",
         price_noun="price per pack",
-        motives=_said(
+        motives=alts(
             "We're about to run out before the month ends. | A storm is coming and traffic spikes.",
             "Our school project needs more data. | A client demo is on Friday.",
         ),
@@ -187,7 +183,7 @@ GOALS = (
         "subscribe_alert",
         ("account", "location"),
         _alert,
-        words=_said(
+        words=alts(
             "set up {kind} alerts for {location} by {channel}",
             "get {kind} warnings for {location} sent by {channel}",
             "subscribe me to {kind} alerts in {location} through {channel}",
@@ -197,7 +193,7 @@ GOALS = (
         report=("subscription_id",),
         check=rules.check_alert,
         when=_new_alert,
-        motives=_said(
+        motives=alts(
             "My parents live there. | I keep bees and they hate the cold.",
             "We run a campsite there. | I commute through there every day.",
             "Our boat is moored there. | My greenhouse is out that way.",
@@ -209,10 +205,10 @@ GOALS = (
         "cancel_alert",
         ("subscription",),
         lambda d: {"subscription_id": d["subscription"]["subscription_id"]},
-        words=_said("cancel {subscription} | stop {subscription} | turn off {subscription}"),
+        words=alts("cancel {subscription} | stop {subscription} | turn off {subscription}"),
         done="{subscription} are cancelled.",
         check=rules.check_unsubscribe,
-        motives=_said(
+        motives=alts(
             "I moved away. | They wake me up at night. | I get them from the radio anyway.",
             "My phone buzzes all day. | The season is over. | I only need one kind now.",
             "We sold the cabin. | There are just too many of them.",
@@ -223,14 +219,14 @@ GOALS = (
         "submit_station_report",
         ("station",),
         _reading,
-        words=_said(
+        words=alts(
             "file a reading from {station} for {date}: a high of {temperature_c} degrees and "
             "{rain_mm} mm of rain",
             "report {temperature_c} degrees and {rain_mm} mm of rain from {station} for {date}",
         ),
         done="The reading from {station} for {date} is recorded.",
         check=rules.check_report,
-        motives=_said(
+        motives=alts(
             "The app didn't upload it. | My internet was down that day.",
             "I read the gauge by hand. | The logger's battery died.",
             "The sync failed overnight. | I was away and my son read it for me.",
@@ -241,7 +237,7 @@ GOALS = (
         "get_forecast",
         ("location",),
         _day_ahead,
-        words=_said(
+        words=alts(
             "what the high and low in {location} will be on {date}",
             "how warm and how cold it gets in {location} on {date}",
             "what temperatures are forecast for {location} on {date}",
@@ -249,7 +245,7 @@ GOALS = (
         done="In {location} on {date} the forecast is a high of {high_c} and a low of {low_c} "
         "degrees, {sky}.",
         report=("high_c", "low_c"),
-        motives=_said(
+        motives=alts(
             "We have a wedding outdoors. | I'm planning a hike. | We're pouring concrete.",
             "I need to know whether to cover my plants. | We're driving up for the weekend.",
         ),
@@ -260,13 +256,13 @@ GOALS = (
         "get_observation",
         ("location",),
         _day_back,
-        words=_said(
+        words=alts(
             "how much rain fell in {location} on {date} and what the sky was like",
             "what the weather in {location} was on {date}, rain included",
         ),
         done="On {date} {location} had {rain_mm} mm of rain and was {sky}.",
         report=("rain_mm", "sky"),
-        motives=_said(
+        motives=alts(
             "I'm filing an insurance claim. | My crops flooded. | It's for a school report.",
             "The match was called off and I want to know why.",
         ),
@@ -277,7 +273,7 @@ GOALS = (
         "get_usage",
         ("account",),
         lambda d: _ids(d, "account"),
-        words=_said(
+        words=alts(
             "how many API calls my {use} has left this month",
             "how much of the monthly call quota of my {use} is left",
             "how many calls remain on the account for my {use}",
@@ -286,7 +282,7 @@ GOALS = (
         extra=_use,
         done="You have {calls_left} calls left of {quota} this month.",
         report=("calls_left",),
-        motives=_said(
+        motives=alts(
             "Things are getting busy. | I got a usage warning email. | I'm budgeting.",
             "We had a traffic spike yesterday. | My developer asked me to check.",
             "The month is nearly over. | Our dashboard shows errors. | I want to avoid overage.",
@@ -297,7 +293,7 @@ GOALS = (
         "get_station",
         ("station",),
         lambda d: {"station_id": d["station"]["station_id"]},
-        words=_said(
+        words=alts(
             "when {station} last reported and when its calibration runs out",
             "when {station} last sent a reading and when it needs calibrating",
             "on what day {station} last reported, and until when its calibration holds",
@@ -305,7 +301,7 @@ GOALS = (
         done="{station} last reported on {last_report}; its calibration runs out on "
         "{calibration_due}.",
         report=("last_report", "calibration_due"),
-        motives=_said(
+        motives=alts(
             "I think it stopped working. | I'm going on holiday. | It's been windy.",
             "The display looks frozen. | A neighbour asked about it. | I moved it last week.",
             "The readings look odd. | I want to keep my data tidy.",
@@ -316,7 +312,7 @@ GOALS = (
         "calculate",
         ("account",),
         lambda d: {"expression": f"{_pack_price(d)} * {d.extra['packs']}"},
-        words=_said(
+        words=alts(
             "what {packs} extra call packs would cost my {use}",
             "how much {packs} call packs come to for my {use}'s plan",
         ),
@@ -325,7 +321,7 @@ GOALS = (
         report=("result",),
         before=(("get_usage", lambda d: _ids(d, "account")),),
         when=lambda d: _pack_price(d) > 0,
-        motives=_said(
+        motives=alts(
             "I'm comparing it with upgrading. | My manager wants a number.",
             "We're near the limit. | I'm writing next year's budget.",
         ),
@@ -336,7 +332,7 @@ GOALS = (
         "transfer_to_human_agents",
         ("location",),
         lambda d: {"summary": f"Forecast quality complaint for {d['location']['location_id']}"},
-        words=_said(
+        words=alts(
             "complain that the forecast for {location} on {date} was badly wrong",
             "report that you got the weather in {location} on {date} way off",
             "tell someone the {location} forecast for {date} missed completely",
@@ -345,7 +341,7 @@ GOALS = (
         done="Forecast quality goes to our meteorologists, so I have transferred you to a human "
         "agent about {location} ({location[location_id]}).",
         report=("location.location_id",),
-        motives=_said(
+        motives=alts(
             "It said sun and we got hail. | We cancelled an event for nothing.",
             "Our harvest got soaked. | The frost warning never came. | My roof leaked.",
         ),
@@ -356,7 +352,7 @@ GOALS = (
         "transfer_to_human_agents",
         ("account",),
         lambda d: {"summary": f"Balance dispute on account {d['account']['account_id']}"},
-        words=_said(
+        words=alts(
             "dispute the unpaid balance on the account of my {use}",
             "question the amount you say my {use} owes | challenge the balance of my {use}",
         ),
@@ -365,7 +361,7 @@ GOALS = (
         "agent about the balance on your account.",
         report=("account.balance_due",),
         when=lambda d: d["account"]["balance_due"] > 0,
-        motives=_said(
+        motives=alts(
             "I paid that last week. | I never agreed to that charge.",
             "My card was charged already. | We cancelled before the renewal.",
         ),

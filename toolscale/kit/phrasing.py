@@ -204,7 +204,7 @@ SITUATIONS = {
         "I'm sorting out my paperwork this morning.",
         "I'm calling from home.",
         "I read the help pages first.",
-        "I prefer to do this with a person.",
+        "I'd rather talk this through than use the website.",
     ),
     "chatty": (
         "I've just got back from a long weekend away.",

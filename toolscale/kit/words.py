@@ -36,10 +36,11 @@ _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _TIME = re.compile(r"^(\d{2}):(\d{2})$")
 
 
-def alts(text: str) -> tuple[str, ...]:
-    """The phrases of `text`, separated by "|": a goal's wordings or a caller's motives written
-    as one paragraph ("return {ticket} | get a refund for {ticket}")."""
-    return tuple(phrase.strip() for phrase in text.split("|"))
+def alts(*texts: str) -> tuple[str, ...]:
+    """The phrases of `texts`, each separated by "|": a goal's wordings or a caller's motives
+    written as a paragraph ("return {ticket} | get a refund for {ticket}"), or as several
+    ("return {ticket}", "get a refund for {ticket} | take back {ticket}")."""
+    return tuple(phrase.strip() for text in texts for phrase in text.split("|"))
 
 
 def day(iso: str) -> str:
