@@ -33,7 +33,8 @@ def _booking_words(booking: Record, world: Record, precise: bool) -> str:
     when = f" on {day(booking['travel_date'])}" if precise else ""
     forms = (
         f"my {fare} {noun} from {origin} to {destination}{when}",
-        f"the {origin} to {destination} {noun} I booked{when} ({booking['fare_class']} class)",
+        f"the {origin} to {destination} {noun} I {'made' if noun == 'booking' else 'booked'}{when} "
+        f"({booking['fare_class']} class)",
         f"my {noun}{when} from {origin} to {destination} ({fare})",
     )
     return forms[number // len(NOUNS) % len(forms)]

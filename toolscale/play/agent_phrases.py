@@ -88,6 +88,18 @@ HOLD_ON = (
     "Certainly, I'll see what I can do.",
 )
 AGREED = ("No problem.", "Of course, let's do that instead.", "Sure, no worries.", "Understood.")
+# How some wordings begin, left out after another reply has begun the turn ("Sure, no worries.
+# Could you ..." rather than "Sure, no worries. Sure. Could you ...").
+OPENERS = ("Sure, I can help with that. ", "I can help with that. ", "Happy to help. ", "Sure. ")
+OPENERS += ("Certainly. ", "Of course. ", "Okay. ")
+
+
+def without_opener(text: str) -> str:
+    """`text` without the opener it begins with, if any: "Sure. Could you ...?" -> "Could you
+    ...?"."""
+    opener = next((o for o in OPENERS if text.startswith(o)), "")
+    rest = text[len(opener) :]
+    return rest[:1].upper() + rest[1:] if opener else text
 
 
 def wanted(keys: list[str]) -> str:

@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass
 
 from toolscale.core.contract import Action, ToolKind, ToolSpec, UserScenario
-from toolscale.play.agent_phrases import Voice
+from toolscale.play.agent_phrases import Voice, without_opener
 from toolscale.play.scripted_user import ScriptedUser, mentions
 
 READ_BACK = 0.15  # how often the agent reads back a detail it heard right (one with a digit)
@@ -108,7 +108,7 @@ class _Talk:
         self.lacked = False
 
     def say(self, text: str, expect: tuple[str, ...]) -> str:
-        text = f"{self.prefix} {text}" if self.prefix else text
+        text = f"{self.prefix} {without_opener(text)}" if self.prefix else text
         self.prefix = ""
         answer = self.user.reply(text)
         self.turns.append(Turn(say=text, reply=answer, kind=self.user.kind))
