@@ -56,7 +56,7 @@ def config_for(server: FakeOpenAI, out: Path, num_tasks: int, **extra) -> Genera
         model="fake-model",
         api_key_env=KEY_ENV,
         chunk_size=5,
-        request_timeout_s=0.5,
+        request_timeout_s=2.0,  # well below the fake hang (5 s), well above a reply under load
         max_retries=2,
         retry_base_s=0.01,
         **extra,
