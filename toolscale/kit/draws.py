@@ -1,7 +1,8 @@
 """Draw the records and arguments of one goal from the world (toolscale.kit.compose).
 
 `records_for` picks a record for each entity the goal needs (among its owner's records when the
-owner is already drawn) and adds the owners they imply; `draw_for` adds the goal's values and
+owner is already drawn, and among the records of an owner higher up when that one is) and adds
+the owners they imply; `draw_for` adds the goal's values and
 arguments (the goal's `args`, or by parameter name: `ToolGraph.arguments`) and classifies the
 draw by the policy check: the draw is kept when the check passes (`want` None) or raises exactly
 the rule `want` (a refusal). A goal without a check keeps every draw; the composer then lets the
@@ -28,8 +29,12 @@ def records_for(
             if entity.owner in records:
                 owner = records[entity.owner][graph.entities[entity.owner].key]
                 pool = children(world, entity, owner)
-            else:
-                pool = list(world[entity.table].values())
+            else:  # a higher owner may be drawn already (one caller's two goals): keep to it
+                pool = [
+                    r
+                    for r in world[entity.table].values()
+                    if _owned_by_drawn(graph, world, records, need, r)
+                ]
             if not pool:
                 return None
             records[need] = rng.choice(pool)
@@ -40,6 +45,22 @@ def records_for(
             records[entity.owner] = world[owner_entity.table][owner_id]
             entity = owner_entity
     return records
+
+
+def _owned_by_drawn(
+    graph: ToolGraph, world: Record, records: dict[str, Record], name: str, record: Record
+) -> bool:
+    """Whether every owner of `record` (an `name` record) up its chain that is drawn already is
+    the drawn one: a school's invoice is drawn among the caller's children's invoices once the
+    caller is."""
+    entity = graph.entities[name]
+    while entity.owner:
+        owner = graph.entities[entity.owner]
+        owner_id = record[entity.owner_key]
+        if owner.name in records and records[owner.name][owner.key] != owner_id:
+            return False
+        record, entity = world[owner.table][owner_id], owner
+    return True
 
 
 def draw_for(
