@@ -124,6 +124,24 @@ def test_both_goals_of_one_call_act_on_one_callers_records(name: str) -> None:
         assert len(_callers(domain, spec)) == 1, (i, spec.instruction)
 
 
+def test_a_record_on_an_owners_list_read_already_is_not_looked_up_again() -> None:
+    # Before, the second goal of a school call could ask for a child's student id and call
+    # get_student although list_guardian_students had just shown that child.
+    domain = get_domain("school")
+    looked_up = 0
+    for i in range(40):
+        spec = domain.sample_named(item_rng("school", 0, i), 0, i, "multi")
+        students = spec.initial_state["students"]
+        listed: set[str] = set()
+        for action in spec.gold_actions:
+            if action.name == "list_guardian_students":
+                listed.add(action.arguments["guardian_id"])
+            if action.name == "get_student":
+                looked_up += 1
+                assert students[action.arguments["student_id"]]["guardian_id"] not in listed, i
+    assert looked_up > 0  # some calls still identify a child by id, before any list
+
+
 def test_a_condition_decides_the_write_by_the_quoted_amount() -> None:
     seen = set()
     for i in range(30):

@@ -17,7 +17,7 @@ from typing import Any
 from toolscale.core.contract import Toolkit, canonical_json
 from toolscale.kit.declare import Entity, Record
 from toolscale.kit.gold import GoldRunner
-from toolscale.kit.graph import ToolGraph
+from toolscale.kit.graph import Lister, ToolGraph
 
 
 @dataclass
@@ -85,6 +85,17 @@ def _unique(world: Record, entity: Entity, record: Record) -> bool:
     )
 
 
+def _listed(plan: Plan, lister: Lister, owner_id: str) -> bool:
+    """Whether `plan` has already listed the records of the owner with id `owner_id`."""
+    return canonical_json([lister.tool, {lister.param: owner_id}]) in plan.made
+
+
+def _found(plan: Plan, entity: Entity, record: Record) -> None:
+    """Note `record`'s id as found by a look-up, unless the caller gave it."""
+    if record[entity.key] not in plan.known.values():
+        plan.found[str(record[entity.key])] = entity.label(entity.key).removesuffix(" id")
+
+
 def identify(
     plan: Plan,
     graph: ToolGraph,
@@ -100,8 +111,12 @@ def identify(
     if (name, record[entity.key]) in plan.identified:
         return True
     lister = graph.listers.get(name)
-    routes: list[Any] = [] if via_owner else list(graph.finders[name])
     owner_route = lister is not None and (via_owner or _unique(world, entity, record))
+    if owner_route and not via_owner and _listed(plan, lister, record[entity.owner_key]):
+        _found(plan, entity, record)  # its owner's list is read already (another goal's)
+        plan.identified.add((name, record[entity.key]))
+        return True
+    routes: list[Any] = [] if via_owner else list(graph.finders[name])
     if owner_route:
         routes += ["owner"] * max(1, len(routes))  # the longer chain, as often as the others
     if not routes:
@@ -114,8 +129,7 @@ def identify(
         if not identify(plan, graph, rng, owner.name, owner_record):
             return False
         plan.call(lister.tool, **{lister.param: owner_record[owner.key]})
-        if record[entity.key] not in plan.known.values():
-            plan.found[str(record[entity.key])] = entity.label(entity.key).removesuffix(" id")
+        _found(plan, entity, record)
     else:
         value = record[route.by]
         target = plan.stated if route.by in entity.said else plan.known
