@@ -72,12 +72,17 @@ def plan_conversation(
     steps: list[Step] = []
     given: set[str] = set()
     first_write: int | None = None
+    seen = {*scenario.known.values(), *scenario.stated.values()}  # the user's, or used before
+    first_new: int | None = None  # the first call on a value found by looking it up
     for action in actions:
         used = set(_values(action.arguments))
         needed = [k for k, v in scenario.known.items() if k not in given and v in used]
         if needed:
             steps.append(Step(ask=tuple(needed)))
             given.update(needed)
+        if first_new is None and used - seen:
+            first_new = len(steps)
+        seen |= used
         spec = specs.get(action.name)
         if spec is not None and spec.kind is ToolKind.WRITE:
             first_write = len(steps) if first_write is None else first_write
@@ -85,10 +90,12 @@ def plan_conversation(
                 steps.append(Step(confirm=action))
         steps.append(Step(call=action))
     # What the user knows but no argument shows (which of two trips they mean) is asked before
-    # the first change, or before the answer when nothing changes.
+    # the first change, or, when nothing changes, before the first call on a record found by a
+    # look-up (the one the detail picks out), else before the answer.
     rest = tuple(k for k in scenario.known if k not in given)
     if rest:
-        steps.insert(len(steps) if first_write is None else first_write, Step(ask=rest))
+        at = first_write if first_write is not None else first_new
+        steps.insert(len(steps) if at is None else at, Step(ask=rest))
     if scenario.behaviour == "pieces":
         keys = tuple(k for s in steps for k in s.ask)
         steps = [s for s in steps if not s.ask]
