@@ -29,12 +29,11 @@ def records_for(
             if entity.owner in records:
                 owner = records[entity.owner][graph.entities[entity.owner].key]
                 pool = children(world, entity, owner)
-            else:  # a higher owner may be drawn already (one caller's two goals): keep to it
-                pool = [
-                    r
-                    for r in world[entity.table].values()
-                    if _owned_by_drawn(graph, world, records, need, r)
-                ]
+            else:
+                pool = list(world[entity.table].values())
+                if any(owner in records for owner in _owners(graph, need)):
+                    # a higher owner is drawn already (one caller's two goals): keep to it
+                    pool = [r for r in pool if _owned_by_drawn(graph, world, records, need, r)]
             if not pool:
                 return None
             records[need] = rng.choice(pool)
@@ -45,6 +44,15 @@ def records_for(
             records[entity.owner] = world[owner_entity.table][owner_id]
             entity = owner_entity
     return records
+
+
+def _owners(graph: ToolGraph, name: str) -> list[str]:
+    """The entities above `name`, its owner first."""
+    found, entity = [], graph.entities[name]
+    while entity.owner:
+        found.append(entity.owner)
+        entity = graph.entities[entity.owner]
+    return found
 
 
 def _owned_by_drawn(

@@ -141,6 +141,6 @@ def identify(
         ):
             return False  # the finder found another record with that value
         if route.by != entity.key:
-            plan.found[str(record[entity.key])] = entity.label(entity.key).removesuffix(" id")
+            _found(plan, entity, record)
     plan.identified.add((name, record[entity.key]))
     return True

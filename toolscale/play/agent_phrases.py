@@ -90,8 +90,15 @@ HOLD_ON = (
 AGREED = ("No problem.", "Of course, let's do that instead.", "Sure, no worries.", "Understood.")
 # How some wordings begin, left out after another reply has begun the turn ("Sure, no worries.
 # Could you ..." rather than "Sure, no worries. Sure. Could you ...").
-OPENERS = ("Sure, I can help with that. ", "I can help with that. ", "Happy to help. ", "Sure. ")
-OPENERS += ("Certainly. ", "Of course. ", "Okay. ")
+OPENERS = (
+    "Sure, I can help with that. ",
+    "I can help with that. ",
+    "Happy to help. ",
+    "Sure. ",
+    "Certainly. ",
+    "Of course. ",
+    "Okay. ",
+)
 
 
 def without_opener(text: str) -> str:

@@ -113,14 +113,12 @@ def replayed(
     so the next replay starts from the state again. A toolkit that opens its state itself (tau2's)
     always gets a fresh copy."""
     opens_itself = toolkit.opened.__func__ is not Toolkit.opened.__func__
-    if opens_itself or not _reads_only(toolkit, calls):
-        kit = toolkit.opened(state_json, fresh_state)
-        outcomes = [execute(kit, name, arguments, timeout_s) for name, arguments in calls]
-        return outcomes, state_hash(kit.state)
-    parsed = _parsed(state_json)
-    kit = toolkit(parsed.shared_copy())
+    shared = None if opens_itself or not _reads_only(toolkit, calls) else _parsed(state_json)
+    kit = (
+        toolkit.opened(state_json, fresh_state) if shared is None else toolkit(shared.shared_copy())
+    )
     outcomes = [execute(kit, name, arguments, timeout_s) for name, arguments in calls]
-    return outcomes, parsed.hash_after(kit.state)
+    return outcomes, state_hash(kit.state) if shared is None else shared.hash_after(kit.state)
 
 
 def _reads_only(toolkit: type[Toolkit], calls: list) -> bool:
