@@ -33,8 +33,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from tests.teachers.fake_openai import gold_turns, hostile_turns  # noqa: E402
+from toolscale.check.hostile import BOMBS  # noqa: E402
 from toolscale.core.contract import ToolError  # noqa: E402
-from toolscale.publish.hostile import BOMBS  # noqa: E402
 from toolscale.tools.arith import evaluate  # noqa: E402
 
 DOMAINS = ("railway", "bank", "math", "knowledge")

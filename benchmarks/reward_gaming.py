@@ -23,9 +23,9 @@ from pathlib import Path
 
 import pandas as pd
 
+from toolscale.check.reward_check import check_rewards
 from toolscale.config.generate import GenerateConfig
 from toolscale.pipeline.generate import generate
-from toolscale.publish.reward_check import check_rewards
 from toolscale.stats.economics import group_spread
 
 

@@ -126,7 +126,7 @@ def conversation(messages: list[Any]) -> tuple[list[str], list[str], list[str]]:
 
 def domain_figures(name: str, n: int) -> dict[str, Any]:
     from toolscale.core.registry import get_domain
-    from toolscale.sample.preferences import DEFAULT_SPREAD
+    from toolscale.economics.preferences import DEFAULT_SPREAD
     from toolscale.sample.tasks import build_task, gold_messages, with_preference
 
     domain = get_domain(name)

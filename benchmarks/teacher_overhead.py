@@ -43,8 +43,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tests.teachers.fake_openai import gold_turns
 from toolscale.config.generate import GenerateConfig
 from toolscale.core.registry import get_domain
+from toolscale.economics.preferences import DEFAULT_SPREAD
 from toolscale.pipeline.generate import generate
-from toolscale.sample.preferences import DEFAULT_SPREAD
 from toolscale.sample.tasks import build_task, with_preference
 from toolscale.stats.run import RunStats
 

@@ -12,7 +12,7 @@ import pytest
 
 from tests.fixtures.ledger.registration import with_ledger
 from tests.fixtures.probes import registered
-from toolscale.publish.check_domain import DomainReport, Finding
+from toolscale.check.check_domain import DomainReport, Finding
 
 pytestmark = pytest.mark.slow
 

@@ -13,6 +13,7 @@ from toolscale.core import patch as patches
 from toolscale.core.contract import Action, ToolError, ToolKind, Toolkit, UserScenario, tool
 from toolscale.core.errors import ConfigError
 from toolscale.core.records import Task
+from toolscale.dialogue.conversation import Step, converse, plan_conversation
 from toolscale.kit import (
     Draft,
     GoldRunner,
@@ -24,7 +25,6 @@ from toolscale.kit import (
     lookup,
     sample_task,
 )
-from toolscale.play.conversation import Step, converse, plan_conversation
 from toolscale.sample import worlds
 
 WORLD = {"accounts": {"A1": {"id": "A1", "owner": "Ann Lee", "balance": 10}}}

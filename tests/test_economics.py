@@ -10,9 +10,9 @@ import sys
 import pyarrow.parquet as pq
 import pytest
 
+from toolscale.check.reward_check import passed, tabulate
+from toolscale.economics.prices import BUILTIN, parse_schedules, price_call
 from toolscale.judge.rewards import RewardConfig, efficiency_reward
-from toolscale.publish.reward_check import passed, tabulate
-from toolscale.sample.prices import BUILTIN, parse_schedules, price_call
 from toolscale.tools.experts import CANNOT
 
 DOMAINS = ["math", "knowledge", "bank", "railway"]
@@ -21,7 +21,7 @@ PROFILES = {"none", "hurry", "cheap", "avoid_tool", "json_confidence"}
 
 @pytest.fixture(scope="module")
 def gaming_rows():
-    from toolscale.publish.reward_check import default_check
+    from toolscale.check.reward_check import default_check
 
     return default_check(DOMAINS, 40)
 

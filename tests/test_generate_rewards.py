@@ -11,8 +11,8 @@ import pyarrow.parquet as pq
 import pytest
 
 from tests.test_generate import cli
+from toolscale.economics.preferences import BUDGET_SLACK, SAYINGS
 from toolscale.judge.rewards import row_total
-from toolscale.sample.preferences import BUDGET_SLACK, SAYINGS
 from toolscale.tools.experts import stated_confidence as expert_confidence
 from toolscale.write.output import Output
 

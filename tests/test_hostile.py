@@ -8,7 +8,7 @@ import math
 import random
 
 from domains.bank.tools import BankTools
-from toolscale.publish.hostile import calls, plausible_ids, schema_base, values
+from toolscale.check.hostile import calls, plausible_ids, schema_base, values
 from toolscale.sandbox.execute import argument_errors
 
 BASE = {"from_account_id": "ACC-12345678", "destination_id": "PAY-1", "amount": 250.0}

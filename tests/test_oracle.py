@@ -1,5 +1,5 @@
 """The oracle route: every route a task admits is played and judged, the best becomes the gold
-route, and `validate` rebuilds the oracle fields (toolscale.sample.oracle)."""
+route, and `validate` rebuilds the oracle fields (toolscale.oracle.played)."""
 
 from __future__ import annotations
 

@@ -11,15 +11,14 @@ import pytest
 
 from toolscale.core.contract import ToolKind
 from toolscale.core.errors import ConfigError
+from toolscale.core.preference import Preference, PreferenceVector
 from toolscale.core.registry import get_domain
-from toolscale.sample.preferences import (
+from toolscale.economics.preferences import (
     DEFAULT_SPREAD,
     JSON_INSTRUCTION,
     NO_PREFERENCE,
     PROFILES,
     SAYINGS,
-    Preference,
-    PreferenceVector,
     answer_text,
     parse_spread,
     sample_preference,
@@ -245,7 +244,7 @@ def test_every_profile_is_said_in_several_ways_and_json_ones_name_both_fields():
 
 
 def test_a_tool_to_avoid_is_said_as_what_it_does():
-    from toolscale.sample.preferences import avoid_saying
+    from toolscale.economics.preferences import avoid_saying
 
     rng = random.Random(0)
     said = {avoid_saying(rng, "get_fee_quote") for _ in range(40)}

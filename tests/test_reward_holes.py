@@ -22,13 +22,14 @@ from toolscale.core.contract import (
     state_hash,
     tool,
 )
+from toolscale.core.preference import Preference, PreferenceVector
 from toolscale.core.registry import get_domain
+from toolscale.economics.preferences import within_budget
 from toolscale.judge.rewards import RewardConfig, efficiency_reward, preference_reward, total_reward
 from toolscale.judge.verify import outcome_problems
 from toolscale.kit import Draft, KitError, Request, parrot, sample_task
 from toolscale.kit.evidence import missing_evidence
 from toolscale.play.transcript import close_draft, open_draft
-from toolscale.sample.preferences import Preference, PreferenceVector, within_budget
 from toolscale.sample.tasks import SampledTask, build_task, with_preference
 
 DEFAULT = RewardConfig()

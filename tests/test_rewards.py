@@ -9,6 +9,7 @@ from types import SimpleNamespace
 import pytest
 
 from toolscale.core.errors import ConfigError
+from toolscale.core.preference import PreferenceVector
 from toolscale.judge.rewards import (
     GroupFeatures,
     RewardConfig,
@@ -20,7 +21,6 @@ from toolscale.judge.rewards import (
     row_total,
     total_reward,
 )
-from toolscale.sample.preferences import PreferenceVector
 
 DEFAULT = RewardConfig()
 TOKENS = RewardConfig(efficiency="tokens")

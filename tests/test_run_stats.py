@@ -7,15 +7,9 @@ import json
 
 import pytest
 
-from toolscale.play.report import attempt_report
-from toolscale.stats.run import (
-    ERRORS_KEPT,
-    DomainError,
-    Funnel,
-    PassCount,
-    RunStats,
-    sample_stage,
-)
+from toolscale.core.records import DomainError
+from toolscale.stats.attempts import attempt_report
+from toolscale.stats.run import ERRORS_KEPT, Funnel, PassCount, RunStats, sample_stage
 
 
 @pytest.mark.parametrize(

@@ -7,7 +7,7 @@ import dataclasses
 
 from domains.math import MathDomain
 from toolscale.core.contract import answer_matches, item_rng
-from toolscale.sample.prices import text_tokens
+from toolscale.economics.prices import text_tokens
 from toolscale.tools import capabilities
 from toolscale.tools.capabilities import sentences
 from toolscale.tools.experts import simulated_answer

@@ -15,7 +15,7 @@ import pytest
 
 from toolscale.core.records import Message
 from toolscale.core.registry import get_domain
-from toolscale.sample.preferences import DEFAULT_SPREAD
+from toolscale.economics.preferences import DEFAULT_SPREAD
 from toolscale.sample.tasks import build_task, gold_messages, with_preference
 
 N = 80

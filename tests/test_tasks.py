@@ -8,8 +8,8 @@ from collections import Counter
 import pytest
 
 from toolscale.core.registry import get_domain
-from toolscale.sample.prices import BUILTIN, DEFAULT_SCHEDULES, ORCHESTRATOR
-from toolscale.sample.tasks import Economics, build_task, with_economics
+from toolscale.economics.prices import BUILTIN, DEFAULT_SCHEDULES, ORCHESTRATOR, Economics
+from toolscale.sample.tasks import build_task, with_economics
 
 DOMAINS = ("bank", "knowledge", "math", "railway")
 

@@ -14,9 +14,9 @@ from toolscale.core.contract import Action, UserScenario
 from toolscale.core.records import Message
 from toolscale.core.registry import get_domain
 from toolscale.core.task_state import state_json
+from toolscale.dialogue.scripted_user import ScriptedUser
 from toolscale.judge.verify import Verdict, verify
 from toolscale.play.reference import ReferenceTeacher
-from toolscale.play.scripted_user import ScriptedUser
 from toolscale.play.transcript import close_draft, open_draft, record_call
 from toolscale.sample.tasks import SampledTask, build_task
 from toolscale.sandbox.pool import SandboxPool

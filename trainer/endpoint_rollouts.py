@@ -22,12 +22,13 @@ from pathlib import Path
 from typing import Any, cast
 
 from toolscale.config.teacher import TeacherOptions
+from toolscale.config.teacher_checks import check_teacher
 from toolscale.core.errors import ConfigError
 from toolscale.core.records import Task
 from toolscale.judge.rubric import Rubric
 from toolscale.llm.client import ChatClient, Endpoint, RetryPolicy, TeacherFailure
 from toolscale.llm.ledger import Budget, EndpointRejected, Ledger
-from toolscale.play.factory import check_teacher, open_teacher
+from toolscale.play.factory import open_teacher
 from toolscale.play.openai_teacher import OpenAITeacher
 from toolscale.sandbox.pool import SandboxPool
 from trainer.checkpoint_rollouts import KEPT_LABELS

@@ -27,9 +27,9 @@ from typing import Any
 from toolscale.core.records import Task, Trace
 from toolscale.core.registry import get_domain
 from toolscale.core.task_state import state_json
+from toolscale.dialogue import scripted_user
 from toolscale.judge.rewards import RewardConfig
 from toolscale.judge.rubric import Rubric
-from toolscale.play import scripted_user
 from toolscale.play.rollout import ASK_USER, Executed, transcript_of
 from toolscale.sandbox.bridge import SandboxThread
 from toolscale.sandbox.pool import Episode

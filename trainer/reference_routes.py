@@ -2,7 +2,7 @@
 
 Each task is rebuilt from its (domain, seed, index) as `toolscale validate` rebuilds it (the run's
 price schedules, tool dropout and profile spread from run.json, then
-`toolscale.sample.oracle.with_oracle`) and must equal its stored row, route table included; then
+`toolscale.oracle.played.with_oracle`) and must equal its stored row, route table included; then
 every route it admits is played in the sandbox and judged by the run's Rubric with the oracle
 route as gold (`oracle.play`, `oracle.scores`): the machinery that chose the oracle when the data
 was made. One more attempt is played at every task: declining (no call, an answer saying the
@@ -30,8 +30,9 @@ from toolscale.core.contract import Route
 from toolscale.core.errors import ConfigError
 from toolscale.core.records import RouteScore, Task
 from toolscale.judge.rubric import Rubric
+from toolscale.oracle import played as oracle
 from toolscale.publish.validate import RunSettings
-from toolscale.sample import oracle
+from toolscale.sample.in_worker import sample_in
 from toolscale.sample.stored import is_synthesized
 from toolscale.sample.tasks import prepare
 from toolscale.sandbox.pool import SandboxError, SandboxPool
@@ -87,7 +88,7 @@ async def play_task(
             "evaluate it with --reference_rows false"
         )
     try:
-        sampled = await pool.sample(task.domain, task.seed, task.index)
+        sampled = await sample_in(pool, task.domain, task.seed, task.index)
         item = await oracle.with_oracle(
             prepare(sampled, settings.economics, settings.profiles), pool, rubric
         )

@@ -6,7 +6,7 @@ remainders, ties by domain name), at least one each when N allows, and draws eac
 by a seeded hash of the task ids (`SEED`), so the same rows and N always give the same tasks, in
 file order. `best_traces` keeps one trace per task: its verified `gold` trace (the reference
 teacher's oracle route), else its best verified trace by the oracle's own order
-(`toolscale.sample.oracle.best`: preference kept, then reward_total, fewer calls, lower cost; then
+(`toolscale.oracle.played.best`: preference kept, then reward_total, fewer calls, lower cost; then
 the trace id), never a deliberate detour or format slip (`toolscale.stats.variants.kind`), which
 are there as GRPO contrast and the worse side of preference pairs.
 """

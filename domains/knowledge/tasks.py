@@ -8,7 +8,7 @@ calculator. A draw whose gold search would not rank the needed document first is
 task also offers the experts as routes, and detours: a wider search, a search the tool refuses then
 corrected, an expert's answer checked, and cheap routes that get the answer wrong (stopping after
 the first hop, trusting the travel guide). The pipeline makes the best route the gold one
-(`toolscale.sample.oracle`).
+(`toolscale.oracle.played`).
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ mathematical facts that only a model knows). Every task offers the three experts
 question as routes, and with `--detours` the mistakes an agent makes and corrects: a calculator
 expression that the tool refuses, then the corrected one; a wrong tool first; an expert's answer
 checked; and a cheap route that gets the answer wrong (rejected at the outcome stage). The
-pipeline plays them all and makes the best the gold route (`toolscale.sample.oracle`); the gold
+pipeline plays them all and makes the best the gold route (`toolscale.oracle.played`); the gold
 route
 given here is the textbook one (for a fact problem, an expert that answers it right).
 """

@@ -15,6 +15,7 @@ from domains.bank import BankDomain, rules
 from domains.bank.rules import external_fee, money, replacement_fee
 from domains.bank.tools import BankTools
 from domains.bank.world import build_world
+from toolscale.check.fuzz import fuzz_domain
 from toolscale.core.contract import (
     TaskSpec,
     ToolError,
@@ -24,8 +25,7 @@ from toolscale.core.contract import (
     normalize_text,
     state_hash,
 )
-from toolscale.play.conversation import converse
-from toolscale.publish.fuzz import fuzz_domain
+from toolscale.dialogue.conversation import converse
 from toolscale.sample.worlds import world_id
 
 

@@ -11,8 +11,8 @@ import pytest
 from domains.ecommerce import EcommerceDomain, rules
 from domains.ecommerce.tools import EcommerceTools
 from tests.domains.rounds import gold_round
+from toolscale.check.fuzz import fuzz_domain
 from toolscale.core.contract import ToolError
-from toolscale.publish.fuzz import fuzz_domain
 
 
 def _item(variant: str, product: str, price: float, quantity: int = 1, **extra: Any) -> dict:

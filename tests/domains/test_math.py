@@ -15,7 +15,7 @@ from domains.math.expertise import known
 from domains.math.steps import Reject, Steps, exact_value, fmt, money, places
 from domains.math.tasks import TEMPLATES, WORD_TEMPLATES
 from toolscale.core.contract import Action, Route, TaskSpec, ToolError, item_rng, state_hash
-from toolscale.sample.prices import text_tokens
+from toolscale.economics.prices import text_tokens
 from toolscale.tools.arith import evaluate
 from toolscale.tools.experts import CANNOT, EXPERTS, simulated_answer, stated_confidence
 from toolscale.tools.skills import Known

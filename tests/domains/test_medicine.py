@@ -12,8 +12,8 @@ import pytest
 from domains.medicine import MedicineDomain, rules
 from domains.medicine.tools import ClinicTools
 from tests.domains.rounds import gold_round
+from toolscale.check.fuzz import fuzz_domain
 from toolscale.core.contract import ToolError
-from toolscale.publish.fuzz import fuzz_domain
 
 
 def _plan(pid: str, name: str, referrals: bool) -> dict[str, Any]:

@@ -11,8 +11,8 @@ import pytest
 from domains.railway import RailwayDomain, rules
 from domains.railway.rules import NOW, TODAY
 from domains.railway.tools import RailwayTools
+from toolscale.check.fuzz import fuzz_domain
 from toolscale.core.contract import ToolError, ToolKind, fact_stated, item_rng, state_hash
-from toolscale.publish.fuzz import fuzz_domain
 
 
 def _train(number: str, day: str, dep: str, standard: float, seats: int = 5) -> dict[str, Any]:

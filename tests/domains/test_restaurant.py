@@ -9,8 +9,8 @@ import pytest
 
 from domains.restaurant import RestaurantDomain, rules
 from domains.restaurant.tools import RestaurantTools
+from toolscale.check.fuzz import fuzz_domain
 from toolscale.core.contract import ToolError
-from toolscale.publish.fuzz import fuzz_domain
 
 
 def _reservation(rid: str, day: str, time: str, party: int, **extra: Any) -> dict[str, Any]:

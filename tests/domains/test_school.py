@@ -11,8 +11,8 @@ import pytest
 from domains.school import SchoolDomain, rules
 from domains.school.tools import SchoolTools
 from tests.domains.rounds import gold_round
+from toolscale.check.fuzz import fuzz_domain
 from toolscale.core.contract import ToolError
-from toolscale.publish.fuzz import fuzz_domain
 
 
 def _student(sid: str, name: str, **extra: Any) -> dict:

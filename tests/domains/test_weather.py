@@ -12,8 +12,8 @@ import pytest
 from domains.weather import WeatherDomain, rules
 from domains.weather.tools import WeatherDeskTools
 from tests.domains.rounds import gold_round
+from toolscale.check.fuzz import fuzz_domain
 from toolscale.core.contract import ToolError
-from toolscale.publish.fuzz import fuzz_domain
 
 
 def _plan(pid: str, name: str, fee: float, quota: int, alerts: int, pack: float) -> dict:

@@ -8,6 +8,7 @@ import time
 
 from tests.sandbox.processes import sandbox_processes
 from toolscale.core.contract import canonical_json
+from toolscale.sample.in_worker import sample_in
 from toolscale.sandbox.pool import SandboxPool
 
 STATE = json.dumps({"counter": 10})
@@ -84,7 +85,7 @@ def test_replay_reproduces_outputs_and_final_hash():
 def test_code_executor_runs_in_the_workers_and_leaves_no_process_behind():
     async def go():
         async with SandboxPool(workers=2) as pool:
-            sampled = await pool.sample("math", 0, 0)
+            sampled = await sample_in(pool, "math", 0, 0)
             episode = pool.episode("math", canonical_json(sampled.task.initial_state))
             outcome = await episode.call("code_executor", {"code": "print(6 * 7)"})
             workers = [proc.process.pid for proc in pool.procs]
@@ -114,7 +115,7 @@ def test_a_call_the_watchdog_kills_fails_alone_and_stalls_no_other_request():
             results = await asyncio.gather(
                 hung.call("stuck", {}),
                 pool.replay("faulty", STATE, [("add", {"amount": 1})]),
-                pool.sample("faulty", 0, 0),
+                sample_in(pool, "faulty", 0, 0),
                 other.finish(),
             )
             return results, time.monotonic() - started, pool.restarts

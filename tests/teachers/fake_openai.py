@@ -216,7 +216,7 @@ def gold_turns(domain: str, num_tasks: int, seed: int = 0) -> dict[str, list[dic
     """Plans that play each task's gold actions, one call per turn, then its gold final message:
     the tasks `generate --domains <domain> --num-tasks N --seed S` samples (default profiles)."""
     from toolscale.core.registry import get_domain
-    from toolscale.sample.preferences import DEFAULT_SPREAD
+    from toolscale.economics.preferences import DEFAULT_SPREAD
     from toolscale.sample.tasks import build_task, with_preference
 
     turns = {}
@@ -237,14 +237,14 @@ UNREADABLE_ARGUMENTS = ('{"x": ' + "9" * 5000 + "}", "[" * 100_000 + "]" * 100_0
 def hostile_turns(domain: str, num_tasks: int, seed: int = 0) -> dict[str, list[dict[str, Any]]]:
     """Plans that answer each task (as `gold_turns` samples them) with hostile arguments: a first
     turn calling every tool the task offers with one hostile value per parameter (rotated by task
-    and parameter through `toolscale.publish.hostile`'s catalogue: empty, huge, negative, 2**63,
+    and parameter through `toolscale.check.hostile`'s catalogue: empty, huge, negative, 2**63,
     NaN,
     odd unicode, ...), a second sending the arithmetic bombs to the calculator and (odd tasks)
     argument texts Python's JSON parser refuses, then a final message that gives up (so each
     attempt is rejected)."""
+    from toolscale.check.hostile import BOMBS, schema_base, values
     from toolscale.core.registry import get_domain
-    from toolscale.publish.hostile import BOMBS, schema_base, values
-    from toolscale.sample.preferences import DEFAULT_SPREAD
+    from toolscale.economics.preferences import DEFAULT_SPREAD
     from toolscale.sample.tasks import build_task, with_preference
     from toolscale.sandbox.execute import argument_errors
 

@@ -3,7 +3,7 @@ begin again with a wording's own opener ("Sure. Could you ...")."""
 
 from __future__ import annotations
 
-from toolscale.play.agent_phrases import AGREED, ASK, OPENERS, without_opener
+from toolscale.dialogue.agent_phrases import AGREED, ASK, OPENERS, without_opener
 
 
 def test_an_opener_is_left_out_and_the_rest_begins_with_a_capital():

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from toolscale.core.contract import Action, ToolKind, ToolPrice, ToolSpec
 from toolscale.core.scenario import UserScenario
-from toolscale.play.conversation import plan_conversation
+from toolscale.dialogue.conversation import plan_conversation
 
 READS = ("find_customer_by_email", "list_customer_orders", "get_return_quote")
 SPECS = {n: ToolSpec(n, ToolKind.READ, ToolPrice()) for n in READS}

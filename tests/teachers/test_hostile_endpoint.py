@@ -1,5 +1,5 @@
 """An endpoint that sends hostile arguments to every tool of every bundled domain (the values of
-toolscale.publish.hostile, arithmetic bombs, argument texts Python's JSON parser refuses) fails
+toolscale.check.hostile, arithmetic bombs, argument texts Python's JSON parser refuses) fails
 calls,
 never the run: generate finishes, no call is counted as crashed, and every attempt is rejected
 with its stage (format for the unreadable texts, outcome for the others)."""

@@ -10,8 +10,8 @@ import re
 import pytest
 
 from toolscale.core.contract import UserScenario
-from toolscale.play import user_phrases
-from toolscale.play.scripted_user import (
+from toolscale.dialogue import user_phrases
+from toolscale.dialogue.scripted_user import (
     CIRCLE,
     ScriptedUser,
     asks_for,
@@ -238,7 +238,7 @@ def test_an_agent_saying_the_same_thing_again_and_again_is_in_circles() -> None:
 def test_a_key_of_filler_words_is_never_asked_for():
     # bank's spending goal states its two shops under the placeholder names "a" and "b": no
     # question asks for them (before, every question did, and the user said "My a is Costco").
-    from toolscale.play.scripted_user import asks_for
+    from toolscale.dialogue.scripted_user import asks_for
 
     assert not asks_for("Could you tell me the customer id?", "a")
     assert not asks_for("What is the account for this?", "the")
@@ -248,7 +248,7 @@ def test_a_key_of_filler_words_is_never_asked_for():
 def test_a_key_ending_in_s_is_asked_for_at_the_end_of_a_sentence():
     # "address." once lost its "s." to the plural strip and became "addre": weather's callers
     # never gave their "email address" to "Please share your email address."
-    from toolscale.play.scripted_user import asks_for
+    from toolscale.dialogue.scripted_user import asks_for
 
     assert asks_for("Please share your email address.", "email address")
     assert asks_for("How many passengers?", "number of passengers")

@@ -8,12 +8,12 @@ import asyncio
 from tests.teachers.fake_openai import FakeOpenAI, Plans, gold_turns
 from toolscale.core.contract import UserScenario
 from toolscale.core.registry import get_domain
+from toolscale.economics.preferences import DEFAULT_SPREAD
 from toolscale.llm.client import ChatClient, Endpoint, RetryPolicy
 from toolscale.llm.ledger import Budget, Ledger
 from toolscale.play import openai_teacher
 from toolscale.play.openai_teacher import OpenAITeacher
 from toolscale.play.usersim import UserSimulator, user_view
-from toolscale.sample.preferences import DEFAULT_SPREAD
 from toolscale.sample.tasks import build_task, with_preference
 from toolscale.sandbox.pool import SandboxPool
 

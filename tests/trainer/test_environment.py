@@ -10,8 +10,8 @@ import datasets
 from toolscale.config.generate import GenerateConfig
 from toolscale.core.records import Task
 from toolscale.core.registry import get_domain
+from toolscale.dialogue import scripted_user
 from toolscale.pipeline.generate import generate
-from toolscale.play import scripted_user
 from toolscale.sample.worlds import WorldStore
 from trainer.args import ToolscaleArguments
 from trainer.data import grpo_rows

@@ -6,8 +6,8 @@ from types import SimpleNamespace
 
 import pytest
 
+from toolscale.core.preference import PreferenceVector
 from toolscale.judge.rewards import RewardConfig
-from toolscale.sample.preferences import PreferenceVector
 from trainer.rewards import LOGGED, reward_functions
 
 

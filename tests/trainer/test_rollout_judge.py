@@ -14,13 +14,13 @@ import pytest
 from toolscale.config.generate import GenerateConfig
 from toolscale.core.records import Task
 from toolscale.core.registry import get_domain
+from toolscale.economics.prices import text_tokens
 from toolscale.judge.rewards import RewardConfig
 from toolscale.judge.rubric import Rubric
 from toolscale.llm.client import Completion
 from toolscale.pipeline.generate import generate
 from toolscale.play.openai_teacher import OpenAITeacher
 from toolscale.play.rollout import PENDING
-from toolscale.sample.prices import text_tokens
 from toolscale.sample.tasks import build_task, with_preference
 from toolscale.sample.worlds import WorldStore
 from toolscale.sandbox.bridge import SandboxThread

@@ -10,14 +10,14 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from toolscale.check.check_domain import CheckDomainConfig
 from toolscale.cli.options import argument, flag, flags_of
 from toolscale.cli.progress import StageProgress, console, show_errors
 from toolscale.config.files import with_run_config
 from toolscale.config.generate import GenerateConfig
 from toolscale.config.option import from_flags
+from toolscale.config.synthesize import SynthesizeConfig
 from toolscale.core.errors import ConfigError
-from toolscale.publish.check_domain import CheckDomainConfig
-from toolscale.synthesize.config import SynthesizeConfig
 
 if TYPE_CHECKING:
     pass
@@ -170,9 +170,10 @@ def merge_command(
     """Join the outputs of generate (or synthesize) --shard jobs into one, equal to an unsharded
     run."""
     from toolscale.pipeline.merge import merge
+    from toolscale.synthesize.merge import SYNTHESIZE
 
     try:
-        summary = merge(outs, out)
+        summary = merge(outs, out, {"synthesize": SYNTHESIZE})
     except ConfigError as exc:
         fail(str(exc))
     if summary.get("command") == "synthesize":
@@ -227,7 +228,7 @@ def check_domain_command(ctx: typer.Context, name: str, **flags: Any) -> None:
     """Run the domain contract's checks (schemas, gold verifies, READ purity, determinism, doing
     nothing fails, every tool reachable, hostile arguments fail the call and not the tool) on
     tasks drawn by weight and on every template by name: one line per problem; exit 1 when any."""
-    from toolscale.publish.check_domain import check_domain, first_traceback
+    from toolscale.check.check_domain import check_domain, first_traceback
     from toolscale.tau2.spec import apply_options
 
     tau2_tasks = flags["tau2_tasks"]
@@ -302,8 +303,8 @@ def check_rewards_command(
 ) -> None:
     """Play scripted gaming policies on OUT's tasks; write OUT/reward_check.json; exit 1 if one
     wins. Rewrites the card with the table."""
+    from toolscale.check.reward_check import check_rewards
     from toolscale.publish.card import card
-    from toolscale.publish.reward_check import check_rewards
 
     try:
         report = check_rewards(out, per_domain=tasks, workers=workers)

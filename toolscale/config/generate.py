@@ -11,15 +11,15 @@ from toolscale.config.option import option
 from toolscale.config.shard import Shard
 from toolscale.config.teacher import TeacherOptions
 from toolscale.core.contract import ToolPrice
-from toolscale.judge.rewards import RewardConfig
-from toolscale.sample.preferences import DEFAULT_SPREAD, parse_spread
-from toolscale.sample.prices import (
+from toolscale.economics.preferences import DEFAULT_SPREAD, parse_spread
+from toolscale.economics.prices import (
     DEFAULT_SCHEDULES,
+    Economics,
     check_dropout,
     parse_schedules,
     schedule_dump,
 )
-from toolscale.sample.tasks import Economics
+from toolscale.judge.rewards import RewardConfig
 from toolscale.tools.expert_endpoints import load_endpoints
 
 CACHE_DIR = Path(".toolscale", "cache")  # under OUT, unless --cache-dir
@@ -69,7 +69,7 @@ class GenerateConfig(TeacherOptions):
     call_timeout_s: float = option(
         15.0, help="Seconds a tool call may run before it fails as timed out.", flag="call_timeout"
     )
-    # Preference profiles drawn per task, with relative weights (toolscale.sample.preferences).
+    # Preference profiles drawn per task, with relative weights (toolscale.economics.preferences).
     profiles: dict[str, float] = option(
         help='Preference profiles and weights, e.g. "none=1,hurry=2", or "all".',
         factory=lambda: dict(DEFAULT_SPREAD),

@@ -1,9 +1,12 @@
-"""Where the running toolscale came from: the git commit of its source tree, for run.json."""
+"""Where the running toolscale came from, for run.json: its version, its libraries', and the git
+commit of its source tree."""
 
 from __future__ import annotations
 
+import platform
 import subprocess
 from functools import cache
+from importlib.metadata import version
 from pathlib import Path
 
 
@@ -32,3 +35,14 @@ def source_commit() -> str:
     except (OSError, subprocess.SubprocessError):
         return "unknown (git failed)"
     return commit + ("+dirty" if dirty else "")
+
+
+def run_versions() -> dict[str, str]:
+    """The versions of toolscale, Python and the libraries that write rows, and the commit."""
+    return {
+        "toolscale": version("toolscale"),
+        "python": platform.python_version(),
+        "datasets": version("datasets"),
+        "pyarrow": version("pyarrow"),
+        "toolscale_commit": source_commit(),
+    }

@@ -60,8 +60,8 @@ PRICE_FIELDS = ("fee", "latency_ms", "ms_per_token", "per_second", "input_per_m"
 
 @dataclass(frozen=True)
 class ToolPrice:
-    """What one call costs, in US dollars, and how long it takes (`toolscale.sample.prices` prices a
-    call from it; docs/rewards.md has worked examples).
+    """What one call costs, in US dollars, and how long it takes (`toolscale.economics.prices`
+    prices a call from it; docs/rewards.md has worked examples).
 
     `fee` is $ per call; `per_second` $ per modelled second (compute-priced tools such as
     `code_executor`); `input_per_m` / `output_per_m` $ per 1M prompt / completion tokens (model
@@ -262,7 +262,7 @@ class Route:
     agent ends with; None relays the answer of the route's last call (an expert's reply).
     A `detour` is a route a careful agent would not choose (a mistake it then corrects, a
     dearer way, a cheap route that gets the answer wrong); the oracle scores it like the others
-    (`toolscale.sample.oracle`), and the reference teacher plays it with `--detours`."""
+    (`toolscale.oracle.played`), and the reference teacher plays it with `--detours`."""
 
     name: str
     actions: list[Action]

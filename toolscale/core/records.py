@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict
 from toolscale.core import patch
 from toolscale.core.contract import UserScenario, canonical_json, content_id
 from toolscale.core.errors import ConfigError
-from toolscale.sample.preferences import Preference
+from toolscale.core.preference import Preference
 
 # "judge": the NL-assertion judge gave no usable verdict (toolscale.tau2.judge); the attempt
 # passed every other stage and is neither verified nor counted as the model's mistake.
@@ -38,7 +38,7 @@ TRACE_JSON = ("calls_per_tool",)
 
 
 class RouteScore(BaseModel):
-    """One route the oracle played at a task (`toolscale.sample.oracle`): its verdict, whether it
+    """One route the oracle played at a task (`toolscale.oracle.played`): its verdict, whether it
     kept
     the preference's hard constraints, its cost, latency and calls, and its `reward_total` with
     the task's gold route being the oracle route."""
@@ -70,7 +70,7 @@ class Task(BaseModel):
     system_prompt: str
     instruction: str
     tools: list[dict[str, Any]]
-    # $ and modelled latency per tool, model alias and "orchestrator" (toolscale.sample.prices),
+    # $ and modelled latency per tool, model alias and "orchestrator" (toolscale.economics.prices),
     # under
     # the schedule the task drew; the gold route's total cost and latency under that table.
     prices: dict[str, dict[str, float]]
@@ -92,7 +92,7 @@ class Task(BaseModel):
     # Where a task came from when no sampler can rebuild it (`toolscale synthesize`: source,
     # model, intent, filter results); {} for a task of a domain's sampler.
     provenance: dict[str, Any] = {}
-    # The oracle (toolscale.sample.oracle), for a task whose domain offers routes: the best route's
+    # The oracle (toolscale.oracle.played), for a task whose domain offers routes: the best route's
     # name (its actions are `gold_actions`), its reward_total, and every route played with its
     # score; "", None and [] for other tasks.
     oracle_route: str = ""
@@ -255,3 +255,22 @@ def _world(worlds: Mapping[str, dict[str, Any]] | None, key: str) -> dict[str, A
             "(toolscale.sample.worlds.WorldStore.of_output(OUT)) or regenerate the output"
         )
     return worlds[key]
+
+
+ErrorStage = Literal["sample", "schema", "gold", "tool"]
+
+
+class DomainError(BaseModel):
+    """A domain bug met during a run: where (domain, task index, stage), what, and the traceback
+    of the exception in the sandbox worker. Kept in run.json (`toolscale.stats.run`)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    domain: str
+    index: int
+    stage: ErrorStage
+    message: str
+    traceback: str = ""
+
+    def line(self) -> str:
+        return f"{self.domain} task {self.index} ({self.stage}): {self.message}"

@@ -2,8 +2,9 @@
 
 Only the domains a run names are imported, so one broken plugin does not break the others.
 For development without packaging, `TOOLSCALE_DOMAINS="name=module:Class,..."` adds domains
-(sandbox workers inherit it, so they find the same domains). A name that starts with `tau2:` is
-a tau2-format domain (toolscale.tau2), built from the name alone wherever it is needed.
+(sandbox workers inherit it, so they find the same domains). A name `PREFIX:REST` is a domain
+built from its name alone by the source registered for PREFIX in the `toolscale.domain_sources`
+entry-point group (`tau2:` is toolscale.tau2's: tau2-format domains), wherever it is needed.
 """
 
 from __future__ import annotations
@@ -11,12 +12,41 @@ from __future__ import annotations
 import os
 from functools import cache
 from importlib.metadata import EntryPoint, entry_points
+from typing import Protocol
 
 from toolscale.core.contract import Domain
 from toolscale.core.errors import ConfigError
-from toolscale.tau2.spec import canonical
 
 GROUP = "toolscale.domains"
+SOURCES = "toolscale.domain_sources"
+
+
+class DomainSource(Protocol):
+    """Builds domains named `PREFIX:REST` (e.g. `tau2:retail`) from their names alone."""
+
+    def canonical(self, name: str) -> str:
+        """The one name of the domain `name` spells (what rows and run.json record)."""
+        ...
+
+    def get(self, name: str) -> Domain:
+        """The domain named `name` (ConfigError when it cannot be built)."""
+        ...
+
+
+@cache
+def source(name: str) -> DomainSource | None:
+    """The source of a `PREFIX:...` name, or None for a plain domain name."""
+    prefix, sep, _ = name.partition(":")
+    if not sep:
+        return None
+    found = {ep.name: ep for ep in entry_points(group=SOURCES)}
+    if prefix not in found:
+        raise ConfigError(
+            f"unknown domain {name!r}: no domain source is installed for {prefix}:; "
+            f"installed sources: {', '.join(sorted(found)) or 'none'}"
+        )
+    loaded: DomainSource = found[prefix].load()()
+    return loaded
 
 
 def _extra() -> list[EntryPoint]:
@@ -74,18 +104,16 @@ def registered() -> dict[str, type[Domain]]:
 
 @cache
 def get_domain(name: str) -> Domain:
-    if name.startswith("tau2:"):  # a tau2-format domain, named by its spec (toolscale.tau2)
-        from toolscale.tau2.domain import get
-
-        return get(name)
-    return domain_class(name)()
+    built_by = source(name)
+    return built_by.get(name) if built_by else domain_class(name)()
 
 
 def resolve(spec: str) -> list[str]:
     """Turn `--domains` text ("all" or "a,b") into a list of installed domain names; a tau2
-    spec (`tau2:NAME`, `tau2:PATH`) becomes its canonical name. "all" means the installed ones."""
+    spec (`tau2:NAME`, `tau2:PATH`), or another source's, becomes its canonical name. "all"
+    means the installed ones."""
     wanted = names() if spec.strip() == "all" else [s.strip() for s in spec.split(",")]
-    wanted = [canonical(n) if n.startswith("tau2:") else n for n in wanted if n]
+    wanted = [built_by.canonical(n) if (built_by := source(n)) else n for n in wanted if n]
     if not wanted:
         raise ConfigError("--domains is empty; write e.g. --domains railway,math or --domains all")
     if len(set(wanted)) != len(wanted):

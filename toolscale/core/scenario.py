@@ -1,7 +1,7 @@
 """The user of a conversational task: why they call, what they say and know, how they behave.
 
 `UserScenario` is part of the domain contract (re-exported by `toolscale.core.contract`); it is
-its own module because the behaviours of the scripted user (`toolscale.play.scripted_user`)
+its own module because the behaviours of the scripted user (`toolscale.dialogue.scripted_user`)
 made it the contract's largest part.
 """
 
@@ -38,7 +38,7 @@ class UserScenario(BaseModel):
     so); a user who only wants information declines any change (`accepts_changes` False).
     `nl_assertions` are statements about a correct conversation, as in tau2.
 
-    How the scripted user behaves (toolscale.play.scripted_user; all empty for a plain user):
+    How the scripted user behaves (toolscale.dialogue.scripted_user; all empty for a plain user):
     `behaviour` is one of BEHAVIOURS; `manner` the persona's name, which colours its words;
     `wants` what the user asked for in their own words, which they give as the reason when they
     decline; `declines` the words of proposals they turn down (a change they did not ask for);

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any, Protocol
 
 from toolscale.core.records import Task, ToolCall, Trace
+from toolscale.economics.preferences import stated_confidence, within_budget
 from toolscale.judge.rewards import (
     GroupFeatures,
     RewardConfig,
@@ -23,7 +24,6 @@ from toolscale.judge.rewards import (
     total_reward,
 )
 from toolscale.judge.verify import preference_problems
-from toolscale.sample.preferences import stated_confidence, within_budget
 
 
 class Labelled(Protocol):

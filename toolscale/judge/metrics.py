@@ -1,7 +1,8 @@
 """Per-call prices and per-trace metrics: calls, turns, tokens, cost, modelled latency, size.
 
-Everything is in US dollars and priced from the task's own price table (`toolscale.sample.prices`):
-each tool call (its fee, compute seconds, a model's tokens), and the orchestrator's own tokens.
+Everything is in US dollars and priced from the task's own price table
+(`toolscale.economics.prices`): each tool call (its fee, compute seconds, a model's tokens), and
+the orchestrator's own tokens.
 `num_tokens` counts what the orchestrator reads and writes: every tool output and later user
 message it reads, and every message and tool call (name and arguments) it writes, estimated as
 ceil(characters / 4). The system prompt, the tool schemas and the task's first message are the
@@ -20,7 +21,7 @@ from typing import Any, Protocol
 
 from toolscale.core.contract import canonical_json
 from toolscale.core.records import Message, Task, ToolCall
-from toolscale.sample.prices import price_call, price_orchestrator, text_tokens
+from toolscale.economics.prices import price_call, price_orchestrator, text_tokens
 from toolscale.sandbox.execute import CallOutcome
 
 

@@ -36,7 +36,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from toolscale.core.errors import ConfigError
-from toolscale.sample.preferences import PreferenceVector
+from toolscale.core.preference import PreferenceVector
 
 EFFICIENCY_FORMS = ("tokens", "cost")
 

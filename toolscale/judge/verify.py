@@ -42,7 +42,7 @@ from toolscale.core.errors import ConfigError
 from toolscale.core.records import Message, Task, ToolCall
 from toolscale.core.registry import get_domain
 from toolscale.core.task_state import state_json
-from toolscale.sample.preferences import answer_text, violations
+from toolscale.economics.preferences import answer_text, violations
 from toolscale.sandbox.pool import SandboxPool
 
 

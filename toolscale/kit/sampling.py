@@ -330,7 +330,7 @@ def check_writes(
 
 def playable(scenario: UserScenario, actions: list[Action], toolkit: type[Toolkit]) -> bool:
     """Whether the reference agent can play the gold conversation with this caller."""
-    from toolscale.play.conversation import Stuck, converse
+    from toolscale.dialogue.conversation import Stuck, converse
 
     try:
         converse(scenario, actions, toolkit.specs())

@@ -22,7 +22,6 @@ anything runs.
 from __future__ import annotations
 
 import asyncio
-import platform
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -30,16 +29,15 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
-import datasets
-import pyarrow
-
-import toolscale
 from toolscale.config.generate import CACHE_DIR, GenerateConfig
-from toolscale.config.provenance import source_commit
+from toolscale.config.provenance import run_versions
+from toolscale.config.teacher_checks import check_teacher
 from toolscale.core.contract import ToolKind
 from toolscale.core.errors import ConfigError
 from toolscale.core.registry import get_domain, resolve
 from toolscale.core.schema import SchemaError
+from toolscale.economics.preferences import check_spread
+from toolscale.economics.prices import check_dropout, parse_schedules
 from toolscale.llm.cache import RequestCache
 from toolscale.llm.ledger import BudgetExhausted, StopRun
 from toolscale.pipeline.chunk import (
@@ -52,13 +50,11 @@ from toolscale.pipeline.chunk import (
 )
 from toolscale.pipeline.plan import check_shard, plan
 from toolscale.pipeline.ray import check_ray, connect, leave, run_on_ray
-from toolscale.play.factory import check_teacher, open_teacher
-from toolscale.play.report import attempt_report
-from toolscale.sample.preferences import check_spread
-from toolscale.sample.prices import check_dropout, parse_schedules
+from toolscale.play.factory import open_teacher
 from toolscale.sample.stored_source import with_source
 from toolscale.sandbox.isolation import isolation_level
 from toolscale.sandbox.pool import SandboxPool
+from toolscale.stats.attempts import attempt_report
 from toolscale.stats.rewards import reward_report
 from toolscale.stats.run import RunStats
 from toolscale.tau2.judge import check_judge, open_judge
@@ -119,16 +115,6 @@ def check_schemas(domains: list[str]) -> None:
                 f"domain {name!r}: {exc}; give every parameter a line under Args: in its tool's "
                 f"docstring (toolscale check-domain {name} lists every problem)"
             ) from None
-
-
-def versions() -> dict[str, str]:
-    return {
-        "toolscale": toolscale.__version__,
-        "python": platform.python_version(),
-        "datasets": datasets.__version__,
-        "pyarrow": pyarrow.__version__,
-        "toolscale_commit": source_commit(),
-    }
 
 
 def expert_backends(domains: list[str], experts: Path | None = None) -> dict[str, Any]:
@@ -237,7 +223,7 @@ def run_json(config: GenerateConfig, stats: RunStats, status: str) -> dict[str, 
         **tau2_checks(config.domains, config.judge_model),
         "attempts": attempt_report(stats.passes, stats.model_errors),
         "isolation": isolation_level(),
-        "versions": versions(),
+        "versions": run_versions(),
     }
 
 

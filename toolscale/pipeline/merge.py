@@ -1,7 +1,8 @@
 """`toolscale merge`: join the outputs of `generate --shard` jobs into one output.
 
-(`synthesize --shard` outputs too: the same checks that they are one run, then
-`toolscale.synthesize.merge` writes the rows; one command's outputs only.)
+(`synthesize --shard` outputs too: the same checks that they are one run, then the `Merger`
+the caller passes for that command writes the rows, `toolscale.synthesize.merge.SYNTHESIZE`;
+one command's outputs only.)
 
 The inputs must come from one run: the resolved configs in their run.json are equal except for
 `shard`, `out` and the per-job `workers`, `cache_dir`, `executor` and `ray_address`, and one
@@ -23,8 +24,9 @@ from __future__ import annotations
 import os
 import shutil
 import uuid
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from toolscale.config.generate import GenerateConfig
 from toolscale.core.errors import ConfigError
@@ -32,7 +34,7 @@ from toolscale.pipeline.chunk import CODE_KEY
 from toolscale.pipeline.generate import failures
 from toolscale.pipeline.inputs import Input, add_numbers, read_input
 from toolscale.pipeline.plan import plan
-from toolscale.play.report import attempt_report
+from toolscale.stats.attempts import attempt_report
 from toolscale.stats.rewards import reward_report
 from toolscale.stats.run import RunStats
 from toolscale.write.features import CONFIGS
@@ -57,6 +59,18 @@ PER_JOB = (
     "endpoint_max_failures",
 )
 SHOWN = 3  # missing chunks named in an error
+
+
+class Merger(Protocol):
+    """How the shard outputs of another command than `generate` are merged."""
+
+    def check(self, inputs: list[Input]) -> None:
+        """Raise ConfigError (before anything is written) for inputs that cannot be merged."""
+        ...
+
+    def write(self, inputs: list[Input], config: dict[str, Any], root: Path) -> dict[str, Any]:
+        """Write the merged rows, run.json and card into `root`; return run.json's content."""
+        ...
 
 
 def _short(value: Any) -> str:
@@ -220,21 +234,25 @@ def _write(inputs: list[Input], config: dict[str, Any], root: Path, dest: Path) 
     return summary
 
 
-def merge(outs: list[Path], dest: Path) -> dict[str, Any]:
+def merge(
+    outs: list[Path], dest: Path, mergers: Mapping[str, Merger] | None = None
+) -> dict[str, Any]:
     """Merge the outputs `outs` of one run's shard jobs into the new folder `dest`; returns its
-    run.json. Raises ConfigError (and writes nothing) for incompatible, incomplete or unreadable
-    inputs, or a `dest` that is not new or empty."""
+    run.json. Outputs of a command other than `generate` are merged by its entry in `mergers`.
+    Raises ConfigError (and writes nothing) for incompatible, incomplete or unreadable inputs,
+    or a `dest` that is not new or empty."""
     if not outs:
         raise ConfigError("give the output folders of the shard jobs to merge")
     inputs = [read_input(path) for path in outs]
     check_compatible(inputs)
     check_dest(dest)
     config = {**inputs[0].config, "out": str(dest), "shard": None}
-    synthesized = command(inputs[0]) == "synthesize"
-    if synthesized:
-        from toolscale.synthesize import merge as synthesis
-
-        synthesis.check_shards(inputs)  # a missing shard stops us before anything is written
+    name = command(inputs[0])
+    other = (mergers or {}).get(name)
+    if name != "generate" and other is None:
+        raise ConfigError(f"{inputs[0].root} is a {name} output, which merge cannot join")
+    if other is not None:
+        other.check(inputs)  # a missing shard stops us before anything is written
     else:
         pick(inputs, run_config(config, dest))  # so does a missing chunk
     try:
@@ -246,8 +264,8 @@ def merge(outs: list[Path], dest: Path) -> dict[str, Any]:
             f"--out {dest} is not writable ({exc.strerror}); choose another"
         ) from None
     try:
-        if synthesized:
-            summary = synthesis.write(inputs, config, root)
+        if other is not None:
+            summary = other.write(inputs, config, root)
         else:
             summary = _write(inputs, config, root, dest)
         os.replace(root, dest)  # an empty DEST folder is replaced as a whole

@@ -9,15 +9,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toolscale.config.generate import GenerateConfig
+from toolscale.core.records import DomainError
 from toolscale.core.registry import get_domain
+from toolscale.economics.prices import Economics
 from toolscale.judge.rubric import Rubric
+from toolscale.oracle.played import with_oracle
 from toolscale.play.transcript import Teacher
 from toolscale.sample import worlds
-from toolscale.sample.oracle import with_oracle
+from toolscale.sample.in_worker import sample_in
 from toolscale.sample.stored_source import source_item
-from toolscale.sample.tasks import Economics, prepare
+from toolscale.sample.tasks import prepare
 from toolscale.sandbox.pool import SandboxError, SandboxPool
-from toolscale.stats.run import DomainError, Funnel, PassCount, RunStats, sample_stage
+from toolscale.stats.run import Funnel, PassCount, RunStats, sample_stage
 from toolscale.tau2.judge import AssertionJudge
 
 
@@ -50,7 +53,7 @@ async def run_task(
         sampled = (
             await source_item(config.tasks_from, domain, index, pool)
             if config.tasks_from is not None
-            else await pool.sample(domain, config.seed, index)
+            else await sample_in(pool, domain, config.seed, index)
         )
         item = await with_oracle(prepare(sampled, economics, config.profiles), pool, rubric)
     except SandboxError as exc:

@@ -1,1 +1,1 @@
-"""Play the agent's side of an episode: teachers, users, the gold conversation, transcripts."""
+"""Play the agent's side of an episode: teachers, the LLM user simulator, transcripts, rollouts."""

@@ -9,13 +9,12 @@ cost and dropped endpoints for run.json.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from toolscale.config.teacher import TeacherOptions
-from toolscale.core.errors import ConfigError
+from toolscale.config.teacher_checks import LOCAL_KEY, api_key
 from toolscale.llm.cache import RequestCache
 from toolscale.llm.client import ChatClient, Endpoint, RetryPolicy
 from toolscale.llm.endpoints import EndpointPool
@@ -24,72 +23,6 @@ from toolscale.play.openai_teacher import OpenAITeacher
 from toolscale.play.reference import ReferenceTeacher
 from toolscale.play.transcript import Teacher
 from toolscale.play.usersim import UserSimulator
-from toolscale.tools.expert_endpoints import load_endpoints
-
-TEACHERS = ("reference", "openai", "local")
-# transformers serve needs no key; the openai client still wants a non-empty one.
-LOCAL_KEY = "local"
-
-
-def _positive(name: str, value: float | None, minimum: float = 1, flag: str = "") -> None:
-    if value is not None and value < minimum:
-        flag = flag or "--" + name.replace("_", "-")
-        raise ConfigError(f"{flag} must be at least {minimum:g} (got {value:g})")
-
-
-def _key(variable: str) -> str:
-    key = os.environ.get(variable, "")
-    if not key:
-        raise ConfigError(
-            f"the environment variable {variable} holding the endpoint's API key is not set; "
-            f"export {variable}=... (any value for a server that needs no key), or name another "
-            "variable with --api-key-env"
-        )
-    return key
-
-
-def _check_urls(urls: tuple[str, ...]) -> None:
-    seen: set[str] = set()
-    for url in urls:
-        if not url.startswith(("http://", "https://")):
-            raise ConfigError(
-                f"--base-url {url!r} is not an http(s) URL; write e.g. http://localhost:8000/v1"
-            )
-        if url.rstrip("/") in seen:
-            raise ConfigError(f"--base-url {url} is given twice; list each endpoint once")
-        seen.add(url.rstrip("/"))
-
-
-def check_teacher(teacher: str, options: TeacherOptions) -> None:
-    """Raise ConfigError for any teacher option that cannot work, before the run starts."""
-    if teacher not in TEACHERS:
-        raise ConfigError(f"unknown --teacher {teacher!r}; available: {', '.join(TEACHERS)}")
-    for name in ("attempts", "max_turns", "concurrency", "endpoint_concurrency"):
-        _positive(name, getattr(options, name))
-    _positive("endpoint_max_failures", options.endpoint_max_failures)
-    _positive("max_retries", options.max_retries, 0)
-    _positive("max_tokens", options.max_tokens)
-    for name in ("teacher_price_in", "teacher_price_out", "retry_base_s", "temperature"):
-        _positive(name, getattr(options, name), 0)
-    if options.request_timeout_s is not None and options.request_timeout_s <= 0:
-        raise ConfigError("--request-timeout must be positive")
-    if options.max_cost_usd is not None and options.max_cost_usd <= 0:
-        raise ConfigError("--max-cost-usd must be positive; leave it out for no limit")
-    if options.experts is not None:
-        load_endpoints(options.experts)
-    if teacher == "openai":
-        if not options.base_urls() or not options.model:
-            raise ConfigError(
-                "--teacher openai needs --base-url (e.g. https://api.openai.com/v1 or "
-                "http://localhost:8000/v1; repeat it for several endpoints of the same model) "
-                "and --model (the endpoint's model name)"
-            )
-        _check_urls(options.base_urls())
-        _key(options.api_key_env)
-    if options.user_model and (teacher == "openai" or options.user_base_url):
-        _key(options.user_api_key_env or options.api_key_env)
-    if teacher == "reference" and options.attempts != 1:
-        raise ConfigError("--attempts is for LLM teachers; the reference teacher plays each route")
 
 
 class TeacherRun:
@@ -168,7 +101,7 @@ def open_teacher(
         name = f"local:{Path(model).name}"
     else:
         urls, model = options.base_urls(), str(options.model)  # set: check_teacher
-        key = _key(options.api_key_env)
+        key = api_key(options.api_key_env)
         name = f"openai:{model}"
     is_local = local is not None
     timeout_s = options.effective_timeout_s(is_local)
@@ -179,7 +112,7 @@ def open_teacher(
     user = None
     if options.user_model:
         user_env = options.user_api_key_env or options.api_key_env
-        user_key = key if local is not None and not options.user_base_url else _key(user_env)
+        user_key = key if local is not None and not options.user_base_url else api_key(user_env)
         user_urls = (options.user_base_url,) if options.user_base_url else urls
         clients["user"] = roles.pool(
             user_urls, options.user_model, user_env, user_key, priced=False

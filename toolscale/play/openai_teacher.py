@@ -19,9 +19,9 @@ from typing import Any
 
 from toolscale.core import task_state
 from toolscale.core.records import Message, Task
+from toolscale.dialogue import scripted_user
 from toolscale.llm.client import Chat, TeacherFailure
 from toolscale.llm.toolcalls import ParsedCall, parse_message
-from toolscale.play import scripted_user
 from toolscale.play.transcript import NO_ANSWER, Transcript, open_draft, record_turn, said_to_user
 from toolscale.play.usersim import UserSimulator, scenario_for
 from toolscale.sample.tasks import SampledTask

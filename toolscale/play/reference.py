@@ -7,7 +7,7 @@ calculator); for a stateful task also the mistakes an agent makes (toolscale.pla
 guessed id, a loop of look-ups, a forbidden tool, the write left out or made twice, the answer
 without its look-ups), some recovered and correct, some rejected with their stage. A
 conversational task's route is played as a conversation with the scripted user
-(toolscale.play.conversation: the agent asks for what only the user knows, confirms each write,
+(toolscale.dialogue.conversation: the agent asks for what only the user knows, confirms each write,
 and goes through the user's behaviour: reads a misread detail back, says why it asks, asks for a
 detail held back, follows a change of mind, offers what the user turns down), so its traces
 have several user turns. A route that ends by asking an expert answers
@@ -26,9 +26,9 @@ from toolscale.core.contract import Action, ToolKind, committed_answer
 from toolscale.core.records import Task
 from toolscale.core.registry import get_domain
 from toolscale.core.task_state import state_json
+from toolscale.economics.preferences import as_json_answer
 from toolscale.play.mistakes import mistakes
 from toolscale.play.transcript import Transcript, close_draft, open_draft, record_call
-from toolscale.sample.preferences import as_json_answer
 from toolscale.sample.tasks import SampledTask, gold_turns, said
 from toolscale.sandbox.execute import CallOutcome
 from toolscale.sandbox.pool import SandboxPool

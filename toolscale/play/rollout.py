@@ -19,7 +19,7 @@ same Transcript a teacher leaves, so `toolscale.judge.rubric.Rubric` judges both
   message and the user's reply as messages, never a tool call;
 - a rollout whose last turn is not a non-empty answer has no final answer and fails at stage
   "teacher", as a teacher that gave none; so does a conversation the user ended for going in
-  circles (`toolscale.play.scripted_user.in_circles`).
+  circles (`toolscale.dialogue.scripted_user.in_circles`).
 
 Which rollouts a trainer should leave out of its update (a crashed tool, a time-out under load)
 is the trainer's decision; this module only records them.
@@ -33,8 +33,8 @@ from typing import Any
 
 from toolscale.core.contract import canonical_json
 from toolscale.core.records import Message, Task
+from toolscale.dialogue.scripted_user import CIRCLES
 from toolscale.llm.toolcalls import ParsedCall, parse_message
-from toolscale.play.scripted_user import CIRCLES
 from toolscale.play.transcript import NO_ANSWER, Transcript, open_draft, record_turn
 from toolscale.sandbox.execute import CallOutcome
 

@@ -13,12 +13,11 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from toolscale.core.contract import canonical_json
-from toolscale.core.records import FunctionCall, Message, Task, ToolCall
+from toolscale.core.records import DomainError, FunctionCall, Message, Task, ToolCall
 from toolscale.judge.metrics import tool_call_record
 from toolscale.sample.tasks import SampledTask
 from toolscale.sandbox.execute import CallOutcome
 from toolscale.sandbox.pool import SandboxPool
-from toolscale.stats.run import DomainError
 
 
 @dataclass

@@ -6,7 +6,7 @@ side (the agent's texts as the other party; tool traffic hidden) and answers wit
 with a stop marker when the goal is met or cannot be: then the conversation ends. Its turns are
 marked `name="user_simulator"` in the trace. A task is conversational when it carries a
 `user_scenario` (toolscale.core.contract.UserScenario); without a user endpoint the deterministic
-scripted user (toolscale.play.scripted_user) plays it instead.
+scripted user (toolscale.dialogue.scripted_user) plays it instead.
 """
 
 from __future__ import annotations

@@ -1,1 +1,1 @@
-"""What users do with an output: card, validate, push, export, check-rewards, check-domain."""
+"""What users do with an output: the card, validate, push, export."""

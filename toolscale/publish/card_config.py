@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from toolscale.config.generate import GenerateConfig
-from toolscale.synthesize.config import SynthesizeConfig
+from toolscale.config.synthesize import SynthesizeConfig
 
 _LOCAL = ("out", "cache_dir")  # where the run wrote, not how the data was made
 _LONG = 120

@@ -31,13 +31,14 @@ from toolscale.core.contract import ToolPrice
 from toolscale.core.errors import ConfigError
 from toolscale.core.records import Task, Trace, trace_id
 from toolscale.core.registry import names
+from toolscale.economics.preferences import DEFAULT_SPREAD
+from toolscale.economics.prices import BUILTIN, DEFAULT_SCHEDULES, Economics, Schedule
 from toolscale.judge.rewards import GroupFeatures, RewardConfig, group_rewards, row_total
 from toolscale.judge.rubric import Rubric
-from toolscale.sample.oracle import with_oracle
-from toolscale.sample.preferences import DEFAULT_SPREAD
-from toolscale.sample.prices import BUILTIN, DEFAULT_SCHEDULES, Schedule
+from toolscale.oracle.played import with_oracle
+from toolscale.sample.in_worker import sample_in
 from toolscale.sample.stored import check_stored, is_synthesized
-from toolscale.sample.tasks import Economics, prepare
+from toolscale.sample.tasks import prepare
 from toolscale.sample.worlds import WorldStore
 from toolscale.sandbox.pool import SandboxError, SandboxPool
 from toolscale.tau2.judge import judge_verdict
@@ -102,7 +103,7 @@ async def check_task(
     if is_synthesized(task):  # no sampler rebuilds it: checked from its stored content
         return task, await check_stored(task, pool, settings.economics, settings.profiles)
     try:
-        sampled = await pool.sample(task.domain, task.seed, task.index)
+        sampled = await sample_in(pool, task.domain, task.seed, task.index)
         prepared = prepare(sampled, settings.economics, settings.profiles)
         rubric = Rubric(settings.reward, settings.teacher_price)
         rebuilt = (await with_oracle(prepared, pool, rubric)).task

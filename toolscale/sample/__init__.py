@@ -1,1 +1,1 @@
-"""Build full tasks: prices, preferences, the run's worlds and the task sources."""
+"""Build full tasks: ids, schemas, the run's worlds and the task sources."""

@@ -17,8 +17,9 @@ from typing import Any
 from toolscale.core.contract import canonical_state
 from toolscale.core.records import Task
 from toolscale.core.registry import get_domain
-from toolscale.sample.preferences import NO_PREFERENCE
-from toolscale.sample.tasks import Economics, SampledTask, identified, prepare, with_economics
+from toolscale.economics.preferences import NO_PREFERENCE
+from toolscale.economics.prices import Economics
+from toolscale.sample.tasks import SampledTask, identified, prepare, with_economics
 from toolscale.sandbox.execute import CallOutcome
 from toolscale.sandbox.pool import SandboxPool
 

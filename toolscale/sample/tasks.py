@@ -37,11 +37,11 @@ from toolscale.core.contract import (
 )
 from toolscale.core.records import FunctionCall, Message, Task
 from toolscale.core.registry import get_domain
+from toolscale.dialogue.conversation import Stuck, Turn, converse
+from toolscale.economics.preferences import NO_PREFERENCE, as_json_answer, sample_preference
+from toolscale.economics.prices import Economics, describe, draw, price_table, prices_rng
 from toolscale.judge.metrics import route_totals
-from toolscale.play.conversation import Stuck, Turn, converse
 from toolscale.sample import worlds
-from toolscale.sample.preferences import NO_PREFERENCE, as_json_answer, sample_preference
-from toolscale.sample.prices import BUILTIN, Schedule, describe, draw, price_table, prices_rng
 from toolscale.sandbox.execute import CallOutcome, execute, fresh_toolkit
 from toolscale.tools.capabilities import capability_text
 
@@ -71,7 +71,7 @@ class SampledTask:
     # state_hash(task.initial_state), computed once per task ("" when not known).
     state_digest: str = ""
     # Every other route the task admits (an orchestration domain's), the gold route's name, and
-    # what each route's calls returned once the oracle played them (toolscale.sample.oracle).
+    # what each route's calls returned once the oracle played them (toolscale.oracle.played).
     routes: list[Route] = field(default_factory=list)
     gold_route: str = "gold"
     route_outcomes: dict[str, tuple[list[CallOutcome], str]] = field(default_factory=dict)
@@ -83,20 +83,11 @@ class SampledTask:
         return [*numbered, *((r.name, r.actions) for r in self.routes)]
 
 
-@dataclass(frozen=True)
-class Economics:
-    """A run's price settings: the schedules tasks draw from, the tool dropout probability, and
-    model prices that replace the schedule's (experts backed by configured endpoints)."""
-
-    schedules: tuple[Schedule, ...] = (BUILTIN["standard"],)
-    tool_dropout: float = 0.0
-    models: dict[str, ToolPrice] = field(default_factory=dict)
-
-
 def gold_messages(task: Task, outcomes: list[CallOutcome], final_message: str) -> list[Message]:
     """The conversation of the gold route as the reference teacher records it: one assistant
     turn per call and its result, the agent's questions and confirmations of a conversational
-    task with the scripted user's answers (toolscale.play.conversation), then the final message."""
+    task with the scripted user's answers (toolscale.dialogue.conversation), then the final
+    message."""
     messages = [
         Message(role="system", content=task.system_prompt),
         Message(role="user", content=task.instruction),
@@ -121,7 +112,7 @@ def gold_messages(task: Task, outcomes: list[CallOutcome], final_message: str) -
 
 
 def gold_turns(task: Task, actions: list[Action], specs: dict[str, ToolSpec]) -> list[Turn]:
-    """The conversation of a route the domain says is correct (toolscale.play.conversation); a
+    """The conversation of a route the domain says is correct (toolscale.dialogue.conversation); a
     step the scripted user cannot take on is a domain bug (GoldError)."""
     try:
         return converse(task.user_scenario, actions, specs)

@@ -20,7 +20,7 @@ import subprocess
 import sys
 import time
 from collections import OrderedDict, deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any
@@ -226,7 +226,7 @@ class _Process:
 
 
 class SandboxPool:
-    """`async with SandboxPool(workers=2) as pool:` then `pool.sample`, `pool.episode`,
+    """`async with SandboxPool(workers=2) as pool:` then `pool.call`, `pool.episode`,
     `pool.replay`. `call_timeout_s` bounds each tool call. The isolation level of untrusted code
     is found here, once, and handed to every worker (`toolscale.sandbox.isolation`)."""
 
@@ -273,18 +273,19 @@ class SandboxPool:
     def limit(self, calls: int = 1) -> float:
         return self.call_timeout_s * max(1, calls) + self.grace_s
 
-    async def sample(self, domain: str, seed: int, index: int, template: str | None = None) -> Any:
-        """Sample task `index` of `domain` (with `template`: draw `index` of that template) and
-        execute its gold actions, in a worker. A worker lost under it for another request's sake
-        is no failure of the sample: it runs again."""
-        request = ("sample", domain, seed, index, template)
+    async def call(
+        self, function: Callable[..., Any], args: tuple[Any, ...], what: str, calls: int = 8
+    ) -> Any:
+        """`function(*args, call_timeout_s)` in a worker, under the time limit of `calls` tool
+        calls; `function` is sent by reference (a module-level function), `what` names the work
+        in an error. A worker lost under it for another request's sake is no failure of the
+        work: it runs again."""
         try:
-            return await self.pick().request(request, self.limit(8))
+            return await self.pick().request(("call", function, args), self.limit(calls))
         except WorkerLost as lost:
             if not lost.culprit:
-                return await self.sample(domain, seed, index, template)
-            message = f"{domain} task {index}: sampling it {lost.reason}"
-            raise SandboxError(Failure("WorkerLost", message, "")) from None
+                return await self.call(function, args, what, calls)
+            raise SandboxError(Failure("WorkerLost", f"{what} {lost.reason}", "")) from None
 
     async def replay(
         self, domain: str, state_json: str, calls: Sequence[tuple[str, Any]]

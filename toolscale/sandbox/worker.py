@@ -12,13 +12,13 @@ import signal
 import sys
 import traceback
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any
 
 from toolscale.core.contract import Toolkit, prime_schemas, state_hash
 from toolscale.core.registry import get_domain
-from toolscale.sample.tasks import GoldError, build_task
 from toolscale.sandbox.execute import CallOutcome, execute, fresh_toolkit, replayed
 
 # States a worker keeps by token; the pool mirrors the same LRU to know which ones it holds.
@@ -76,7 +76,8 @@ class Failure:
 
     @classmethod
     def of(cls, exc: Exception) -> Failure:
-        tb = exc.traceback if isinstance(exc, GoldError) and exc.traceback else ""
+        tb = getattr(exc, "traceback", "")  # GoldError's: the tool's own traceback
+        tb = tb if isinstance(tb, str) else ""
         template = getattr(exc, "template", "")  # GoldError's, KitError's
         return cls(type(exc).__name__, str(exc), tb or traceback.format_exc(), template)
 
@@ -89,8 +90,11 @@ class Worker:
         self.timeout = call_timeout_s
         self.episodes: dict[int, Toolkit] = {}
 
-    def sample(self, domain: str, seed: int, index: int, template: str | None = None) -> Any:
-        return build_task(get_domain(domain), seed, index, self.timeout, template)
+    def call(self, function: Callable[..., Any], args: tuple[Any, ...]) -> Any:
+        """`function(*args, call_timeout_s)`: work a higher stage sends here by reference (a
+        task built and its gold executed: `toolscale.sample.in_worker`), so that it runs beside
+        the states and with the isolation of the worker."""
+        return function(*args, self.timeout)
 
     def _kit(self, episode: int, opening: tuple[str, str, list] | None) -> Toolkit:
         """The episode's toolkit; `opening` (domain, state JSON, calls so far) first builds it

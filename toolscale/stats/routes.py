@@ -6,7 +6,7 @@ calculator", "always expert-1" (its route on every task; a task that does not ad
 as a wrong answer would, slightly generously), "always cheapest" / "always dearest" (the candidate
 route with the lowest / highest total cost on each task, right or wrong; "mistakes included" also
 counts the detours, e.g. a calculator shortcut on a program problem). Rewards are the
-`reward_total` of the route tables (`toolscale.sample.oracle`), the gold route being the oracle.
+`reward_total` of the route tables (`toolscale.oracle.played`), the gold route being the oracle.
 Used by the data card and by `benchmarks/routing_economy.py`. `route_class` names the route a
 list of calls took (a trained policy's rollout, an oracle route) in the same terms.
 """

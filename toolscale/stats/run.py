@@ -16,16 +16,16 @@ module does not decide what fails a run; `toolscale.pipeline.generate` does, fro
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from toolscale.core.records import DomainError, ErrorStage
 from toolscale.stats.numbers import add_counts
 
 STAGES = ("sampled", "attempts", "executed", "grounded", "verified")
 ERRORS_KEPT = 5  # per domain and stage
 MARKER_KEY = "stats"
-ErrorStage = Literal["sample", "schema", "gold", "tool"]
 # What a failed sample was, by the exception the sandbox worker met (toolscale.sample.tasks raises
 # GoldError for gold actions that fail or READ tools that write; toolscale.core.schema SchemaError).
 _SAMPLE_STAGES: dict[str, ErrorStage] = {"GoldError": "gold", "SchemaError": "schema"}
@@ -69,20 +69,6 @@ class Funnel(_Record):
             grounded=int("grounding" in passed),
             verified=int(verified),
         )
-
-
-class DomainError(_Record):
-    """A domain bug met during a run: where (domain, task index, stage), what, and the traceback
-    of the exception in the sandbox worker."""
-
-    domain: str
-    index: int
-    stage: ErrorStage
-    message: str
-    traceback: str = ""
-
-    def line(self) -> str:
-        return f"{self.domain} task {self.index} ({self.stage}): {self.message}"
 
 
 class PassCount(_Record):
@@ -163,7 +149,7 @@ class RunStats(_Record):
             return None
 
     def report(self, domains: Iterable[str]) -> dict[str, Any]:
-        """run.json's count keys (the attempt report is added by `toolscale.play.report`)."""
+        """run.json's count keys (the attempt report is added by `toolscale.stats.attempts`)."""
         total = self.funnel()
         return {
             "counts": {k: getattr(total, k) for k in STAGES},

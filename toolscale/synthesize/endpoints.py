@@ -11,14 +11,15 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from toolscale.config.synthesize import SynthesizeConfig
+from toolscale.config.teacher_checks import LOCAL_KEY, api_key
 from toolscale.llm.cache import RequestCache
 from toolscale.llm.client import RetryPolicy
 from toolscale.llm.endpoints import EndpointPool
 from toolscale.llm.ledger import Budget
-from toolscale.play.factory import LOCAL_KEY, RolePools, _key
+from toolscale.play.factory import RolePools
 from toolscale.play.openai_teacher import OpenAITeacher
 from toolscale.play.usersim import UserSimulator
-from toolscale.synthesize.config import SynthesizeConfig
 
 
 class Clients:
@@ -32,7 +33,7 @@ class Clients:
             urls, model, key, label = (local[0],), local[1], LOCAL_KEY, "local"
         else:
             urls, model = config.base_urls(), str(config.model)  # set: check_teacher
-            key, label = _key(config.api_key_env), "openai"
+            key, label = api_key(config.api_key_env), "openai"
         self.proposer_name = f"{label}:{Path(model).name if is_local else model}"
         policy = RetryPolicy(
             config.effective_timeout_s(is_local), config.max_retries, config.retry_base_s
@@ -43,7 +44,7 @@ class Clients:
         self.clients = {"proposer": roles.pool(urls, model, config.api_key_env, key, priced=True)}
         # The solver has its own pool (its own counts) on its endpoint, by default the same URLs.
         env = config.solver_api_key_env or config.api_key_env
-        solver_key = _key(env) if config.solver_endpoint() else key
+        solver_key = api_key(env) if config.solver_endpoint() else key
         solver_urls = (config.solver_base_url,) if config.solver_base_url else urls
         solver_model = config.solver_model or model
         self.clients["solver"] = roles.pool(solver_urls, solver_model, env, solver_key, priced=True)
@@ -53,7 +54,7 @@ class Clients:
         user = None
         if config.user_model:
             env = config.user_api_key_env or config.api_key_env
-            user_key = key if is_local and not config.user_base_url else _key(env)
+            user_key = key if is_local and not config.user_base_url else api_key(env)
             user_urls = (config.user_base_url,) if config.user_base_url else urls
             self.clients["user"] = roles.pool(
                 user_urls, config.user_model, env, user_key, priced=False

@@ -146,3 +146,16 @@ def write(inputs: list[Input], config: dict[str, Any], root: Path) -> dict[str, 
     write_json(root / "run.json", summary)
     card(root)
     return summary
+
+
+class SynthesizeMerger:
+    """`toolscale merge` of synthesize --shard outputs (toolscale.pipeline.merge.Merger)."""
+
+    def check(self, inputs: list[Input]) -> None:
+        check_shards(inputs)
+
+    def write(self, inputs: list[Input], config: dict[str, Any], root: Path) -> dict[str, Any]:
+        return write(inputs, config, root)
+
+
+SYNTHESIZE = SynthesizeMerger()

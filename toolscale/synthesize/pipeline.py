@@ -29,6 +29,7 @@ from collections.abc import Awaitable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from toolscale.config.synthesize import SynthesizeConfig
 from toolscale.core.contract import Domain, content_id, item_rng, state_hash
 from toolscale.core.registry import get_domain
 from toolscale.sample import worlds
@@ -38,7 +39,6 @@ from toolscale.sandbox.pool import SandboxPool
 from toolscale.stats.synthesize import Yields
 from toolscale.synthesize import dedup, filters
 from toolscale.synthesize.candidates import Candidate, Intent
-from toolscale.synthesize.config import SynthesizeConfig
 from toolscale.synthesize.endpoints import Clients
 from toolscale.synthesize.prompts import world_sample
 from toolscale.synthesize.propose import (

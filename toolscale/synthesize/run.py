@@ -19,13 +19,14 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from toolscale.config.provenance import run_versions
+from toolscale.config.synthesize import CACHE_DIR, SynthesizeConfig, check_config
 from toolscale.core.errors import ConfigError
 from toolscale.llm.ledger import BudgetExhausted, StopRun
-from toolscale.pipeline.generate import local_endpoint, versions
+from toolscale.pipeline.generate import local_endpoint
 from toolscale.sandbox.pool import SandboxPool
 from toolscale.stats.synthesize import Yields
 from toolscale.synthesize import dedup
-from toolscale.synthesize.config import CACHE_DIR, SynthesizeConfig, check_config
 from toolscale.synthesize.endpoints import Clients
 from toolscale.synthesize.pipeline import CHUNK, DomainResult, DomainRun, gather_all
 from toolscale.synthesize.shards import DomainPart, ShardPart, write_part
@@ -135,7 +136,7 @@ def run_json(config: SynthesizeConfig, status: str, state: RunState | None) -> d
         "status": status,
         "command": "synthesize",
         "config": config.resolved(),
-        "versions": versions(),
+        "versions": run_versions(),
     }
     if state is not None:
         summary["synthesis"] = report(config.solver_attempts, state)

@@ -154,3 +154,14 @@ def get(name: str) -> Domain:
     }
     cls = type(f"Tau2{loaded.short.title()}Domain", (Tau2Domain,), attributes)
     return cls()
+
+
+class Tau2Source:
+    """The `tau2:` domain source (entry point `toolscale.domain_sources`, toolscale.core.registry):
+    tau2-format domains named by their spec."""
+
+    def canonical(self, name: str) -> str:
+        return spec.canonical(name)
+
+    def get(self, name: str) -> Domain:
+        return get(name)

@@ -22,7 +22,7 @@ import re
 from typing import Literal
 
 from toolscale.core.contract import ModelUsage, ToolError, ToolKind, Toolkit, tool
-from toolscale.sample.prices import text_tokens
+from toolscale.economics.prices import text_tokens
 from toolscale.tools.arith import evaluate
 from toolscale.tools.bounds import text
 from toolscale.tools.expert_endpoints import configured, endpoint_reply

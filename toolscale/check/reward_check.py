@@ -2,7 +2,7 @@
 
 For the first tasks of each domain of an output folder (rebuilt with the run's own schedules,
 dropout, profiles and reward config from run.json), the reference teacher's gold route and
-detours and every gaming policy (`toolscale.publish.gaming`) are played through the real sandbox,
+detours and every gaming policy (`toolscale.check.gaming`) are played through the real sandbox,
 verifier and labels. Per domain and profile the table reports how often the gold route is the
 best attempt of its group, how often the cheapest correct attempt wins under `cheap`, whether any
 gaming policy is ever the best attempt (by `reward_total` or by `reward_group`), and each
@@ -20,14 +20,13 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+from toolscale.check.gaming import UNWORKED, GamingTeacher
 from toolscale.config.generate import GenerateConfig
 from toolscale.core.errors import ConfigError
+from toolscale.economics.prices import BUILTIN, DEFAULT_SCHEDULES, Economics
 from toolscale.judge.rewards import RewardConfig
 from toolscale.pipeline.task import domain_worlds, rubric_of, run_task
-from toolscale.publish.gaming import UNWORKED, GamingTeacher
 from toolscale.publish.validate import run_settings
-from toolscale.sample.prices import BUILTIN, DEFAULT_SCHEDULES
-from toolscale.sample.tasks import Economics
 from toolscale.sandbox.pool import SandboxPool
 from toolscale.write.output import Output, write_json
 

@@ -1,6 +1,6 @@
 """The reference agent's words: pools of questions, read-backs, proposals and offers.
 
-The reference teacher's gold conversations (toolscale.play.conversation) draw one wording per
+The reference teacher's gold conversations (toolscale.dialogue.conversation) draw one wording per
 turn from an RNG seeded by the scenario, so agents' turns vary as much as users' do and a
 conversation replays word for word. Every wording keeps what the scripted user listens for: a
 question names the details it asks for, a proposal asks "shall I / would you like me to /

@@ -5,7 +5,7 @@ TOOLSCALE_DOMAINS). The tasks checked are tasks 0..N-1 of the seed, drawn by wei
 draws them, and, for a domain that samples a template by name (`Domain.sample_named`: every
 domain on the kit), `--per-template` draws of every template, so that a rare one is checked too
 (the report names the templates the weighted tasks would hardly reach). On each task
-(`toolscale.publish.task_checks`):
+(`toolscale.check.task_checks`):
 
 - sample / gold / schema: it samples, and its gold actions execute in a sandbox worker, where a
   gold action that fails or a READ tool that changes the state is a GoldError (as in `generate`);
@@ -25,7 +25,7 @@ domain on the kit), `--per-template` draws of every template, so that a rare one
 Then, on the domain: schemas (every tool's schema derives, with a description and an `Args:`
 entry for each parameter and no other), before any task; reachable (every tool appears in some
 gold or alternative route, named routes included, of the tasks checked); fuzz (hostile arguments,
-`toolscale.publish.fuzz`, `fuzz` calls per tool, each on a fresh state, crash no tool, take no
+`toolscale.check.fuzz`, `fuzz` calls per tool, each on a fresh state, crash no tool, take no
 tool past its time bound, change no state through a READ tool, and get short error texts; one line
 per tool and kind of failure). Every problem is one `Finding`; the report (`findings`) leaves out
 follow-on problems and makes identical ones one line.
@@ -39,15 +39,16 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, replace
 
+from toolscale.check.findings import DomainReport, Finding, first_traceback
+from toolscale.check.fuzz import PER_TOOL, fuzz
+from toolscale.check.task_checks import check_task, parrot_checks, sample_one, schema_findings
 from toolscale.config.option import option
 from toolscale.core.contract import Domain
 from toolscale.core.errors import ConfigError
 from toolscale.core.registry import get_domain
+from toolscale.economics.prices import Economics
 from toolscale.kit import KitDomain
-from toolscale.publish.findings import DomainReport, Finding, first_traceback
-from toolscale.publish.fuzz import PER_TOOL, fuzz
-from toolscale.publish.task_checks import check_task, parrot_checks, sample_one, schema_findings
-from toolscale.sample.tasks import Economics, prepare
+from toolscale.sample.tasks import prepare
 from toolscale.sandbox.pool import SandboxPool
 
 __all__ = ["CheckDomainConfig", "DomainReport", "Finding", "check_domain", "first_traceback"]

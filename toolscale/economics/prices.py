@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -383,3 +383,13 @@ def describe(table: Mapping[str, Mapping[str, float]], tools: Sequence[str]) -> 
         f"1M tokens read / written | {wait} |"
     )
     return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class Economics:
+    """A run's price settings: the schedules tasks draw from, the tool dropout probability, and
+    model prices that replace the schedule's (experts backed by configured endpoints)."""
+
+    schedules: tuple[Schedule, ...] = (BUILTIN["standard"],)
+    tool_dropout: float = 0.0
+    models: dict[str, ToolPrice] = field(default_factory=dict)

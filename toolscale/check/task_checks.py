@@ -1,4 +1,4 @@
-"""The checks of one task of check-domain (`toolscale.publish.check_domain` runs them).
+"""The checks of one task of check-domain (`toolscale.check.check_domain` runs them).
 
 `check_task` samples a task (by weight, or one draw of a named template) in a sandbox worker,
 where gold actions that fail or a READ tool that writes are a GoldError, then checks its
@@ -14,14 +14,16 @@ from __future__ import annotations
 import inspect
 from dataclasses import replace
 
+from toolscale.check.findings import Finding
 from toolscale.core.contract import Action, Domain, ToolKind, Toolkit, canonical_state, state_hash
 from toolscale.core.schema import SchemaError, function_schema
+from toolscale.economics.prices import Economics
 from toolscale.judge.verify import verify
 from toolscale.kit.evidence import parrot
 from toolscale.play.reference import ReferenceTeacher
 from toolscale.play.transcript import close_draft, open_draft
-from toolscale.publish.findings import Finding
-from toolscale.sample.tasks import Economics, SampledTask, prepare
+from toolscale.sample.in_worker import sample_in
+from toolscale.sample.tasks import SampledTask, prepare
 from toolscale.sandbox.pool import SandboxError, SandboxPool
 from toolscale.stats.run import sample_stage
 
@@ -72,7 +74,7 @@ async def sample_one(
     """Task `index` (with `template`: draw `index` of that template), or the finding saying why
     it did not sample."""
     try:
-        return await pool.sample(domain.name, seed, index, template), []
+        return await sample_in(pool, domain.name, seed, index, template), []
     except SandboxError as exc:
         failure = exc.failure
         message = failure.message.removeprefix(f"{domain.name} task {index}: ")

@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 LISTED_TASKS = 3  # task indexes named in one line before "and N more"
-# The checks of one task in the order they build on each other (toolscale.publish.task_checks).
+# The checks of one task in the order they build on each other (toolscale.check.task_checks).
 ORDER = (
     "sample",
     "schema",

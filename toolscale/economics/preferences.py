@@ -32,12 +32,11 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Mapping
-from typing import Any, Literal
-
-from pydantic import BaseModel, ConfigDict
+from typing import Any
 
 from toolscale.core.contract import ToolKind, canonical_json
 from toolscale.core.errors import ConfigError
+from toolscale.core.preference import Preference, PreferenceVector
 from toolscale.core.registry import get_domain
 
 PROFILES = ("none", "hurry", "cheap", "avoid_tool", "json_confidence")
@@ -146,33 +145,6 @@ def avoid_saying(rng: random.Random, tool: str) -> str:
     else:
         thing = _thing(words)
     return rng.choice(_LOOK_UP).format(thing=thing)
-
-
-class PreferenceVector(BaseModel):
-    """ToolOrchestra's P: weights over calls per tool, outcome, -cost and -latency. A positive tool
-    weight asks for more calls of that tool, a negative one for fewer; `cost` and `latency`
-    weigh the negated cost and latency, so a positive weight prefers cheap and fast."""
-
-    model_config = ConfigDict(frozen=True)
-
-    tools: dict[str, float] = {}
-    outcome: float = 1.0
-    cost: float = 0.0
-    latency: float = 0.0
-
-
-class Preference(BaseModel):
-    """One task's preference profile: instruction, vector P, and the checked constraints."""
-
-    model_config = ConfigDict(frozen=True)
-
-    profile: str
-    instruction: str
-    vector: PreferenceVector
-    forbidden_tools: list[str] = []
-    answer_format: Literal["text", "json_confidence"] = "text"
-    max_latency_ms: float | None = None
-    max_cost: float | None = None
 
 
 BASE = 0.2  # the cost and latency weight of every profile that does not stress one of them

@@ -16,7 +16,7 @@ of several details asked together and the rest at the agent's next message; `ask
 a detail is needed and gives it once the agent says why; `change` answers the agent's first
 reply with a new request (`scenario.change`) and turns down the old one; `dont_know` says it
 does not have a detail (`scenario.lacks`) and what it has instead. Its words come from pools by
-manner (`toolscale.play.user_phrases`), drawn from an RNG seeded by the scenario, so a
+manner (`toolscale.dialogue.user_phrases`), drawn from an RNG seeded by the scenario, so a
 conversation replays word for word. An agent that says the same thing `CIRCLE` times in a row is
 going in circles: the user hangs up (`in_circles`; tau2's user stops the same way).
 
@@ -33,7 +33,7 @@ import re
 from collections.abc import Sequence
 
 from toolscale.core.contract import UserScenario
-from toolscale.play import user_phrases as say
+from toolscale.dialogue import user_phrases as say
 
 # Words an agent may use for a key's words ("your booking number" asks for the "booking id").
 _SYNONYMS = {

@@ -5,7 +5,7 @@ plausible ids, deep nesting), one parameter at a time.
 The catalogue is what a model can send: every value here survives the sandbox's schema check
 (`argument_errors`) for the tool it is offered to, so it reaches the tool's own code. NaN and the
 infinities are included for numbers because Python's JSON parser, which reads every model's
-arguments, accepts `NaN`, `Infinity` and `1e999`. `toolscale.publish.fuzz` runs these calls in
+arguments, accepts `NaN`, `Infinity` and `1e999`. `toolscale.check.fuzz` runs these calls in
 check-domain; the hostile loopback endpoint of the benchmarks and tests sends them to `generate`.
 Nothing here executes a tool.
 """

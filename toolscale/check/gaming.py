@@ -2,7 +2,7 @@
 
 A reward that one of these beats the gold route with is a bug (docs/rewards.md). Each policy is
 played through the real pipeline (sandbox, verifier, labels), beside the reference teacher's
-gold route and detours, by `GamingTeacher`; `toolscale.publish.reward_check` runs it and tabulates.
+gold route and detours, by `GamingTeacher`; `toolscale.check.reward_check` runs it and tabulates.
 
 - `ask_blank`: ask the strongest expert "?" and relay its reply;
 - `expert_does_all`: send the whole task to the strongest expert and relay its reply;
@@ -39,10 +39,10 @@ from typing import Any
 
 from toolscale.core.contract import Action, canonical_state
 from toolscale.core.records import Task
+from toolscale.economics.prices import price_call
 from toolscale.kit.evidence import parrot
 from toolscale.play.reference import ReferenceTeacher, final_message
 from toolscale.play.transcript import Transcript, close_draft, open_draft, record_call
-from toolscale.sample.prices import price_call
 from toolscale.sample.tasks import SampledTask
 from toolscale.sandbox.execute import CallOutcome
 from toolscale.sandbox.pool import SandboxPool

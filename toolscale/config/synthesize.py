@@ -14,12 +14,12 @@ from typing import Any
 from toolscale.config.option import option
 from toolscale.config.shard import Shard
 from toolscale.config.teacher import TeacherOptions
+from toolscale.config.teacher_checks import api_key, check_teacher
 from toolscale.core.errors import ConfigError
 from toolscale.core.registry import get_domain, resolve
+from toolscale.economics.prices import BUILTIN, schedule_dump
 from toolscale.judge.rewards import RewardConfig
 from toolscale.llm.cache import RequestCache
-from toolscale.play.factory import _key, check_teacher
-from toolscale.sample.prices import BUILTIN, schedule_dump
 
 CACHE_DIR = Path(".toolscale", "cache")
 TEACHERS = ("openai", "local")
@@ -175,7 +175,7 @@ def check_config(config: SynthesizeConfig) -> SynthesizeConfig:
     if config.solver_endpoint():
         if not config.solver_model:
             raise ConfigError("--solver-base-url needs --solver-model (the solver's model name)")
-        _key(config.solver_api_key_env or config.api_key_env)
+        api_key(config.solver_api_key_env or config.api_key_env)
     elif config.solver_model and config.teacher == "local":
         raise ConfigError(
             "--solver-model without --solver-base-url names a model of the local server, which "

@@ -5,7 +5,7 @@ of a READ tool.
 A tool error is the right answer to a hostile value (the model is told what is allowed and the
 episode goes on); any other exception is a crashed call, which `generate` treats as a tool bug and
 fails the run on, so a tool that crashes here would crash a run as soon as a model sends that value.
-The arguments come from `toolscale.publish.hostile`, one parameter at a time, the others taken from
+The arguments come from `toolscale.check.hostile`, one parameter at a time, the others taken from
 a call
 the domain's own routes make (so ids are real and the hostile value reaches deep into the tool), on
 the state of the task that route belongs to. Which calls are made is a function of (domain, seed,
@@ -24,9 +24,10 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from toolscale.check.hostile import HostileCall, calls, schema_base
 from toolscale.core.contract import Domain, ToolKind, canonical_state, state_hash
 from toolscale.core.registry import get_domain
-from toolscale.publish.hostile import HostileCall, calls, schema_base
+from toolscale.sample.in_worker import sample_in
 from toolscale.sandbox.execute import CallOutcome
 from toolscale.sandbox.pool import SandboxError, SandboxPool, WorkerLost
 from toolscale.tools.bounds import shown
@@ -60,7 +61,7 @@ async def _bases(pool: SandboxPool, domain: Domain, seed: int, tasks: int) -> di
     first: tuple[str, str] | None = None
     for index in range(tasks):
         try:
-            item = await pool.sample(domain.name, seed, index)
+            item = await sample_in(pool, domain.name, seed, index)
         except SandboxError:
             continue  # check-domain reports a sampler that fails; the fuzzer needs no task
         text = canonical_state(item.task.initial_state)

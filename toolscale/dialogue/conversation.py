@@ -13,7 +13,7 @@ held back, reads a detail back (always when it heard a wrong one: the user corre
 then otherwise), asks for something else when the user does not have what it asked, starts
 over on the new request when the user changes their mind after its first reply, and, in a
 `decline` conversation, offers the change the user did not ask for (which they turn down) before
-it answers. Its words come from `toolscale.play.agent_phrases`. The reference teacher plays
+it answers. Its words come from `toolscale.dialogue.agent_phrases`. The reference teacher plays
 every route this way, and the reference cost of a task is priced on the same conversation.
 """
 
@@ -23,8 +23,8 @@ import re
 from dataclasses import dataclass
 
 from toolscale.core.contract import Action, ToolKind, ToolSpec, UserScenario
-from toolscale.play.agent_phrases import Voice, without_opener
-from toolscale.play.scripted_user import ScriptedUser, mentions
+from toolscale.dialogue.agent_phrases import Voice, without_opener
+from toolscale.dialogue.scripted_user import ScriptedUser, mentions
 
 READ_BACK = 0.15  # how often the agent reads back a detail it heard right (one with a digit)
 

@@ -1,0 +1,1 @@
+"""The cost and user model: price schedules and tables, and user preferences."""

@@ -1,0 +1,1 @@
+"""The oracle route of a task: every route played and judged, the best made the gold."""
