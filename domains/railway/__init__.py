@@ -2,8 +2,8 @@
 
 Declared, not templated: the world (`world.build_world`: every station, hundreds of trains,
 customers and bookings, one fixed clock), the tool graph (`tools`, with `@finds` / `@lists` /
-`@raises`), the policy (`rules`, rendered into policy.md) and the goals below; the kit composes
-the tasks from them (toolscale.kit.compose). One task is hand-written (`stations_in`).
+`@raises`), the policy (`rules`, rendered into policy.md) and the goals below (over `draws`); the
+kit composes the tasks from them (toolscale.kit.compose). One task is hand-written (`stations_in`).
 """
 
 from __future__ import annotations
@@ -12,24 +12,34 @@ import random
 from typing import Any, ClassVar
 
 from domains.railway import rules
+from domains.railway.draws import (
+    BOOKING_MOTIVES,
+    CLASS_WORDS,
+    SEARCH,
+    _bags,
+    _bid,
+    _difference,
+    _fare,
+    _move,
+    _others,
+    _status,
+    _target,
+    _trip,
+    city,
+)
 from domains.railway.tools import RailwayTools
 from domains.railway.world import build_world
-from toolscale.kit import Draft, Draw, Entity, Goal, GoldRunner, Request, StatefulDomain, Template
-from toolscale.kit.words import day, spoken
+from toolscale.kit import Draft, Entity, Goal, GoldRunner, Request, StatefulDomain, Template
+from toolscale.kit.words import day
 
 Record = dict[str, Any]
 NOUNS = ("trip", "booking", "journey", "ticket", "train")
-CLASS_WORDS = {"saver": "saver", "standard": "standard", "first": "first-class"}
-
-
-def _city(world: Record, code: str) -> str:
-    return world["stations"][code]["city"]
 
 
 def _booking_words(booking: Record, world: Record, precise: bool) -> str:
     number = int(booking["booking_id"][2:])
     noun, fare = NOUNS[number % len(NOUNS)], CLASS_WORDS[booking["fare_class"]]
-    origin, destination = (_city(world, booking[end]) for end in ("origin", "destination"))
+    origin, destination = (city(world, booking[end]) for end in ("origin", "destination"))
     when = f" on {day(booking['travel_date'])}" if precise else ""
     forms = (
         f"my {fare} {noun} from {origin} to {destination}{when}",
@@ -55,94 +65,6 @@ ENTITIES = (
 )
 
 
-def _bid(draw: Draw) -> dict[str, Any]:
-    return {"booking_id": draw["booking"]["booking_id"]}
-
-
-def _status(draw: Draw) -> str:
-    return rules.train_status(draw.world, draw.world["trains"][draw["booking"]["train_number"]])
-
-
-def _others(draw: Draw) -> list[Record]:
-    """Scheduled trains on the booking's route other than its own."""
-    booking = draw["booking"]
-    return [
-        t
-        for t in draw.world["trains"].values()
-        if (t["origin"], t["destination"]) == (booking["origin"], booking["destination"])
-        and t["train_number"] != booking["train_number"]
-        and rules.train_status(draw.world, t) == "scheduled"
-    ]
-
-
-def _target(draw: Draw) -> dict[str, Any]:
-    train = draw.rng.choice(_others(draw))
-    return {"date": train["date"], "departure": train["departure_time"], "to": train}
-
-
-def _move(draw: Draw) -> dict[str, Any]:
-    return {**_bid(draw), "new_train_number": draw.extra["to"]["train_number"]}
-
-
-def _route(draw: Draw) -> dict[str, Any]:
-    train = draw.extra["to"]
-    return {"origin": train["origin"], "destination": train["destination"], "date": train["date"]}
-
-
-def _trip(group: tuple[int, ...]) -> Any:
-    """`extra` of a goal on a scheduled train the caller names by route, date and time, for a
-    number of passengers drawn from `group`."""
-
-    def extra(draw: Draw) -> dict[str, Any]:
-        train = draw.rng.choice(list(draw.world["trains"].values()))
-        while rules.train_status(draw.world, train) != "scheduled":
-            train = draw.rng.choice(list(draw.world["trains"].values()))
-        fare_class = draw.rng.choices(rules.FARE_CLASSES, weights=(1, 3, 2))[0]
-        passengers = draw.rng.choice(group)
-        tickets = f"{spoken(passengers)} {CLASS_WORDS[fare_class]} ticket"
-        return {
-            "origin": _city(draw.world, train["origin"]),
-            "destination": _city(draw.world, train["destination"]),
-            "date": train["date"],
-            "departure": train["departure_time"],
-            "tickets": tickets + ("s" if passengers > 1 else ""),
-            "class": fare_class,
-            "who": f"{spoken(passengers)} passenger" + ("s" if passengers > 1 else ""),
-            "passengers": passengers,
-            "to": train,
-        }
-
-    return extra
-
-
-def _fare(fare_class: str) -> Any:
-    return lambda d: {
-        "train_number": d.extra["to"]["train_number"],
-        "fare_class": fare_class or d.extra["class"],
-        "passengers": d.extra["passengers"],
-    }
-
-
-def _difference(draw: Draw) -> dict[str, Any]:
-    fares, passengers = draw.extra["to"]["fares"], draw.extra["passengers"]
-    first, standard = (round(fares[c] * passengers, 2) for c in ("first", "standard"))
-    return {"expression": f"{first} - {standard}"}
-
-
-def _bags(draw: Draw) -> dict[str, Any]:
-    bags = draw.rng.choice((1, 1, 2, 2, 3, 4))
-    return {"bags": bags, "checked": f"{spoken(bags)} checked bag" + ("s" if bags > 1 else "")}
-
-
-SEARCH = ("search_trains", _route)
-BOOKING_MOTIVES = (
-    "We're visiting relatives.",
-    "I have a conference to attend.",
-    "It's for a weekend away.",
-    "My daughter starts university there.",
-    "I'm going to a wedding.",
-    "We're off to a football match.",
-)
 GOALS = (
     Goal(
         "cancel",

@@ -1,0 +1,129 @@
+"""The bank's records as callers and agents speak of them: entities, their words, phrase pools."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domains.bank.rules import to_cents
+from toolscale.kit import Entity
+from toolscale.kit.words import day
+
+Record = dict[str, Any]
+
+
+CARD = ("customer", "account", "card")
+LIMITS = {
+    1000: "a thousand dollars",
+    1500: "fifteen hundred dollars",
+    2000: "two thousand dollars",
+    2500: "twenty-five hundred dollars",
+    3000: "three thousand dollars",
+    3500: "thirty-five hundred dollars",
+    4000: "four thousand dollars",
+    5000: "five thousand dollars",
+    6000: "six thousand dollars",
+}
+WHY = (
+    ("unrecognized", "I never made that purchase"),
+    ("unrecognized", "I don't recognise it at all"),
+    ("duplicate", "I was charged twice for it"),
+    ("not_received", "the order never arrived"),
+    ("not_received", "I never got what I paid for"),
+    ("incorrect_amount", "the amount is not what I agreed to pay"),
+)
+CURIOUS = (
+    "I'm planning a big purchase.",
+    "I want to be sure my rent will clear.",
+    "I've lost track of my spending this month.",
+    "I'm doing my monthly budget.",
+    "My banking app isn't loading for me.",
+    "I'm about to book a holiday.",
+    "My partner asked me to check.",
+    "I'm applying for a mortgage.",
+    "The statement hasn't come in the post.",
+    "I'm sorting out my taxes.",
+    "I'm saving up for a car.",
+)
+ACCOUNT_NOUNS = {
+    "checking": ("checking account", "everyday checking account", "main checking account"),
+    "savings": ("savings account", "savings", "rainy-day savings account"),
+}
+CARD_NOUNS = ("debit card", "bank card", "card", "Visa debit card")
+LOSSES = (
+    ("lost", "lost"),
+    ("lost", "left in a taxi"),
+    ("stolen", "stolen"),
+    ("stolen", "taken from my bag"),
+    ("stolen", "pickpocketed"),
+    ("damaged", "damaged"),
+    ("damaged", "snapped in half"),
+)
+
+
+def usd(cents: int) -> str:
+    """How a caller writes an amount: "$1,250" or "$87.40"."""
+    whole, part = divmod(cents, 100)
+    return f"${whole:,}" if part == 0 else f"${whole:,}.{part:02d}"
+
+
+def _account_words(account: Record, world: Record, precise: bool) -> str:
+    nouns = ACCOUNT_NOUNS[account["type"]]
+    return f"my {nouns[int(account['account_id'][4:]) % 3]}" if precise else "my account"
+
+
+def _card_words(card: Record, world: Record, precise: bool) -> str:
+    noun = CARD_NOUNS[int(card["card_id"][5:], 16) % len(CARD_NOUNS)]
+    return f"my {noun}" + (f" ending in {card['last4']}" if precise else "")
+
+
+def _charge_words(txn: Record, world: Record, precise: bool) -> str:
+    when = f" on {day(txn['date'])}" if precise else ""
+    return f"the {txn['counterparty']} charge of {usd(-to_cents(txn['amount']))}{when}"
+
+
+ENTITIES = (
+    Entity("customer", "customers", "customer_id"),
+    Entity(
+        "account",
+        "accounts",
+        "account_id",
+        owner="customer",
+        owner_key="customer_id",
+        describe=_account_words,
+        alike=lambda a: "account",
+        tell="type",
+        labels={"type": "account type"},
+    ),
+    Entity(
+        "card",
+        "cards",
+        "card_id",
+        owner="account",
+        owner_key="account_id",
+        describe=_card_words,
+        alike=lambda c: "card",
+        tell="last4",
+        labels={"card_id": "card number"},
+    ),
+    Entity(
+        "transaction",
+        "transactions",
+        "transaction_id",
+        owner="account",
+        owner_key="account_id",
+        describe=_charge_words,
+        alike=lambda t: t["counterparty"],
+        tell="date",
+        labels={"transaction_id": "transaction reference"},
+    ),
+    Entity(
+        "payee",
+        "payees",
+        "payee_id",
+        owner="customer",
+        owner_key="customer_id",
+        describe=lambda p, w, precise: f"my {p['relation']} {p['name']}",
+        alike=lambda p: p["name"],
+        tell="bank",
+    ),
+)
