@@ -13,7 +13,7 @@ import pytest
 from tests.test_generate import cli
 from toolscale.economics.preferences import BUDGET_SLACK, SAYINGS
 from toolscale.judge.rewards import row_total
-from toolscale.tools.experts import stated_confidence as expert_confidence
+from toolscale.tools.experts import reply_confidence as expert_confidence
 from toolscale.write.output import Output
 
 pytestmark = pytest.mark.slow

@@ -19,10 +19,10 @@ from toolscale.economics.preferences import (
     NO_PREFERENCE,
     PROFILES,
     SAYINGS,
+    answer_confidence,
     answer_text,
     parse_spread,
     sample_preference,
-    stated_confidence,
     violations,
     within_budget,
 )
@@ -178,8 +178,8 @@ def test_answer_text_and_confidence():
     assert answer_text('{"answer": "It is 35.", "confidence": 0.9}') == "It is 35."
     assert answer_text('{"answer": 35, "confidence": 0.9}') == "35"
     assert answer_text("It is 35.") == "It is 35."
-    assert stated_confidence('{"answer": "x", "confidence": 0.25}') == 0.25
-    assert stated_confidence("0.25") is None
+    assert answer_confidence('{"answer": "x", "confidence": 0.25}') == 0.25
+    assert answer_confidence("0.25") is None
 
 
 def test_within_budget():

@@ -13,7 +13,7 @@ from typing import Any
 
 from toolscale.core.contract import ToolError
 from toolscale.kit import PolicyError, lookup
-from toolscale.tools.bounds import number, shown
+from toolscale.tools.bounds import number, quoted
 
 TODAY = date(2025, 6, 16)
 DISPUTE_WINDOW_DAYS = 60
@@ -203,7 +203,7 @@ def check_transfer(
             )
         fee, counterparty = external_fee(tier, cents), payee["name"]
     else:
-        raise ToolError(f"destination {shown(destination_id)} is neither an account nor a payee")
+        raise ToolError(f"destination {quoted(destination_id)} is neither an account nor a payee")
     _funds(source, cents + fee, "incl. fee")
     return {"cents": cents, "fee": fee, "source": source, "target": target, "to": counterparty}
 

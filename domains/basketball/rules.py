@@ -9,7 +9,7 @@ from typing import Any
 
 from toolscale.core.contract import ToolError
 from toolscale.kit import PolicyError, find_by, lookup, rule
-from toolscale.tools.bounds import number, shown, text
+from toolscale.tools.bounds import number, quoted, text
 
 TODAY = "2025-11-12"  # a Wednesday; the clock of every task
 NOW = f"{TODAY}T16:30"
@@ -56,7 +56,7 @@ def hours_to(state: Record, game: Record) -> float:
 def section_of(value: str) -> str:
     section = text(value, "section", max_chars=20).strip().casefold()
     if section not in SECTIONS:
-        raise ToolError(f"section {shown(value)}: choose one of {', '.join(SECTIONS)}")
+        raise ToolError(f"section {quoted(value)}: choose one of {', '.join(SECTIONS)}")
     return section
 
 
@@ -144,7 +144,9 @@ def check_transfer(state: Record, ticket_id: str, recipient_email: str) -> Recor
     ticket, _ = _active(state, ticket_id)
     to = find_by(state, "fans", "email", recipient_email, "fan")
     if to["fan_id"] == ticket["fan_id"]:
-        raise ToolError(f"ticket {ticket['ticket_id']} already belongs to {shown(recipient_email)}")
+        raise ToolError(
+            f"ticket {ticket['ticket_id']} already belongs to {quoted(recipient_email)}"
+        )
     if ticket["section"] == "courtside":
         raise NonTransferable(
             f"courtside tickets cannot be transferred; {ticket_id} is courtside",
@@ -182,7 +184,7 @@ def renewal_quote(state: Record, pass_id: str, plan: str) -> Record:
     held = lookup(state, "season_passes", pass_id, "season pass")
     plan = text(plan, "plan", max_chars=10).strip().casefold()
     if plan not in PASS_GAMES:
-        raise ToolError(f"plan {shown(plan)}: choose one of {', '.join(PASS_GAMES)}")
+        raise ToolError(f"plan {quoted(plan)}: choose one of {', '.join(PASS_GAMES)}")
     if held["status"] != "active":
         raise PassNotActive(
             f"season pass {held['pass_id']} is {held['status']}", shows=(held["status"],)

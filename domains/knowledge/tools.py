@@ -11,7 +11,7 @@ import json
 from domains.knowledge.expert import known
 from domains.knowledge.index import Index, build_index
 from toolscale.core.contract import ToolError, ToolKind, tool
-from toolscale.tools.bounds import identifier, shown, text
+from toolscale.tools.bounds import identifier, quoted, text
 from toolscale.tools.experts import ExpertTool
 from toolscale.tools.orchestration import CalculatorTool
 from toolscale.tools.skills import Known
@@ -59,5 +59,5 @@ class KnowledgeTools(CalculatorTool, ExpertTool):
         """
         doc = self._index().corpus.by_id.get(identifier(doc_id, "doc_id"))
         if doc is None:
-            raise ToolError(f"no document with id {shown(doc_id)}; ids look like 'doc-0042'")
+            raise ToolError(f"no document with id {quoted(doc_id)}; ids look like 'doc-0042'")
         return json.dumps(doc.as_dict())

@@ -8,7 +8,7 @@ from typing import Any
 
 from toolscale.core.contract import ToolError
 from toolscale.kit import lookup, rule
-from toolscale.tools.bounds import number, shown, text
+from toolscale.tools.bounds import number, quoted, text
 
 TODAY = "2025-09-18"  # a Thursday; the clock of every task
 NOW = f"{TODAY}T17:00"
@@ -157,7 +157,7 @@ def check_snacks(state: Record, booking_id: str, item: str, quantity: int) -> Re
         )
     menu = state["cinemas"][booking["cinema_id"]]["snacks"]
     if wanted not in menu:
-        raise ToolError(f"{shown(item)} is not sold here; the menu is {', '.join(menu)}")
+        raise ToolError(f"{quoted(item)} is not sold here; the menu is {', '.join(menu)}")
     held = sum(line["quantity"] for line in booking["snacks"])
     if held + quantity > SNACK_LIMIT:
         raise SnackLimit(
@@ -173,7 +173,7 @@ def check_plan(state: Record, customer_id: str, plan: str) -> Record:
     customer = lookup(state, "customers", customer_id, "customer")
     plan = text(plan, "plan", max_chars=20).strip().casefold()
     if plan not in PLANS:
-        raise ToolError(f"plan {shown(plan)}: choose one of {', '.join(PLANS)}")
+        raise ToolError(f"plan {quoted(plan)}: choose one of {', '.join(PLANS)}")
     if plan == customer["plan"]:
         raise ToolError(f"customer {customer['customer_id']} is already on the {plan} plan")
     since = date.fromisoformat(customer["member_since"])

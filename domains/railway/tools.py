@@ -15,7 +15,7 @@ from domains.railway import rules
 from domains.railway.world import make_booking
 from toolscale.core.contract import ToolError, ToolKind, tool
 from toolscale.kit import find_by, finds, lists, lookup, raises
-from toolscale.tools.bounds import identifier, shown, text
+from toolscale.tools.bounds import identifier, quoted, text
 from toolscale.tools.generic import StatefulGenericTools
 
 FareClass = Literal["saver", "standard", "first"]
@@ -33,7 +33,7 @@ class RailwayTools(StatefulGenericTools):
         for code, station in self.state["stations"].items():
             if wanted in (code.casefold(), station["city"].casefold(), station["name"].casefold()):
                 return code
-        raise ToolError(f"unknown station {shown(name)}; call list_stations for the valid ones")
+        raise ToolError(f"unknown station {quoted(name)}; call list_stations for the valid ones")
 
     def _train_view(self, train: dict[str, Any]) -> dict[str, Any]:
         return {**train, "status": rules.train_status(self.state, train)}

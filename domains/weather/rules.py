@@ -8,7 +8,7 @@ from typing import Any
 
 from toolscale.core.contract import ToolError
 from toolscale.kit import PolicyError, lookup
-from toolscale.tools.bounds import number, shown, text
+from toolscale.tools.bounds import number, quoted, text
 
 TODAY = "2025-11-17"  # a Monday; the clock of every task
 NOW = f"{TODAY}T10:00"
@@ -177,7 +177,7 @@ def check_report(
     try:
         back = (dt.date.fromisoformat(TODAY) - dt.date.fromisoformat(day)).days
     except ValueError:
-        raise ToolError(f"date {shown(day)}: use YYYY-MM-DD") from None
+        raise ToolError(f"date {quoted(day)}: use YYYY-MM-DD") from None
     if back < 0:
         raise ToolError(f"{day} is in the future; readings are reported after they are taken")
     if station["status"] == "suspended":

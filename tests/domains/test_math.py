@@ -17,7 +17,7 @@ from domains.math.tasks import TEMPLATES, WORD_TEMPLATES
 from toolscale.core.contract import Action, Route, TaskSpec, ToolError, item_rng, state_hash
 from toolscale.economics.prices import text_tokens
 from toolscale.tools.arith import evaluate
-from toolscale.tools.experts import CANNOT, EXPERTS, simulated_answer, stated_confidence
+from toolscale.tools.experts import CANNOT, EXPERTS, reply_confidence, simulated_answer
 from toolscale.tools.skills import Known
 
 DOMAIN = MathDomain()
@@ -338,7 +338,7 @@ def test_simulated_expert_usage_is_a_reasoning_models() -> None:
     # tokens, ceil(len / 4); its prompt is the question's tokens plus 16 of its own instructions.
     spec = SPECS[6]
     reply, usage = simulated_answer("expert-1", spec.instruction, known(spec.instruction))
-    assert reply.startswith("The answer is ") and stated_confidence(reply) == 0.92
+    assert reply.startswith("The answer is ") and reply_confidence(reply) == 0.92
     reasoned = int(re.search(r"reasoned for ([\d,]+) tokens", reply)[1].replace(",", ""))
     assert 2500 <= reasoned <= 5000
     assert usage.completion_tokens == reasoned + -(-len(reply) // 4)

@@ -64,7 +64,7 @@ def test_malformed_candidates_say_why():
 def test_format_filter_names_unknown_tools_and_schema_errors():
     domain = get_domain(DOMAIN)
     good = Candidate.model_validate(valid(DOMAIN, 0, 0))
-    assert filters.format_problems(domain, good) == []
+    assert filters.candidate_problems(domain, good) == []
     bad = good.model_copy(
         update={
             "actions": [
@@ -75,10 +75,10 @@ def test_format_filter_names_unknown_tools_and_schema_errors():
             ]
         }
     )
-    problems = filters.format_problems(domain, bad)
+    problems = filters.candidate_problems(domain, bad)
     assert problems[0] == "action 0: unknown tool 'teleport'"
     assert problems[1].startswith(f"action 1 ({good.actions[0].name}): ")
-    assert filters.format_problems(domain, good.model_copy(update={"actions": []})) == [
+    assert filters.candidate_problems(domain, good.model_copy(update={"actions": []})) == [
         "the task has no gold actions"
     ]
 

@@ -30,7 +30,7 @@ from toolscale.core.registry import get_domain
 from toolscale.sample.in_worker import sample_in
 from toolscale.sandbox.execute import CallOutcome
 from toolscale.sandbox.pool import SandboxError, SandboxPool, WorkerLost
-from toolscale.tools.bounds import shown
+from toolscale.tools.bounds import quoted
 
 PER_TOOL = 48  # hostile calls per tool by default (`check-domain --fuzz N`)
 BOUND_S = 1.0  # a call that takes longer is a problem
@@ -83,7 +83,7 @@ async def _bases(pool: SandboxPool, domain: Domain, seed: int, tasks: int) -> di
 def _where(call: HostileCall) -> str:
     if not call.parameter:
         return "with no arguments"
-    return f"on {call.parameter}={shown(call.arguments[call.parameter])} ({call.label})"
+    return f"on {call.parameter}={quoted(call.arguments[call.parameter])} ({call.label})"
 
 
 class _Tally:
@@ -152,7 +152,7 @@ async def _fuzz_tool(
         elif outcome.status == "error" and len(outcome.output) > MAX_ERROR_CHARS:
             message = (
                 f"tool {name}'s error text is {len(outcome.output)} characters {where}; quote "
-                "values with toolscale.tools.bounds.shown"
+                "values with toolscale.tools.bounds.quoted"
             )
             tally.add("long_error", position, message)
         if read and digest != base.digest:

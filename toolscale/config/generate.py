@@ -113,8 +113,8 @@ class GenerateConfig(TeacherOptions):
     ray_address: str | None = option(
         None, help="Ray cluster HOST:PORT or auto [--executor ray: a local Ray instance]."
     )
-    # The LLM judge of tau2's nl_assertions (toolscale.tau2.judge); unset: not judged. The URL
-    # defaults to the teacher's endpoints, the key variable to api_key_env.
+    # The LLM judge of tau2's nl_assertions (toolscale.tau2.nl_assertions); unset: not judged.
+    # The URL defaults to the teacher's endpoints, the key variable to api_key_env.
     judge_base_url: str | None = option(None, help="Judge endpoint [the teacher's --base-url].")
     judge_model: str | None = option(
         None, help="tau2 domains: LLM judge model for nl_assertions (docs/tau2.md)."

@@ -1,9 +1,13 @@
 """The domain contract: everything a domain plugin provides, in one file.
 
-A domain is one folder (`domains/<name>/`, or any installed package) with the same few files:
-`state.py` (builds the seeded initial state), `tools.py` (a `Toolkit` subclass whose `@tool` methods
-are the tools), `tasks.py` (the sampler), `policy.md` (the system prompt) and `__init__.py` (the
-`Domain` subclass tying them together). It registers under the `toolscale.domains` group:
+A domain is one folder (`domains/<name>/`, or any installed package) whose `__init__.py` holds the
+`Domain` subclass tying it together: a seeded initial state, a `Toolkit` subclass whose `@tool`
+methods are the tools, a sampler, and a policy (the system prompt). A stateful domain declares
+them on the kit (toolscale.kit, docs/kit.md) in the same five files every time: `world.py`
+(the seeded world), `rules.py` (the policy's rules and their errors), `tools.py`, `policy.md` and
+`__init__.py` (entities and goals; `toolscale new-domain NAME` writes one). An orchestration
+domain (`domains/math/`) writes its own sampler. It registers under the `toolscale.domains`
+group:
 
     [project.entry-points."toolscale.domains"]
     railway = "domains.railway:RailwayDomain"

@@ -19,7 +19,7 @@ from toolscale.core.contract import UserScenario, canonical_json, content_id
 from toolscale.core.errors import ConfigError
 from toolscale.core.preference import Preference
 
-# "judge": the NL-assertion judge gave no usable verdict (toolscale.tau2.judge); the attempt
+# "judge": the NL-assertion judge gave no usable verdict (toolscale.tau2.nl_assertions); the attempt
 # passed every other stage and is neither verified nor counted as the model's mistake.
 FailureStage = Literal["sample", "teacher", "format", "execution", "grounding", "outcome", "judge"]
 CallStatus = Literal["ok", "error", "crash", "timeout"]

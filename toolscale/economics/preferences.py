@@ -283,7 +283,7 @@ def answer_text(final_answer: str) -> str:
     return answer if isinstance(answer, str) else json.dumps(answer)
 
 
-def stated_confidence(final_answer: str) -> float | None:
+def answer_confidence(final_answer: str) -> float | None:
     """The "confidence" of a JSON-object answer when it is a number, else None."""
     value = json_answer(final_answer)
     confidence = None if value is None else value.get("confidence")
@@ -332,7 +332,7 @@ def violations(
         value = json_answer(final_answer)
         if value is None or not isinstance(value.get("answer"), str):
             problems.append('the final answer is not JSON with a string "answer"')
-        confidence = stated_confidence(final_answer)
+        confidence = answer_confidence(final_answer)
         if confidence is None or not 0.0 <= confidence <= 1.0:
             problems.append('the final answer has no "confidence" between 0 and 1')
     return problems

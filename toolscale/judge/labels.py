@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any, Protocol
 
 from toolscale.core.records import Task, ToolCall, Trace
-from toolscale.economics.preferences import stated_confidence, within_budget
+from toolscale.economics.preferences import answer_confidence, within_budget
 from toolscale.judge.rewards import (
     GroupFeatures,
     RewardConfig,
@@ -91,7 +91,7 @@ def trace_labels(
         "preference_compliant": not problems,
         "preference_violations": problems,
         "solved_quickly": quick,
-        "stated_confidence": stated_confidence(attempt.final_answer),
+        "stated_confidence": answer_confidence(attempt.final_answer),
         "reward_outcome": r_outcome,
         "reward_efficiency": r_efficiency,
         "reward_preference": r_preference,

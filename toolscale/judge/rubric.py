@@ -22,12 +22,13 @@ from toolscale.sandbox.pool import SandboxPool
 
 
 class Assertions(Protocol):
-    """A second judge of a verified attempt (tau2's NL assertions, `toolscale.tau2.judge`)."""
+    """A second judge of a verified attempt (tau2's NL assertions,
+    `toolscale.tau2.nl_assertions`)."""
 
     async def verdict(self, task: Task, messages: list[Message]) -> Verdict: ...
 
 
-class Played(Attempt, Labelled, Protocol):
+class JudgedAttempt(Attempt, Labelled, Protocol):
     """What a teacher or a policy leaves of one attempt (`toolscale.play.transcript.Transcript`)."""
 
     variant: str
@@ -71,7 +72,9 @@ class Rubric:
         metrics, labels = self.measure(task, attempt, verified)
         return {**metrics, **labels}
 
-    async def trace(self, task: Task, attempt: Played, teacher: str, pool: SandboxPool) -> Trace:
+    async def trace(
+        self, task: Task, attempt: JudgedAttempt, teacher: str, pool: SandboxPool
+    ) -> Trace:
         """The attempt as a dataset row: its transcript, verdict, metrics and labels."""
         verdict = await self.verdict(task, attempt, pool)
         return Trace(

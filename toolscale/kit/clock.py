@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import date, datetime, timedelta
 
 from toolscale.core.contract import ToolError
-from toolscale.tools.bounds import shown, text
+from toolscale.tools.bounds import quoted, text
 
 
 def shift(day: str, days: int) -> str:
@@ -28,7 +28,7 @@ def moment(day: str, time: str = "00:00") -> datetime:
         return datetime.fromisoformat(f"{day}T{time}")
     except ValueError:
         raise ToolError(
-            f"date {shown(day)} / time {shown(time)}: use YYYY-MM-DD and HH:MM"
+            f"date {quoted(day)} / time {quoted(time)}: use YYYY-MM-DD and HH:MM"
         ) from None
 
 

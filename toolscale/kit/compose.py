@@ -38,14 +38,14 @@ from toolscale.kit.sampling import KitError, Template
 from toolscale.kit.shots import (
     Shot,
     assemble,
-    fields_of,
+    output_fields,
     placeholders,
     shot_of,
     with_facts,
     wordings,
     you,
 )
-from toolscale.kit.words import shown
+from toolscale.kit.words import as_written
 
 TRIES = 60
 ACCEPT = "If the agent explains that the policy does not allow it, accept that and end the call."
@@ -189,7 +189,7 @@ class Composer:
         if not self._identify(plan, goal, draw):
             return None
         last = self._before(plan, goal, draw)
-        price = fields_of(last).get(goal.price) if last is not None else None
+        price = output_fields(last).get(goal.price) if last is not None else None
         if not isinstance(price, int | float) or isinstance(price, bool) or price <= 0:
             return None
         accept = price < 2 or rng.random() < 0.5
@@ -210,7 +210,7 @@ class Composer:
         else:
             words, _ = wordings(self.graph, goal, plan, draw)
             final = (
-                f"The {noun} would be ${shown(price)}, not under your limit of ${limit}, so I "
+                f"The {noun} would be ${as_written(price)}, not under your limit of ${limit}, so I "
                 "have left everything as it is."
             )
             shot = Shot(words, final, [str(price)], [])

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from toolscale.core.contract import ToolError
-from toolscale.tools.bounds import identifier, shown
+from toolscale.tools.bounds import identifier, quoted
 
 Record = dict[str, Any]
 
@@ -17,7 +17,7 @@ def lookup(state: Record, table: str, key: str, label: str = "") -> Record:
     label = label or table.removesuffix("s")
     record = state[table].get(identifier(key, f"the {label} id").strip())
     if record is None:
-        raise ToolError(f"no {label} with id {shown(key)}")
+        raise ToolError(f"no {label} with id {quoted(key)}")
     return record
 
 
@@ -29,7 +29,7 @@ def find_by(state: Record, table: str, field: str, value: str, label: str = "") 
     for record in state[table].values():
         if str(record.get(field, "")).casefold() == wanted:
             return record
-    raise ToolError(f"no {label} with {field.replace('_', ' ')} {shown(value)}")
+    raise ToolError(f"no {label} with {field.replace('_', ' ')} {quoted(value)}")
 
 
 def why_not(check: Callable[..., Any], *args: Any, **kwargs: Any) -> str:

@@ -24,7 +24,7 @@ from toolscale.kit.graph import ToolGraph
 from toolscale.kit.identify import Plan
 from toolscale.kit.phrasing import second_person
 from toolscale.kit.sampling import KitError
-from toolscale.kit.words import fact, shown, spoken
+from toolscale.kit.words import as_written, fact, spoken
 
 MAX_ACTIONS = 8
 
@@ -40,14 +40,14 @@ class Described(str):
         return made
 
     def __getitem__(self, key: Any) -> Any:  # type: ignore[override]
-        return shown(self.record[key]) if isinstance(key, str) else str.__getitem__(self, key)
+        return as_written(self.record[key]) if isinstance(key, str) else str.__getitem__(self, key)
 
 
 def placeholders(text: str) -> set[str]:
     return {f.split("[")[0].split(".")[0] for _, f, _, _ in string.Formatter().parse(text) if f}
 
 
-def fields_of(output: Any) -> dict[str, Any]:
+def output_fields(output: Any) -> dict[str, Any]:
     return dict(output) if isinstance(output, dict) else {"result": output}
 
 
@@ -135,10 +135,14 @@ def shot_of(
     graph: ToolGraph, goal: Goal, plan: Plan, draw: Draw, output: Any, last: Any, vague: str = ""
 ) -> Shot:
     words, yours = wordings(graph, goal, plan, draw, vague)
-    fields = {**fields_of(last), **fields_of(output)} if last is not None else fields_of(output)
+    fields = (
+        {**output_fields(last), **output_fields(output)}
+        if last is not None
+        else output_fields(output)
+    )
     if goal.derive is not None:
         fields.update(goal.derive(output))
-    final = goal.done.format_map({**yours, **{k: shown(v) for k, v in fields.items()}})
+    final = goal.done.format_map({**yours, **{k: as_written(v) for k, v in fields.items()}})
     facts = facts_of(goal, draw, fields)
     return Shot(words, with_facts(final, facts), facts, [])
 

@@ -81,11 +81,11 @@ def spoken(value: Any) -> str:
     return str(value)
 
 
-def shown(value: Any) -> str:
+def as_written(value: Any) -> str:
     """A value as the agent's final message writes it: amounts with two decimals, a list as its
     items with commas ("none" when empty)."""
     if isinstance(value, list):
-        return ", ".join(map(shown, value)) or "none"
+        return ", ".join(map(as_written, value)) or "none"
     return money(value) if isinstance(value, float) else str(value)
 
 

@@ -33,7 +33,7 @@ from toolscale.judge.rubric import Rubric
 from toolscale.judge.verify import Verdict
 from toolscale.play.reference import relayed, route_draft
 from toolscale.play.transcript import Transcript
-from toolscale.sample.tasks import SampledTask, fields_of, identified
+from toolscale.sample.tasks import SampledTask, identified, task_fields
 from toolscale.sandbox.execute import CallOutcome
 from toolscale.sandbox.pool import SandboxPool
 
@@ -41,7 +41,7 @@ MAX_ROUNDS = 4
 
 
 @dataclass(frozen=True)
-class Played:
+class PlayedRoute:
     """One route as played: its calls' outcomes, the final state hash, the attempt, its verdict."""
 
     route: Route
@@ -61,11 +61,11 @@ def candidates(item: SampledTask) -> list[Route]:
     return routes
 
 
-async def play(item: SampledTask, pool: SandboxPool, rubric: Rubric) -> list[Played]:
+async def play(item: SampledTask, pool: SandboxPool, rubric: Rubric) -> list[PlayedRoute]:
     """Every candidate route run on a fresh state and judged by the verifier, concurrently."""
     task = item.task
 
-    async def one(attempt: int, route: Route) -> Played:
+    async def one(attempt: int, route: Route) -> PlayedRoute:
         if attempt == 0 and len(item.gold_outcomes) == len(route.actions):
             outcomes, final_hash = item.gold_outcomes, task.expected_state_hash
         else:
@@ -74,12 +74,14 @@ async def play(item: SampledTask, pool: SandboxPool, rubric: Rubric) -> list[Pla
         draft = route_draft(
             task, route.name, attempt, route.actions, route.final_message, outcomes, final_hash
         )
-        return Played(route, outcomes, final_hash, draft, await rubric.verdict(task, draft, pool))
+        return PlayedRoute(
+            route, outcomes, final_hash, draft, await rubric.verdict(task, draft, pool)
+        )
 
     return list(await asyncio.gather(*(one(i, r) for i, r in enumerate(candidates(item)))))
 
 
-def scores(task: Task, played: list[Played], rubric: Rubric) -> list[RouteScore]:
+def scores(task: Task, played: list[PlayedRoute], rubric: Rubric) -> list[RouteScore]:
     """Each played route's score under `task` (its gold route and reference as they stand)."""
     table = []
     for p in played:
@@ -117,8 +119,8 @@ def best(table: list[RouteScore], default: int = 0) -> int:
     )
 
 
-def _as_gold(task: Task, played: Played, score: RouteScore, extra: dict[str, Any]) -> Task:
-    body = fields_of(task)
+def _as_gold(task: Task, played: PlayedRoute, score: RouteScore, extra: dict[str, Any]) -> Task:
+    body = task_fields(task)
     body["gold_actions"] = [a.as_dict() for a in played.route.actions]
     body["reference_cost"] = score.total_cost
     body["reference_latency_ms"] = score.total_latency_ms
@@ -155,7 +157,7 @@ async def with_oracle(item: SampledTask, pool: SandboxPool, rubric: Rubric) -> S
         final = relayed(oracle.outcomes[-1].output)
     return replace(
         item,
-        task=identified(fields_of(task), item.state_digest),
+        task=identified(task_fields(task), item.state_digest),
         final_message=final,
         gold_outcomes=oracle.outcomes,
         routes=[p.route for i, p in enumerate(played) if i != chosen],

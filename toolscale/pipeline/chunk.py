@@ -22,7 +22,7 @@ from toolscale.play.transcript import Teacher
 from toolscale.sample import worlds
 from toolscale.sandbox.pool import SandboxPool
 from toolscale.stats.run import RunStats
-from toolscale.tau2.judge import AssertionJudge
+from toolscale.tau2.nl_assertions import AssertionJudge
 from toolscale.write.features import CONFIGS
 from toolscale.write.output import Output
 

@@ -57,7 +57,7 @@ from toolscale.sandbox.pool import SandboxPool
 from toolscale.stats.attempts import attempt_report
 from toolscale.stats.rewards import reward_report
 from toolscale.stats.run import RunStats
-from toolscale.tau2.judge import check_judge, open_judge
+from toolscale.tau2.nl_assertions import check_judge, open_judge
 from toolscale.tau2.report import tau2_checks
 from toolscale.tools.expert_endpoints import expert_environment, load_endpoints
 from toolscale.tools.experts import EXPERTS

@@ -242,7 +242,7 @@ def play_chunk(config: Any, chunk: str, domain: str, indexes: range, token: str)
     from toolscale.config.generate import CACHE_DIR
     from toolscale.pipeline.chunk import run_chunk, write_chunk
     from toolscale.play.factory import open_teacher
-    from toolscale.tau2.judge import open_judge
+    from toolscale.tau2.nl_assertions import open_judge
 
     global _node
     output = Output(config.out)

@@ -32,7 +32,7 @@ from toolscale.play.transcript import Transcript, close_draft, open_draft, recor
 from toolscale.sample.tasks import SampledTask, gold_turns, said
 from toolscale.sandbox.execute import CallOutcome
 from toolscale.sandbox.pool import SandboxPool
-from toolscale.tools.experts import EXPERTS, stated_confidence
+from toolscale.tools.experts import EXPERTS, reply_confidence
 
 GOLD_ROUTES = ("gold", "plain_answer")  # the variants that play the gold actions as they are
 
@@ -77,7 +77,7 @@ def final_message(task: Task, variant: str, text: str, expert: str | None) -> st
         return text
     confidence = 1.0
     if expert in EXPERTS:
-        confidence = stated_confidence(text) or EXPERTS[expert].default[1]
+        confidence = reply_confidence(text) or EXPERTS[expert].default[1]
     return as_json_answer(relayed(text) if expert else text, confidence)
 
 

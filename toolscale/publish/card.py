@@ -26,7 +26,7 @@ from huggingface_hub import DatasetCard, DatasetCardData
 from toolscale.core.errors import ConfigError
 from toolscale.core.registry import get_domain, names
 from toolscale.publish import card_synthesize
-from toolscale.publish.card_config import shown
+from toolscale.publish.card_config import changed_options
 from toolscale.publish.card_examples import examples
 from toolscale.publish.card_plots import draw
 from toolscale.stats.card_numbers import CardStats, collect
@@ -249,7 +249,7 @@ def card(out: Path, repo_id: str | None = None, license_id: str = "apache-2.0") 
     common = {
         "toolscale_version": run.get("versions", {}).get("toolscale", "unknown"),
         "versions": versions(run),
-        "configuration": shown(run.get("command", "generate"), run.get("config", {})),
+        "configuration": changed_options(run.get("command", "generate"), run.get("config", {})),
         "teacher_terms": teacher_terms(run),
     }
     if run.get("command") == "synthesize":  # tasks only: the funnel, no traces

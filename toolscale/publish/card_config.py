@@ -39,7 +39,7 @@ def defaults(command: str, config: dict[str, Any]) -> dict[str, Any]:
         return {}
 
 
-def shown(command: str, config: dict[str, Any]) -> list[tuple[str, str]]:
+def changed_options(command: str, config: dict[str, Any]) -> list[tuple[str, str]]:
     """(option, JSON value) of the options that differ from the defaults, plus the required ones;
     a long value (a price schedule in full) is cut, with a pointer to run.json."""
     base = defaults(command, config)

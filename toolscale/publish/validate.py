@@ -8,9 +8,9 @@ stored content: its gold actions re-executed on its stored state must reach its 
 state hash, and the rest is derived again from them (`toolscale.sample.stored`).
 Every trace and rejected row must parse, carry its content id, point at a stored task, carry the
 metrics its calls give, and get the same verdict again — which replays every call on a fresh
-state (grounding). The NL-assertion judge of tau2 tasks (`toolscale.tau2.judge`) is not asked
-again: a row it rejected (stage "judge", or "outcome" for unmet assertions only) must pass every
-other stage on re-verification. Labels and rewards are recomputed with the reward config saved
+state (grounding). The NL-assertion judge of tau2 tasks (`toolscale.tau2.nl_assertions`) is not
+asked again: a row it rejected (stage "judge", or "outcome" for unmet assertions only) must pass
+every other stage on re-verification. Labels and rewards are recomputed with the reward config saved
 in run.json; `reward_total` must equal the weighted sum of the row's own components and weights
 (1e-9), and `reward_group` the group reward over the attempts at the same task by the same
 teacher.
@@ -41,7 +41,7 @@ from toolscale.sample.stored import check_stored, is_synthesized
 from toolscale.sample.tasks import prepare
 from toolscale.sample.worlds import WorldStore
 from toolscale.sandbox.pool import SandboxError, SandboxPool
-from toolscale.tau2.judge import judge_verdict
+from toolscale.tau2.nl_assertions import judge_verdict
 from toolscale.write.output import Output
 
 

@@ -252,7 +252,7 @@ def with_economics(
     dropped = set(names) - set(kept)
     if not any(domain.toolkit.specs()[n].kind is ToolKind.MODEL for n in kept):
         dropped |= set(domain.toolkit.models())  # no tool left that reaches a model
-    body = fields_of(task)
+    body = task_fields(task)
     body["tools"] = [t for t in domain.toolkit.schemas() if t["function"]["name"] in kept]
     body["prices"] = {k: v.as_dict() for k, v in table.items() if k not in dropped}
     experts, table_text = expert_section(domain, kept, economics), describe(body["prices"], kept)
@@ -295,7 +295,7 @@ def identified(fields: dict[str, Any], state_digest: str = "") -> Task:
     return task.model_copy(update={"id": content_id(content)})
 
 
-def fields_of(task: Task) -> dict[str, Any]:
+def task_fields(task: Task) -> dict[str, Any]:
     """A task's fields to build a changed task from, sharing its (large) initial state."""
     body = task.model_dump(exclude={"id", "initial_state"})
     body["initial_state"] = task.initial_state
@@ -321,7 +321,7 @@ def with_preference(item: SampledTask, spread: Mapping[str, float]) -> SampledTa
         [*item.alternatives, *(r.actions for r in item.routes if not r.detour)],
         (task.reference_latency_ms, task.reference_cost),
     )
-    body = fields_of(task)
+    body = task_fields(task)
     body["preference"] = preference.model_dump()
     if preference.instruction:
         body["instruction"] = f"{task.instruction} {preference.instruction}"

@@ -21,7 +21,7 @@ from toolscale.sandbox.pool import SandboxPool
 from toolscale.synthesize.candidates import Candidate
 
 
-def format_problems(domain: Domain, candidate: Candidate) -> list[str]:
+def candidate_problems(domain: Domain, candidate: Candidate) -> list[str]:
     """Every gold action names one of the domain's tools and has arguments valid against its
     JSON schema; there is at least one action."""
     if not candidate.actions:

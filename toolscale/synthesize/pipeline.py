@@ -213,7 +213,7 @@ class DomainRun:
                 index, proposal.stage, [proposal.problem], intent, proposal.text, provenance
             )
             return None
-        problems = filters.format_problems(self.domain, candidate)
+        problems = filters.candidate_problems(self.domain, candidate)
         if problems:
             self.reject(index, "format", problems, intent, proposal.text, provenance)
             return None

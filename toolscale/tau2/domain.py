@@ -8,8 +8,8 @@ run). Gold calls that tau2 answers with an error stay in the gold route, as in t
 which ignores their errors (`gold_errors_allowed`). The required facts are tau2's
 `communicate_info` when COMMUNICATE is in the reward basis, judged as tau2 judges them: each must
 appear, lower-cased, in some assistant message with its commas removed. A task whose reward basis
-holds NL_ASSERTION with assertions needs an LLM judge (`judged`, `toolscale.tau2.judge`); without
-one configured, `checks` lists those tasks as not judged on it.
+holds NL_ASSERTION with assertions needs an LLM judge (`judged`, `toolscale.tau2.nl_assertions`);
+without one configured, `checks` lists those tasks as not judged on it.
 """
 
 from __future__ import annotations

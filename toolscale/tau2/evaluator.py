@@ -5,7 +5,7 @@ environments and compares database hashes, and its communicate check).
 It is the reference toolscale's verifier is measured against (toolscale.tau2.agreement) and a
 way to score a trained orchestrator's traces with tau2's code. The reward is over the components
 toolscale applies without a judge (`checks()`): NL_ASSERTION needs tau2's LLM judge and is left
-out (toolscale's own judge, `toolscale.tau2.judge`, is compared with nothing). It imports
+out (toolscale's own judge, `toolscale.tau2.nl_assertions`, is compared with nothing). It imports
 tau2's evaluator modules: main process only, never a sandbox worker.
 """
 

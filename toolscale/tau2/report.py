@@ -3,9 +3,9 @@
 tau2's reward for a task multiplies the components of its reward basis. toolscale applies DB
 (the final database equals the gold one, compared as tau2 compares it) and COMMUNICATE (tau2's
 substring check); a task whose basis also holds NL_ASSERTION with assertions to judge needs an
-LLM judge. With one configured (`--judge-model`, toolscale.tau2.judge) NL_ASSERTION is applied
-and the judge's model named; without, such tasks are listed, so a reader knows their verdicts
-cover the database and the communicated facts only.
+LLM judge. With one configured (`--judge-model`, toolscale.tau2.nl_assertions) NL_ASSERTION is
+applied and the judge's model named; without, such tasks are listed, so a reader knows their
+verdicts cover the database and the communicated facts only.
 """
 
 from __future__ import annotations

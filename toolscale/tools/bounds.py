@@ -6,7 +6,7 @@ the schema admits: an empty or 100,000-character string, a negative count, 1e308
 JSON parser accepts it), 2**63, odd unicode. A tool that meets such a value must answer with a
 ToolError (the call fails, the episode goes on), never with an exception (a crashed call, which
 fails the run as a tool bug) nor with seconds of work. These helpers are what tools call first;
-`shown` keeps a hostile value short in an error text, so the error never echoes 100 kB back.
+`quoted` keeps a hostile value short in an error text, so the error never echoes 100 kB back.
 This module checks values only; bounding arithmetic is `toolscale.tools.bounded_arith`.
 """
 
@@ -22,9 +22,9 @@ MAX_TEXT_CHARS = 2_000  # free text: a summary, a question, a search query
 SHOWN_CHARS = 60  # of a value quoted in an error text
 
 
-def shown(value: Any) -> str:
+def quoted(value: Any) -> str:
     """`repr(value)`, cut to about SHOWN_CHARS characters with the full length said, for quoting
-    a value in an error text: shown("x" * 10**5) -> "'xxx…' (100000 characters)"."""
+    a value in an error text: quoted("x" * 10**5) -> "'xxx…' (100000 characters)"."""
     if isinstance(value, str) and len(value) > SHOWN_CHARS:
         return f"{value[:SHOWN_CHARS]!r}… ({len(value)} characters)"
     text = repr(value)
@@ -35,7 +35,7 @@ def text(value: str, what: str, *, max_chars: int = MAX_TEXT_CHARS, empty: bool 
     """`value` when it is a string of at most `max_chars` characters (and, unless `empty`, not
     blank); `what` names the argument in the error."""
     if not isinstance(value, str):
-        raise ToolError(f"{what} must be a string, got {shown(value)}")
+        raise ToolError(f"{what} must be a string, got {quoted(value)}")
     if len(value) > max_chars:
         raise ToolError(f"{what} is too long ({len(value)} characters; at most {max_chars})")
     if not empty and not value.strip():
@@ -65,11 +65,11 @@ def number(
     kind = "a whole number" if integer else "a number"
     allowed = f"{kind} from {_plain(low)} to {_plain(high)}{' ' + unit if unit else ''}"
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise ToolError(f"{what} must be {allowed}, got {shown(value)}")
+        raise ToolError(f"{what} must be {allowed}, got {quoted(value)}")
     if isinstance(value, float) and not math.isfinite(value):
         raise ToolError(f"{what} must be {allowed}, got {value!r}")
     if integer and value != int(value):
-        raise ToolError(f"{what} must be {allowed}, got {shown(value)}")
+        raise ToolError(f"{what} must be {allowed}, got {quoted(value)}")
     if not low <= value <= high:
-        raise ToolError(f"{what} must be {allowed}, got {shown(value)}")
+        raise ToolError(f"{what} must be {allowed}, got {quoted(value)}")
     return value

@@ -59,7 +59,7 @@ def reply_text(answer: str, confidence: float, reasoning: int) -> str:
 _CONFIDENCE = re.compile(r"\(Confidence (\d(?:\.\d+)?);")
 
 
-def stated_confidence(reply: str) -> float | None:
+def reply_confidence(reply: str) -> float | None:
     """The confidence a simulated expert's reply states, or None."""
     found = _CONFIDENCE.search(reply)
     return float(found.group(1)) if found else None

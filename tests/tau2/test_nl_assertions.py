@@ -16,7 +16,7 @@ from tests.tau2.conftest import needs_tau2
 from tests.teachers.fake_openai import FakeOpenAI, Plans
 from tests.test_cli_errors import assert_one_line_error, cli
 from toolscale.core.records import FunctionCall, Message
-from toolscale.tau2.judge import JudgeFailure, judge_verdict, parse_reply, transcript
+from toolscale.tau2.nl_assertions import JudgeFailure, judge_verdict, parse_reply, transcript
 
 KEY_ENV = "TOOLSCALE_TEST_JUDGE_KEY"
 CONFIRMED = "The agent confirmed the task was created"
