@@ -51,8 +51,8 @@ def level(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> It
 def attempts(host: Path, tmp_name: str, port: int, pid: int) -> dict[str, str]:
     """One program per class of harm (see the module docstring)."""
     forks = (
-        "import os\nr, w = os.pipe()\nn = 0\n"
-        f"while n < {FORKS}:\n    try:\n        pid = os.fork()\n    except OSError:\n        break\n"
+        f"import os\nr, w = os.pipe()\nn = 0\nwhile n < {FORKS}:\n"
+        "    try:\n        pid = os.fork()\n    except OSError:\n        break\n"
         "    if pid == 0:\n        os.close(w); os.read(r, 1); os._exit(0)\n    n += 1\nprint(n)"
     )
     return {

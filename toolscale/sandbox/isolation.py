@@ -4,12 +4,12 @@ The probe starts a real sandboxed interpreter at each level, strongest first (bw
 rlimits; see `toolscale.sandbox.command`) and keeps the first that runs; `problem(level)` says why
 a level does not run (not installed, or its namespaces refused). `found_level()` only probes;
 `sandbox_level()`, called where sandboxes start, also logs a level below bwrap as a warning once
-per run: the process that starts the sandbox workers
-(`toolscale.sandbox.pool`) decides and hands its decision to them in the environment variable
-`TOOLSCALE_SANDBOX_LEVEL`, so a worker neither probes again nor warns again.
-`isolation_level()` is what run.json and the data card record: the level, plus `+uid` when the
-code runs under a dedicated unprivileged uid (possible only when toolscale runs as root), which
-is what makes the kernel enforce the process-count limit.
+per run: the process that starts the sandbox workers (`toolscale.sandbox.pool`) decides and hands
+its decision to them in the environment variable `TOOLSCALE_SANDBOX_LEVEL`, so a worker neither
+probes again nor warns again. `isolation_level()` is what run.json and the data card record: the
+level, plus `+uid` when the code runs under a dedicated unprivileged uid (possible only when
+toolscale runs as root), which is what makes the kernel enforce the process-count limit.
+Whether model-written code may run at the level found is `toolscale.sandbox.guard`'s decision.
 """
 
 from __future__ import annotations
