@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from toolscale.config.teacher import ISOLATION_HELP
 from toolscale.core.errors import ConfigError
 from trainer.selection import variant_filter
 
@@ -116,6 +117,7 @@ class ToolscaleArguments:
         },
     )
     sandbox_workers: int = field(default=2, metadata={"help": "Sandbox worker processes."})
+    isolation: str = field(default="bwrap", metadata={"help": ISOLATION_HELP})
 
 
 def parse(trl_config: type, argv: Sequence[str]) -> tuple[ToolscaleArguments, Any]:

@@ -29,10 +29,13 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, Literal
 
+from toolscale.config.teacher import ISOLATION_HELP
 from toolscale.core.errors import ConfigError
 from toolscale.core.records import Task
 from toolscale.judge.rubric import Rubric
 from toolscale.publish.validate import run_settings
+from toolscale.sandbox.guard import check_isolation, isolation_warning
+from toolscale.sandbox.isolation import isolation_level
 from toolscale.write.output import Output
 from trainer.checkpoint_rollouts import evaluate_checkpoint
 from trainer.data import grpo_rows
@@ -104,6 +107,7 @@ class EvaluateArguments:
         default=True, metadata={"help": "Play the oracle and every fixed route at the tasks."}
     )
     sandbox_workers: int = field(default=2, metadata={"help": "Sandbox worker processes."})
+    isolation: str = field(default="bwrap", metadata={"help": ISOLATION_HELP})
 
 
 def parse(argv: Sequence[str]) -> EvaluateArguments:
@@ -204,6 +208,9 @@ def evaluation(options: EvaluateArguments) -> Table:
     if options.model is None and not options.reference_rows:
         raise ConfigError("nothing to evaluate: give --model, or leave --reference_rows on")
     rows = task_rows(options)
+    # The orchestrator writes the programs code_executor runs: only where the sandbox holds.
+    model_code = options.model is not None
+    check_isolation(options.isolation, rows["domain"], model_code)
     endpoint = None
     if options.base_url is not None:  # checked before anything runs
         endpoint = teacher_options(
@@ -232,7 +239,11 @@ def evaluation(options: EvaluateArguments) -> Table:
         "reward": dataclasses.asdict(resolved.config),
         "reward_source": resolved.source,
         "options": dataclasses.asdict(options),
+        "isolation": isolation_level(),
     }
+    warning = isolation_warning(rows["domain"], model_code)
+    if warning:
+        about["isolation_warning"] = warning
     reference = {}
     if options.reference_rows:
         played = asyncio.run(play_tasks(tasks, settings, options.sandbox_workers))

@@ -9,6 +9,7 @@ from typing import Any
 
 from toolscale.core.errors import ConfigError
 from toolscale.sandbox.bridge import SandboxThread
+from toolscale.sandbox.guard import check_isolation, isolation_warning
 from trainer.args import ToolscaleArguments, resume_target
 from trainer.args import parse as parse_options
 from trainer.cached_generation import CachedGenerationMixin, check_cached_generation
@@ -51,6 +52,11 @@ def grpo(argv: Sequence[str]) -> str:
         check_cached_generation(config)
     resume = resume_target(config)
     rows = grpo_rows(options)
+    # The policy writes the programs code_executor runs: only where the sandbox holds.
+    check_isolation(options.isolation, rows["domain"], model_writes_code=True)
+    weaker = isolation_warning(rows["domain"], model_writes_code=True)
+    if weaker and config.process_index == 0:
+        print(f"warning: {weaker}", file=sys.stderr, flush=True)
     reward = resolve_reward(options)
     if reward.warning:
         print(reward.warning, file=sys.stderr, flush=True)

@@ -146,6 +146,8 @@ class Table:
             "",
             markdown_rows(self.rows),
         ]
+        if self.about.get("isolation_warning"):  # an explicit, weaker --isolation
+            lines[:0] = [f"**Warning: weaker sandbox.** {self.about['isolation_warning']}.", ""]
         for r in self.rows:
             if r.kind == "policy":
                 lines += ["", f"Chosen route class (rows) vs oracle route class: {r.policy}", ""]

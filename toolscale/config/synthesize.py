@@ -20,6 +20,7 @@ from toolscale.core.registry import get_domain, resolve
 from toolscale.economics.prices import BUILTIN, schedule_dump
 from toolscale.judge.rewards import RewardConfig
 from toolscale.llm.cache import RequestCache
+from toolscale.sandbox.guard import check_isolation
 
 CACHE_DIR = Path(".toolscale", "cache")
 TEACHERS = ("openai", "local")
@@ -189,6 +190,7 @@ def check_config(config: SynthesizeConfig) -> SynthesizeConfig:
                 "database (stateful domains: "
                 f"{', '.join(n for n in resolve('all') if get_domain(n).family == 'stateful')})"
             )
+    check_isolation(config.isolation, domains, model_writes_code=True)  # every task is proposed
     most = -(-config.num_tasks // len(domains))  # intents of the domain asked for the most
     if config.shard is not None and config.shard.index >= most:
         raise ConfigError(

@@ -19,6 +19,11 @@ from toolscale.config.option import option
 # repeats itself for a minute per request.
 LOCAL_MAX_TOKENS = 256
 LOCAL_CONCURRENCY = 2
+# The opt-in for a weaker sandbox (toolscale.sandbox.guard); the trainer's flags share the text.
+ISOLATION_HELP = (
+    "Weakest sandbox model-written code may run in: bwrap; unshare or rlimits only as an "
+    "explicit, recorded risk (docs/sandbox.md)."
+)
 
 
 def _urls(value: list[str] | None) -> tuple[str, ...] | None:
@@ -67,6 +72,8 @@ class TeacherOptions:
     user_model: str | None = option(None, help="User-simulator model (tasks with a user scenario).")
     user_api_key_env: str | None = option(None, help="User-simulator key variable [--api-key-env].")
     experts: Path | None = option(None, help="YAML: expert alias -> endpoint (docs/teachers.md).")
+    # Checked before anything runs (toolscale.sandbox.guard); run.json and the card say what ran.
+    isolation: str = option("bwrap", help=ISOLATION_HELP)
 
     # Options that change the rows, so a --resume must keep them.
     # Not the URLs: the request cache and the rows do not depend on which endpoint answered.

@@ -153,6 +153,9 @@ class Toolkit:
     such as "RS12345".'}); a tool's docstring may leave those out of its `Args:`."""
 
     param_docs: ClassVar[dict[str, str]] = {}
+    # Tools that run code their caller wrote (through `toolscale.sandbox.run_code`): a model may
+    # write such code only where the sandbox holds (`toolscale.sandbox.guard`).
+    code_tools: ClassVar[tuple[str, ...]] = ()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

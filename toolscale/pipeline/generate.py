@@ -52,6 +52,7 @@ from toolscale.pipeline.plan import check_shard, plan
 from toolscale.pipeline.ray import check_ray, connect, leave, run_on_ray
 from toolscale.play.factory import open_teacher
 from toolscale.sample.stored_source import with_source
+from toolscale.sandbox.guard import check_isolation, isolation_warning
 from toolscale.sandbox.isolation import isolation_level
 from toolscale.sandbox.pool import SandboxPool
 from toolscale.stats.attempts import attempt_report
@@ -223,8 +224,16 @@ def run_json(config: GenerateConfig, stats: RunStats, status: str) -> dict[str, 
         **tau2_checks(config.domains, config.judge_model),
         "attempts": attempt_report(stats.passes, stats.model_errors),
         "isolation": isolation_level(),
+        **isolation_note(config),
         "versions": run_versions(),
     }
+
+
+def isolation_note(config: GenerateConfig) -> dict[str, str]:
+    """run.json's `isolation_warning` when model-written code ran below full isolation (the
+    opt-in `--isolation` allowed it; the card shows it as a warning)."""
+    warning = isolation_warning(config.domains, config.teacher != "reference")
+    return {"isolation_warning": warning} if warning else {}
 
 
 class RunFailed(Exception):
@@ -282,6 +291,8 @@ def generate(config: GenerateConfig, on_progress: Progress | None = None) -> dic
         config = with_source(config)
     check_shard(config)
     check_schemas(config.domains)
+    # Before anything is written: an LLM teacher's programs run only where the sandbox holds.
+    check_isolation(config.isolation, config.domains, config.teacher != "reference")
     joined = connect(config.ray_address) if config.executor == "ray" else False
     try:
         return _generate(config, on_progress)

@@ -57,6 +57,7 @@ PER_JOB = (
     "concurrency",
     "endpoint_concurrency",
     "endpoint_max_failures",
+    "isolation",  # a job's node may need its own opt-in; each warning is kept (run.json)
 )
 SHOWN = 3  # missing chunks named in an error
 
@@ -188,6 +189,14 @@ def copy_chunk(source: Input, chunk: str, dest: Output, seen: dict[str, set[str]
         seen[name].update(ids)
 
 
+def _isolation_warning(inputs: list[Input]) -> dict[str, str]:
+    """The inputs' warnings that model-written code ran below full isolation, kept together."""
+    found = dict.fromkeys(
+        i.run["isolation_warning"] for i in inputs if "isolation_warning" in i.run
+    )
+    return {"isolation_warning": "; ".join(found)} if found else {}
+
+
 def _write(inputs: list[Input], config: dict[str, Any], root: Path, dest: Path) -> dict[str, Any]:
     output = Output(root)
     output.prepare(resume=False)
@@ -215,6 +224,7 @@ def _write(inputs: list[Input], config: dict[str, Any], root: Path, dest: Path) 
         **({"tau2": first["tau2"]} if "tau2" in first else {}),  # tau2's checks (docs/tau2.md)
         "attempts": attempt_report(stats.passes, stats.model_errors),
         "isolation": " / ".join(dict.fromkeys(str(i.run.get("isolation")) for i in inputs)),
+        **_isolation_warning(inputs),
         "versions": first.get("versions", {}),
         **reward_report(output),
         "endpoints": endpoints,

@@ -251,6 +251,9 @@ def card(out: Path, repo_id: str | None = None, license_id: str = "apache-2.0") 
         "versions": versions(run),
         "configuration": changed_options(run.get("command", "generate"), run.get("config", {})),
         "teacher_terms": teacher_terms(run),
+        # Model-written code ran below full isolation (an explicit --isolation): shown first.
+        "isolation": run.get("isolation", "not recorded"),
+        "isolation_warning": run.get("isolation_warning"),
     }
     if run.get("command") == "synthesize":  # tasks only: the funnel, no traces
         section = card_synthesize.context(run)

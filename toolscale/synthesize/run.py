@@ -24,6 +24,8 @@ from toolscale.config.synthesize import CACHE_DIR, SynthesizeConfig, check_confi
 from toolscale.core.errors import ConfigError
 from toolscale.llm.ledger import BudgetExhausted, StopRun
 from toolscale.pipeline.generate import local_endpoint
+from toolscale.sandbox.guard import isolation_warning
+from toolscale.sandbox.isolation import isolation_level
 from toolscale.sandbox.pool import SandboxPool
 from toolscale.stats.synthesize import Yields
 from toolscale.synthesize import dedup
@@ -136,8 +138,12 @@ def run_json(config: SynthesizeConfig, status: str, state: RunState | None) -> d
         "status": status,
         "command": "synthesize",
         "config": config.resolved(),
+        "isolation": isolation_level(),
         "versions": run_versions(),
     }
+    warning = isolation_warning(config.domains, model_writes_code=True)
+    if warning:
+        summary["isolation_warning"] = warning
     if state is not None:
         summary["synthesis"] = report(config.solver_attempts, state)
         summary["endpoints"] = state.endpoints

@@ -33,6 +33,8 @@ class CalculatorTool(Toolkit):
 class CodeExecutorTool(Toolkit):
     # A program may run up to its own limit by design: the fuzzer's time bound for this tool.
     time_bounds: ClassVar[dict[str, float]] = {"code_executor": CODE_TIMEOUT_S + 2.0}
+    # Its code comes from the caller: a model, in an LLM-teacher run (toolscale.sandbox.guard).
+    code_tools: ClassVar[tuple[str, ...]] = ("code_executor",)
 
     @tool(ToolKind.GENERIC, fee=0.0001, latency_ms=300, ms_per_token=0.5, per_second=0.0002)
     def code_executor(self, code: str) -> str:
