@@ -39,11 +39,17 @@ def test_the_scaffold_samples_every_template_with_every_tool(tmp_path, monkeypat
         "tools.py",
         "world.py",
         "policy.md",
+        "test_help_desk.py",
     ]
     monkeypatch.syspath_prepend(str(tmp_path))
     module = importlib.import_module("scaffolded.help_desk")
     domain = getattr(module, class_name("help_desk"))()
     assert class_name("help_desk") == "HelpDeskDomain" and "$0.50 per hour" in domain.policy
+    # named after its name, in restaurant's style (finder / lister tools, shared param docs)
+    assert domain.toolkit.__name__ == "HelpDeskTools" and domain.name == "help_desk"
+    assert "support desk" not in (tmp_path / "scaffolded" / "help_desk" / "tools.py").read_text()
+    assert "docs/kit.md" in (tmp_path / "scaffolded" / "help_desk" / "__init__.py").read_text()
+    assert "customer_id" in domain.toolkit.param_docs
     used = set()
     for name in domain.templates:
         for i in range(3):
@@ -67,6 +73,7 @@ def test_bad_names_and_existing_folders_are_refused(tmp_path) -> None:
     )
 
 
+@pytest.mark.slow
 def test_a_new_domain_passes_check_domain_strict_out_of_the_box(tmp_path) -> None:
     (tmp_path / "mine").mkdir()
     made = _cli("new-domain", "desk", "--into", "mine", cwd=tmp_path)
@@ -79,3 +86,13 @@ def test_a_new_domain_passes_check_domain_strict_out_of_the_box(tmp_path) -> Non
     assert checked.returncode == 0, checked.stdout + checked.stderr
     # every one of its 8 intent kinds is also drawn by name (check-domain --per-template)
     assert "30 tasks and 8 templates x 5 checked, no problem" in checked.stdout + checked.stderr
+    # and its own test passes as written
+    tested = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "mine/desk"],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": f"{tmp_path}{os.pathsep}{ROOT}"},
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert tested.returncode == 0 and "1 passed" in tested.stdout, tested.stdout + tested.stderr

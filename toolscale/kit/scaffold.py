@@ -1,11 +1,15 @@
 """`toolscale new-domain NAME`: write a small declared stateful domain that passes check-domain.
 
-The scaffold is a support desk (customers and their tickets): a world generator, tools linked
-into a tool graph (two finders, a lister, a WRITE that raises a refusal rule and a hand-off
-rule), the rules module whose constants fill policy.md, and three goals (close a ticket, ask how
-long it has been open, work out a support credit with `calculate`). Every tool is in some gold
-path, so `toolscale check-domain NAME --strict` passes as written; replace the desk with your
-domain one piece at a time, keeping it passing. docs/kit.md describes every field.
+The domain is named NAME (`NameDomain`, `NameTools`) and written in the style of
+domains/restaurant/, in the five files every kit v2 domain has: a world generator (`world.py`:
+customers and their requests), the rules module whose constants fill policy.md (`rules.py`:
+a refusal rule and a hand-off rule), tools linked into a tool graph (`tools.py`: `finder` and
+`lister` look-ups, a WRITE that raises both rules, shared parameters described once in
+`param_docs`), and three goals (`__init__.py`: close a request, ask how long it has been open,
+work out a credit with `calculate`), plus `test_NAME.py`, which runs check-domain --strict on it.
+Every tool is in some gold path, so `toolscale check-domain NAME --strict` and the test pass as
+written; replace the requests with your domain one piece at a time, keeping both passing.
+docs/kit.md describes every field.
 """
 
 from __future__ import annotations
@@ -16,7 +20,12 @@ from pathlib import Path
 
 from toolscale.core.errors import ConfigError
 
-INIT = '''"""The {name} domain (stateful, kit v2): a support desk from `toolscale new-domain`."""
+INIT = '''"""The {name} domain (stateful, kit v2), from `toolscale new-domain`: customers and their requests.
+
+Declared, not templated: the world (`world.build_world`), the tool graph (`tools`, with `finder`,
+`lister` and `@raises`), the policy (`rules`, rendered into policy.md) and the goals below; the
+kit composes the tasks from them (docs/kit.md says what each field does).
+"""
 
 from __future__ import annotations
 
@@ -24,7 +33,7 @@ import random
 from typing import Any
 
 from domains_pkg.{name} import rules
-from domains_pkg.{name}.tools import DeskTools
+from domains_pkg.{name}.tools import {cls_tools}
 from domains_pkg.{name}.world import build_world
 from toolscale.kit import Draw, Entity, Goal, StatefulDomain
 
@@ -85,9 +94,11 @@ GOALS = (
 
 
 class {cls}(StatefulDomain):
+    """The {name} desk: about 80 customers and their requests per run seed."""
+
     name = "{name}"
     version = "0.1"
-    toolkit = DeskTools
+    toolkit = {cls_tools}
     rules = rules
     entities = ENTITIES
     goals = GOALS
@@ -127,73 +138,44 @@ def check_close(state: dict[str, Any], ticket_id: str) -> None:
         )
 '''
 
-TOOLS = '''"""The {name} agent's tools: find customers and tickets, close a ticket."""
+TOOLS = '''"""The {name} agent's tools: find customers and their requests, close a request; every rule
+is checked by `rules`."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from domains_pkg.{name} import rules
 from toolscale.core.contract import ToolKind, tool
-from toolscale.kit import find_by, finds, lists, lookup, raises
+from toolscale.kit import Record, finder, lister, lookup, raises
 from toolscale.tools.generic import StatefulGenericTools
 
 
-class DeskTools(StatefulGenericTools):
-    """Tools over one task's support desk (`self.state`)."""
+class {cls_tools}(StatefulGenericTools):
+    """Tools over one task's {name} database (`self.state`). Outputs are JSON objects."""
 
-    @tool(ToolKind.READ)
-    @finds("customer", by="customer_id")
-    def get_customer(self, customer_id: str) -> dict[str, Any]:
-        """Get a customer's profile: name and email.
+    param_docs: ClassVar[dict[str, str]] = {{
+        "customer_id": 'The customer id, such as "C1234".',
+        "ticket_id": 'The request id, such as "T12345".',
+    }}
 
-        Args:
-            customer_id: The customer id, such as "C1234".
-        """
-        return lookup(self.state, "customers", customer_id, "customer")
-
-    @tool(ToolKind.READ)
-    @finds("customer", by="email")
-    def find_customer_by_email(self, email: str) -> dict[str, Any]:
-        """Find a customer by email address.
-
-        Args:
-            email: The customer's email address.
-        """
-        return find_by(self.state, "customers", "email", email, "customer")
-
-    @tool(ToolKind.READ)
-    @lists("ticket", of="customer")
-    def list_customer_tickets(self, customer_id: str) -> list[dict[str, Any]]:
-        """List a customer's tickets: topic, date opened, status, priority and hours open.
-
-        Args:
-            customer_id: The customer id, such as "C1234".
-        """
-        customer = lookup(self.state, "customers", customer_id, "customer")
-        tickets = self.state["tickets"].values()
-        return [t for t in tickets if t["customer_id"] == customer["customer_id"]]
-
-    @tool(ToolKind.READ)
-    @finds("ticket", by="ticket_id")
-    def get_ticket(self, ticket_id: str) -> dict[str, Any]:
-        """Get a ticket: topic, date opened, status, priority and hours open.
-
-        Args:
-            ticket_id: The ticket id, such as "T12345".
-        """
-        return lookup(self.state, "tickets", ticket_id, "ticket")
+    get_customer = finder("customer", "customer_id", "Get a customer's profile: name and email.")
+    find_customer_by_email = finder("customer", "email")
+    list_customer_tickets = lister(
+        "ticket",
+        "customer",
+        "List a customer's requests: topic, date opened, status, priority and hours open.",
+    )
+    get_ticket = finder(
+        "ticket", "ticket_id", "Get a request: topic, date opened, status, priority and hours open."
+    )
 
     @tool(ToolKind.WRITE)
     @raises(rules.AlreadyClosed, rules.Urgent)
-    def close_ticket(self, ticket_id: str) -> dict[str, Any]:
-        """Close an open ticket.
-
-        Args:
-            ticket_id: The ticket id, such as "T12345".
-        """
+    def close_ticket(self, ticket_id: str) -> Record:
+        """Close an open request."""
         rules.check_close(self.state, ticket_id)
-        ticket = lookup(self.state, "tickets", ticket_id, "ticket")
+        ticket: dict[str, Any] = lookup(self.state, "tickets", ticket_id, "ticket")
         ticket["status"] = "closed"
         return ticket
 '''
@@ -235,7 +217,7 @@ def build_world(rng: random.Random) -> dict[str, Any]:
 
 POLICY = """# {name}: agent policy
 
-You are a support-desk agent. Find the caller's profile by email or customer id, and the ticket
+You are the {name} desk's agent. Find the caller's profile by email or customer id, and the ticket
 by its id or from the caller's tickets; if two tickets fit what the caller said, ask which.
 Confirm every change with the caller first. Only open tickets can be closed; an {{URGENT}}
 ticket is closed only by a human agent: transfer the caller. A support credit is
@@ -243,8 +225,35 @@ ${{CREDIT_PER_HOUR:.2f}} per hour the ticket has been open; use the calculator.
 """
 
 
+TEST = '''"""The {name} domain passes every check of `toolscale check-domain --strict`.
+
+Run it with pytest on this folder; keep it passing while you change the domain (docs/kit.md).
+"""
+
+from __future__ import annotations
+
+import os
+
+from toolscale.check.check_domain import CheckDomainConfig, check_domain
+
+
+def test_the_{name}_domain_passes_check_domain_strict(monkeypatch) -> None:
+    # Installed as an entry point, or named here (sandbox workers inherit the variable).
+    entry = "{name}=domains_pkg.{name}:{cls}"
+    known = os.environ.get("TOOLSCALE_DOMAINS", "")
+    if entry not in known:
+        monkeypatch.setenv("TOOLSCALE_DOMAINS", f"{{known}},{{entry}}" if known else entry)
+    report = check_domain("{name}", CheckDomainConfig(tasks=40, strict=True, fuzz=8))
+    assert report.lines() == []
+'''
+
+
+def camel(name: str) -> str:
+    return "".join(part.capitalize() for part in name.split("_"))
+
+
 def class_name(name: str) -> str:
-    return "".join(part.capitalize() for part in name.split("_")) + "Domain"
+    return camel(name) + "Domain"
 
 
 def new_domain(name: str, into: Path) -> list[Path]:
@@ -267,11 +276,14 @@ def new_domain(name: str, into: Path) -> list[Path]:
         "tools.py": TOOLS,
         "world.py": WORLD,
         "policy.md": POLICY,
+        f"test_{name}.py": TEST,
     }
     folder.mkdir()
     written = []
     for file, template in files.items():
-        text = template.format(name=name, cls=class_name(name)).replace("domains_pkg", package)
+        text = template.format(
+            name=name, cls=class_name(name), cls_tools=camel(name) + "Tools"
+        ).replace("domains_pkg", package)
         (folder / file).write_text(text, encoding="utf-8")
         written.append(folder / file)
     return written
