@@ -20,7 +20,7 @@ from pathlib import Path
 
 from toolscale.core.errors import ConfigError
 
-INIT = '''"""The {name} domain (stateful, kit v2), from `toolscale new-domain`: customers and their requests.
+INIT = '''"""The {name} domain (stateful, kit v2), from `toolscale new-domain`: customers, requests.
 
 Declared, not templated: the world (`world.build_world`), the tool graph (`tools`, with `finder`,
 `lister` and `@raises`), the policy (`rules`, rendered into policy.md) and the goals below; the
@@ -138,8 +138,8 @@ def check_close(state: dict[str, Any], ticket_id: str) -> None:
         )
 '''
 
-TOOLS = '''"""The {name} agent's tools: find customers and their requests, close a request; every rule
-is checked by `rules`."""
+TOOLS = '''"""The {name} agent's tools: find customers and their requests, close a request;
+every rule is checked by `rules`."""
 
 from __future__ import annotations
 
