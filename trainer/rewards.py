@@ -12,8 +12,9 @@ attempt without one does. A rollout with a crashed tool, or a call that timed ou
 reward (None: TRL leaves it out of the group baseline and gives it no advantage) and is counted
 in `toolscale/excluded`.
 
-Variants: `linear` gives three functions (r_outcome, r_efficiency, r_preference) weighted
-w_o / w_e / w_p by TRL, so their weighted sum is the dataset's `reward_total`; `toolorchestra`
+Variants: `linear` gives one function per reward component (r_outcome, r_efficiency,
+r_preference, then each extra one of the config, `toolscale.judge.components`) weighted w_o / w_e /
+w_p / w_<name> by TRL, so their weighted sum is the dataset's `reward_total`; `toolorchestra`
 gives one function, ToolOrchestra's group-normalised reward over the rollouts of each task (it
 needs every rank to hold whole groups: `trainer.group_filter` checks that). Under both, the mean
 of every component, reward_total, success rate, tool calls and cost is logged as `toolscale/...`.
@@ -21,6 +22,7 @@ of every component, reward_total, success rate, tool calls and cost is logged as
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
@@ -101,22 +103,42 @@ def _dump(dumps: Sequence[Dump], state: Any, completions, environments, labels) 
         dump(step, completions, environments, labels)
 
 
-def _log(log_metric: Callable | None, labels: list[dict[str, Any]]) -> None:
+def _extra(labels: dict[str, Any], name: str) -> float:
+    value: float = json.loads(labels.get("reward_extra") or "{}")[name]
+    return value
+
+
+def _log(log_metric: Callable | None, labels: list[dict[str, Any]], config: RewardConfig) -> None:
     if log_metric is None or not labels:
         return
     for name, key in LOGGED.items():
         values = [bool(x.get(key)) if key == "excluded" else x[key] for x in labels]
         log_metric(name, sum(float(v) for v in values) / len(values))
+    for name, _, _ in config.components:
+        log_metric(f"toolscale/reward_{name}", sum(_extra(x, name) for x in labels) / len(labels))
+
+
+def _extra_reward(config: RewardConfig, name: str) -> RewardFunction:
+    """The TRL reward function of the extra component `name` (named reward_<name> in TRL's log)."""
+
+    def reward(
+        completions: list, environments: list, completion_ids: list | None = None, **_: Any
+    ) -> list[float | None]:
+        labels = _all_labels(config, completions, environments, completion_ids)
+        return [None if x.get("excluded") else _extra(x, name) for x in labels]
+
+    reward.__name__ = f"reward_{name}"
+    return reward
 
 
 def linear_rewards(config: RewardConfig, dumps: Sequence[Dump] = ()) -> list[RewardFunction]:
-    """r_outcome, r_efficiency, r_preference as three TRL reward functions."""
+    """r_outcome, r_efficiency, r_preference and each extra component as TRL reward functions."""
 
     def reward_outcome(
         completions, environments, completion_ids=None, log_metric=None, trainer_state=None, **_
     ):
         labels = _all_labels(config, completions, environments, completion_ids)
-        _log(log_metric, labels)
+        _log(log_metric, labels, config)
         _dump(dumps, trainer_state, completions, environments, labels)
         return _kept(labels, "reward_outcome")
 
@@ -128,7 +150,8 @@ def linear_rewards(config: RewardConfig, dumps: Sequence[Dump] = ()) -> list[Rew
         labels = _all_labels(config, completions, environments, completion_ids)
         return _kept(labels, "reward_preference")
 
-    return [reward_outcome, reward_efficiency, reward_preference]
+    extra = [_extra_reward(config, name) for name, _, _ in config.components]
+    return [reward_outcome, reward_efficiency, reward_preference, *extra]
 
 
 def group_reward(config: RewardConfig, dumps: Sequence[Dump] = ()) -> RewardFunction:
@@ -138,7 +161,7 @@ def group_reward(config: RewardConfig, dumps: Sequence[Dump] = ()) -> RewardFunc
         completions, environments, completion_ids=None, log_metric=None, trainer_state=None, **_
     ):
         labels = _all_labels(config, completions, environments, completion_ids)
-        _log(log_metric, labels)
+        _log(log_metric, labels, config)
         _dump(dumps, trainer_state, completions, environments, labels)
         groups: dict[str, list[int]] = {}
         for i, env in enumerate(environments):
@@ -166,4 +189,4 @@ def reward_functions(
     `dumps` receives every batch's rollouts and labels (the rollout dump, the route mix)."""
     if variant == "toolorchestra":
         return [group_reward(config, dumps)], [1.0]
-    return linear_rewards(config, dumps), [config.w_o, config.w_e, config.w_p]
+    return linear_rewards(config, dumps), list(config.weights().values())

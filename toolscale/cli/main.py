@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.table import Table
 
 from toolscale.check.check_domain import CheckDomainConfig
-from toolscale.cli.options import argument, flag, flags_of
+from toolscale.cli.options import GENERATE_EXTRA, argument, flag, flags_of
 from toolscale.cli.progress import StageProgress, console, show_errors
 from toolscale.config.files import with_run_config
 from toolscale.config.generate import GenerateConfig
@@ -32,24 +32,6 @@ app = typer.Typer(
 def fail(message: str, code: int = 2) -> NoReturn:
     console.print(f"[red]error:[/red] {message}", highlight=False, soft_wrap=True)
     raise typer.Exit(code)
-
-
-GENERATE_EXTRA = (
-    flag("split", str | None, None, "tau2 domains: only the tasks of this split (docs/tau2.md)."),
-    flag(
-        "tau2_tasks",
-        Path | None,
-        None,
-        "tau2 domains: tasks from this tau2 task file or ToolScale rows file.",
-    ),
-    flag("reward_weights", str, "", 'Reward weights, e.g. "w_o=1,w_e=1,w_p=1" (the default).'),
-    flag(
-        "reward_options",
-        str,
-        "",
-        'Other reward settings, e.g. "efficiency=cost" (docs/rewards.md).',
-    ),
-)
 
 
 @app.command()
@@ -73,7 +55,9 @@ def generate(ctx: typer.Context, **flags: Any) -> None:
             domains=apply_options(
                 flags["domains"], flags["split"], None if tau2_tasks is None else str(tau2_tasks)
             ),
-            reward=parse_reward_config(flags["reward_weights"], flags["reward_options"]),
+            reward=parse_reward_config(
+                flags["reward_weights"], flags["reward_options"], flags["reward_components"]
+            ),
         )
     except ConfigError as exc:
         fail(str(exc))

@@ -222,7 +222,9 @@ class Trace(BaseModel):
     reward_efficiency: float
     reward_preference: float
     reward_total: float
-    reward_weights: str  # JSON {"w_e": ..., "w_o": ..., "w_p": ...}
+    reward_weights: str  # JSON {"w_e": ..., "w_o": ..., "w_p": ...} (and w_<name> of each extra)
+    # JSON {name: value} of the extra reward components a run adds (toolscale.judge.components).
+    reward_extra: str = "{}"
     # ToolOrchestra's reward within the attempts at the same task
     # (toolscale.judge.labels.group_labels).
     reward_group: float = 0.0

@@ -9,19 +9,18 @@ this module only puts them together, the same way at generation and at validatio
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any, Protocol
 
 from toolscale.core.records import Task, ToolCall, Trace
 from toolscale.economics.preferences import answer_confidence, within_budget
+from toolscale.judge.components import Judged, scores, total
 from toolscale.judge.rewards import (
+    BUILT_IN_NAMES,
     GroupFeatures,
     RewardConfig,
-    efficiency_reward,
     group_rewards,
-    outcome_reward,
-    preference_reward,
-    total_reward,
 )
 from toolscale.judge.verify import preference_problems
 
@@ -74,17 +73,9 @@ def trace_labels(
             total_cost,
         )
     )
-    r_outcome = outcome_reward(verified, not problems)  # a broken constraint scores as wrong
-    r_efficiency = efficiency_reward(
-        metrics["num_tool_calls"],
-        metrics["num_tokens"],
-        total_cost,
-        metrics["total_latency_ms"],
-        task.reference_cost,
-        task.reference_latency_ms,
-        config,
-    )
-    r_preference = preference_reward(quick, not problems, config)
+    judged = Judged(task, metrics, attempt.final_answer, verified, not problems, bool(quick))
+    values = scores(judged, config)  # a broken constraint scores as wrong (components.outcome)
+    extra = {name: v for name, v in values.items() if name not in BUILT_IN_NAMES}
     return {
         "teacher_cost": teacher_cost,
         "preference_profile": task.preference.profile,
@@ -92,10 +83,11 @@ def trace_labels(
         "preference_violations": problems,
         "solved_quickly": quick,
         "stated_confidence": answer_confidence(attempt.final_answer),
-        "reward_outcome": r_outcome,
-        "reward_efficiency": r_efficiency,
-        "reward_preference": r_preference,
-        "reward_total": total_reward(r_outcome, r_efficiency, r_preference, config.weights()),
+        "reward_outcome": values["outcome"],
+        "reward_efficiency": values["efficiency"],
+        "reward_preference": values["preference"],
+        "reward_extra": json.dumps(extra, sort_keys=True) if extra else "{}",
+        "reward_total": total(values, config),
         "reward_weights": config.weights_json(),
     }
 

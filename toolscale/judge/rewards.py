@@ -8,7 +8,8 @@ group-normalised reward. The dataset labels and the trainer import these very fu
                  | -per_call * num_tool_calls - per_token * num_tokens              ("tokens")
     r_preference = violated (0.0) if a hard constraint of the profile is broken, else
                    quick (0.5) if solved quickly, else slow (0.1)
-    R            = w_o * r_outcome + w_e * r_efficiency + w_p * r_preference
+    R            = w_o * r_outcome + w_e * r_efficiency + w_p * r_preference (+ w_x * r_x for
+                   each extra component x a user adds: toolscale.judge.components)
 
 The reference is the task's gold route priced under the task's own table, so the cost form is
 the same whatever the schedule's scale (the seed's table in dollars and a 2025 price list give
@@ -39,6 +40,7 @@ from toolscale.core.errors import ConfigError
 from toolscale.core.preference import PreferenceVector
 
 EFFICIENCY_FORMS = ("tokens", "cost")
+BUILT_IN_NAMES = ("outcome", "efficiency", "preference")
 
 
 @dataclass(frozen=True)
@@ -57,36 +59,73 @@ class RewardConfig:
     quick: float = 0.5
     slow: float = 0.1
     violated: float = 0.0
+    # Extra components (toolscale.judge.components): (name, "module:function", weight) each.
+    components: tuple[tuple[str, str, float], ...] = ()
 
     def __post_init__(self) -> None:
         if self.efficiency not in EFFICIENCY_FORMS:
             raise ConfigError(
                 f"efficiency must be one of {EFFICIENCY_FORMS}, not {self.efficiency!r}"
             )
+        # run.json and YAML give lists; the config is hashable and compares equal either way
+        extra = tuple((str(n), str(path), float(w)) for n, path, w in self.components)
+        object.__setattr__(self, "components", extra)
+        names = [name for name, _, _ in extra]
+        for name, path, weight in extra:
+            if not name.isidentifier() or name in BUILT_IN_NAMES or names.count(name) > 1:
+                raise ConfigError(
+                    f"reward component name {name!r} must be a new identifier (not one of "
+                    f"{BUILT_IN_NAMES}, and given once)"
+                )
+            if ":" not in path or not weight >= 0:
+                raise ConfigError(
+                    f"reward component {name}: write name=module:function@weight with a weight "
+                    f">= 0 (got {path!r} @ {weight})"
+                )
         for f in fields(self):
             value = getattr(self, f.name)
-            if f.name != "efficiency" and not (isinstance(value, int | float) and value >= 0):
+            if f.name in ("efficiency", "components"):
+                continue
+            if not (isinstance(value, int | float) and value >= 0):
                 raise ConfigError(f"reward option {f.name} must be a number >= 0, not {value!r}")
         if self.cap <= 0:
             raise ConfigError(f"reward option cap must be > 0 (got {self.cap})")
 
     def weights(self) -> dict[str, float]:
-        return {"w_o": self.w_o, "w_e": self.w_e, "w_p": self.w_p}
+        """Each component's weight by its key: w_o, w_e, w_p, then `w_<name>` of each extra."""
+        extra = {f"w_{name}": weight for name, _, weight in self.components}
+        return {"w_o": self.w_o, "w_e": self.w_e, "w_p": self.w_p, **extra}
 
     def weights_json(self) -> str:
-        """The `reward_weights` column: `{"w_e": ..., "w_o": ..., "w_p": ...}`."""
+        """The `reward_weights` column: `{"w_e": ..., "w_o": ..., "w_p": ...}` (and extras')."""
         return json.dumps(self.weights(), sort_keys=True)
 
 
-def parse_reward_config(weights: str = "", options: str = "") -> RewardConfig:
-    """Build a RewardConfig from `--reward-weights "w_o=1,w_e=0.5,w_p=1"` and
-    `--reward-options "efficiency=tokens,per_call=0.02"` (any other field by name).
+def parse_components(text: str) -> tuple[tuple[str, str, float], ...]:
+    """`--reward-components "brevity=my_rewards:brevity@0.5,..."`: (name, function, weight)."""
+    parsed = []
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        name, _, rest = (s.strip() for s in part.partition("="))
+        path, _, weight = (s.strip() for s in rest.rpartition("@"))
+        try:
+            parsed.append((name, path, float(weight)))
+        except ValueError:
+            raise ConfigError(
+                f"--reward-components: write name=module:function@weight, not {part!r}"
+            ) from None
+    return tuple(parsed)
+
+
+def parse_reward_config(weights: str = "", options: str = "", components: str = "") -> RewardConfig:
+    """Build a RewardConfig from `--reward-weights "w_o=1,w_e=0.5,w_p=1"`,
+    `--reward-options "efficiency=tokens,per_call=0.02"` (any other field by name) and
+    `--reward-components "brevity=my_rewards:brevity@0.5"` (toolscale.judge.components).
 
     Raises:
         ConfigError: an unknown key, a value that is not a number, or an unknown efficiency form.
     """
     values: dict[str, Any] = {}
-    known = {f.name for f in fields(RewardConfig)}
+    known = {f.name for f in fields(RewardConfig)} - {"components"}
     for flag, text, allowed in (
         ("--reward-weights", weights, {"w_o", "w_e", "w_p"}),
         ("--reward-options", options, known - {"w_o", "w_e", "w_p"}),
@@ -102,7 +141,7 @@ def parse_reward_config(weights: str = "", options: str = "") -> RewardConfig:
                 values[key] = float(value)
             except ValueError:
                 raise ConfigError(f"{flag}: {key} must be a number, not {value!r}") from None
-    return RewardConfig(**values)
+    return RewardConfig(**values, components=parse_components(components))
 
 
 def outcome_reward(verified: bool, compliant: bool = True) -> float:
@@ -159,13 +198,13 @@ def total_reward(
 
 
 def row_total(row: Mapping[str, Any]) -> float:
-    """`reward_total` recomputed from a row's stored components and `reward_weights` JSON."""
+    """`reward_total` recomputed from a row's stored components (the three columns and the
+    `reward_extra` JSON of any extra ones) and its `reward_weights` JSON."""
+    weights = json.loads(row["reward_weights"])
+    extra = json.loads(row.get("reward_extra") or "{}")
     return total_reward(
-        row["reward_outcome"],
-        row["reward_efficiency"],
-        row["reward_preference"],
-        json.loads(row["reward_weights"]),
-    )
+        row["reward_outcome"], row["reward_efficiency"], row["reward_preference"], weights
+    ) + sum(weights[f"w_{name}"] * value for name, value in extra.items())
 
 
 @dataclass(frozen=True)
