@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Protocol
 
-from toolscale.core.records import Task, ToolCall, Trace
+from toolscale.core.records import Message, Task, ToolCall, Trace
 from toolscale.economics.preferences import stated_confidence, within_budget
 from toolscale.judge.rewards import (
     GroupFeatures,
@@ -27,8 +27,9 @@ from toolscale.judge.verify import preference_problems
 
 
 class Labelled(Protocol):
-    """What the labels read from an attempt beyond its metrics (a Transcript or a Trace)."""
+    """What the labels and its metrics read from an attempt (a Transcript or a Trace)."""
 
+    messages: list[Message]
     tool_calls: list[ToolCall]
     final_answer: str
     teacher_prompt_tokens: int
