@@ -130,7 +130,8 @@ def parse(trl_config: type, argv: Sequence[str]) -> tuple[ToolscaleArguments, An
             "--trace_variants is now --variants: best (the default: one best trace per task), "
             'all, or variant names such as "gold,expert-1"'
         )
-    parser = TrlParser((ToolscaleArguments, trl_config))
+    # TRL types the dataclasses as a NewType of Any, which no class matches.
+    parser = TrlParser((ToolscaleArguments, trl_config))  # type: ignore[arg-type]
     # transformers 5 renamed gradient_checkpointing; the old flag would lose to the config file's
     # activation_checkpointing, so it is read as the new one.
     argv = [

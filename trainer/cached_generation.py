@@ -44,9 +44,22 @@ def check_cached_generation(config: Any) -> None:
 class CachedGenerationMixin:
     """Put before TRL's GRPOTrainer (or a subclass) in the bases."""
 
+    # Set by GRPOTrainer's __init__ (declared only: the mixin adds no attributes).
+    model_wrapped: Any
+    accelerator: Any
+    eos_token_ids: list[int]
+    _tokenizer: Any
+    max_completion_length: int
+    temperature: float
+
     def _generate_single_turn(
-        self, prompt_ids, images, multimodal_fields, num_generations, has_tool_images=False
-    ):
+        self,
+        prompt_ids: list[list[int]],
+        images: list | None,
+        multimodal_fields: dict[str, Any] | None,
+        num_generations: int,
+        has_tool_images: bool = False,
+    ) -> tuple[list[list[int]], list[list[float]] | None]:
         if (images and any(images)) or multimodal_fields:
             return super()._generate_single_turn(  # type: ignore[misc]
                 prompt_ids, images, multimodal_fields, num_generations, has_tool_images

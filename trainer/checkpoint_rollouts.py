@@ -25,9 +25,9 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from toolscale.judge.rewards import RewardConfig
 from toolscale.sandbox.bridge import SandboxThread
@@ -122,10 +122,11 @@ def rollouts(
 
     generator = torch.Generator().manual_seed(seed)
     stop, pad = _stop_ids(model, tokenizer), tokenizer.pad_token_id
-    tools, prompts = [], []
+    tools: list[list[dict[str, Any] | Callable[..., Any]]] = []  # as TRL's parse_response types it
+    prompts = []
     for environment, row in zip(environments, rows, strict=True):
         environment.reset(**row)
-        tools.append(tool_methods(environment))
+        tools.append(list(tool_methods(environment)))
         prompts.append(
             [
                 {
@@ -164,9 +165,9 @@ def rollouts(
             break
     counts = []
     for i in range(len(rows)):
-        start = _render(tokenizer, prompts[i], tools[i], True)
+        head = _render(tokenizer, prompts[i], tools[i], True)
         whole = _render(tokenizer, prompts[i] + completions[i], tools[i], False)
-        counts.append(max(len(whole) - len(start), 0))
+        counts.append(max(len(whole) - len(head), 0))
     return completions, counts
 
 
@@ -213,21 +214,23 @@ def evaluate_checkpoint(
                 **columns,
             )
         # A rollout left out of training (a crashed tool) still counts here, at what it scored.
-        totals = [float(env._labels["reward_total"]) for env in environments]
+        # Each environment's labels were set by the reward functions just called (rollout_labels).
+        labels = [cast(dict[str, Any], env._labels) for env in environments]
+        totals = [float(x["reward_total"]) for x in labels]
         records = tuple(
             {
                 "id": row["id"],
-                **{k: env._labels[k] for k in KEPT_LABELS},  # set by the reward functions
-                "failure_stage": env._labels["failure_stage"],
-                "excluded": env._labels["excluded"],
+                **{k: x[k] for k in KEPT_LABELS},
+                "failure_stage": x["failure_stage"],
+                "excluded": x["excluded"],
                 "reward_total": total,
                 "completion_tokens": count,
                 "final_answer": final_answer(completion),
-                "route": rollout_route(env._labels),
-                "tools_called": sorted({c["name"] for c in env._labels["tool_calls"]}),
+                "route": rollout_route(x),
+                "tools_called": sorted({c["name"] for c in x["tool_calls"]}),
             }
-            for row, env, total, count, completion in zip(
-                listed, environments, totals, tokens, completions, strict=True
+            for row, x, total, count, completion in zip(
+                listed, labels, totals, tokens, completions, strict=True
             )
         )
     finally:

@@ -171,7 +171,7 @@ def user_turns_as_tool(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
             and answer is not None
             and answer["role"] == "user"
         )
-        if not asked:
+        if not asked or answer is None:  # (asked implies an answer; said for mypy)
             out.append(m)
             i += 1
             continue

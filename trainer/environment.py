@@ -120,7 +120,8 @@ class ToolscaleEnvironment:
         return self._trace
 
 
-def ask_user(self, message: str) -> str:  # type: ignore[no-untyped-def]  (TRL reads the hints)
+# `self` stays unannotated: TRL's schema derivation would list an annotated one as a parameter.
+def ask_user(self, message: str) -> str:  # type: ignore[no-untyped-def]
     """Say something to the customer (ask for a detail you need, or ask them to confirm an
     action you propose) and get their reply. Give your final answer as a plain message, not
     through this tool.
@@ -175,10 +176,11 @@ def split_key(key: str) -> tuple[str, str]:
 
 
 def environment_class(
-    key: str, sandbox: SandboxThread, worlds: Mapping[str, dict[str, Any]] | None = None
+    key: str, sandbox: SandboxThread | None, worlds: Mapping[str, dict[str, Any]] | None = None
 ) -> type[ToolscaleEnvironment]:
     """A ToolscaleEnvironment subclass whose public methods are the tools `key` names (see
-    `environment_key`); `worlds` holds the worlds its stateful tasks derive from."""
+    `environment_key`); `worlds` holds the worlds its stateful tasks derive from. Without a
+    `sandbox` its tools can be listed but not run."""
     domain, subset = split_key(key)
     toolkit = get_domain(domain).toolkit
     names = subset.split("+") if subset else list(toolkit.specs())
@@ -212,5 +214,5 @@ def tool_schemas(key: str) -> tuple[dict[str, Any], ...]:
     (its order, its key order), so SFT conversations and GRPO prompts show the same text."""
     from transformers.utils import get_json_schema
 
-    cls = environment_class(key, sandbox=None)  # type: ignore[arg-type]  (never called)
+    cls = environment_class(key, sandbox=None)  # its tools are read, never called
     return tuple(get_json_schema(method) for method in tool_methods(cls()))

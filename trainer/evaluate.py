@@ -115,7 +115,9 @@ def parse(argv: Sequence[str]) -> EvaluateArguments:
     from trl import TrlParser
 
     try:
-        (options,) = TrlParser((EvaluateArguments,)).parse_args_and_config(list(argv))
+        # TRL types the dataclasses as a NewType of Any, which no class matches.
+        parser = TrlParser((EvaluateArguments,))  # type: ignore[arg-type]
+        (options,) = parser.parse_args_and_config(list(argv))
     except FileNotFoundError as exc:
         raise ConfigError(f"no file {exc.filename}: give --config a YAML file") from None
     except (OSError, ValueError) as exc:

@@ -26,7 +26,7 @@ version stops calling the first from the second, the second raises rather than t
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import torch
 from trl import GRPOTrainer
@@ -93,10 +93,21 @@ class FilteredGRPOTrainer(GRPOTrainer):
         self.whole_groups = whole_groups
         self._kept: torch.Tensor | None = None
 
-    def _group_size(self) -> int:
-        return self.num_generations if self.model.training else self.num_generations_eval
+    def _training(self) -> bool:
+        # Trainer types its model Optional; by the time TRL generates it holds one.
+        return cast(torch.nn.Module, self.model).training
 
-    def _calculate_rewards(self, inputs, prompts, completions, completion_ids_list):
+    def _group_size(self) -> int:
+        # GRPOConfig types both sizes Optional; GRPOTrainer has resolved them to ints.
+        return cast(int, self.num_generations if self._training() else self.num_generations_eval)
+
+    def _calculate_rewards(
+        self,
+        inputs: list[dict[str, Any]],
+        prompts: list[Any],
+        completions: list[Any],
+        completion_ids_list: list[list[int]],
+    ) -> torch.Tensor:
         size = self._group_size()
         if self.whole_groups:
             check_whole_groups(prompts, size, self.accelerator.process_index)
@@ -107,7 +118,7 @@ class FilteredGRPOTrainer(GRPOTrainer):
         self._kept = kept_groups(totals, size, self.group_threshold) & ~torch.isnan(totals)
         return per_function
 
-    def _generate_and_score_completions(self, inputs):
+    def _generate_and_score_completions(self, inputs: list[dict[str, Any]]) -> dict[str, Any]:
         output = super()._generate_and_score_completions(inputs)
         kept, self._kept = self._kept, None
         if kept is None:
@@ -125,7 +136,7 @@ class FilteredGRPOTrainer(GRPOTrainer):
         output["tool_mask"] = loss_mask * keep.to(loss_mask.dtype).unsqueeze(1)
         surviving = (output["completion_mask"] * output["tool_mask"]).sum()
         output["num_items_in_batch"] = self.accelerator.gather(surviving).sum()
-        mode = "train" if self.model.training else "eval"
+        mode = "train" if self._training() else "eval"
         dropped = 1.0 - kept.float().view(-1, self._group_size())[:, 0].mean().item()
         self._metrics[mode]["toolscale/groups_dropped"].append(dropped)
         return output

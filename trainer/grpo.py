@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from toolscale.core.errors import ConfigError
 from toolscale.sandbox.bridge import SandboxThread
@@ -76,7 +76,11 @@ def grpo(argv: Sequence[str]) -> str:
 
     trainer_class = FilteredGRPOTrainer
     if options.shared_head_generation:
-        trainer_class = type("CachedGRPOTrainer", (CachedGenerationMixin, FilteredGRPOTrainer), {})
+        # type() builds a subclass of FilteredGRPOTrainer (its last base).
+        trainer_class = cast(
+            type[FilteredGRPOTrainer],
+            type("CachedGRPOTrainer", (CachedGenerationMixin, FilteredGRPOTrainer), {}),
+        )
     sandbox = SandboxThread(options.sandbox_workers)
     try:
         trainer = trainer_class(

@@ -96,7 +96,13 @@ class Dump(Protocol):
     ) -> None: ...
 
 
-def _dump(dumps: Sequence[Dump], state: Any, completions, environments, labels) -> None:
+def _dump(
+    dumps: Sequence[Dump],
+    state: Any,
+    completions: list,
+    environments: list,
+    labels: list[dict[str, Any]],
+) -> None:
     # Rollouts are made for the step about to run; metrics.jsonl numbers it state + 1.
     step = (state.global_step if state is not None else 0) + 1
     for dump in dumps:
@@ -135,18 +141,33 @@ def linear_rewards(config: RewardConfig, dumps: Sequence[Dump] = ()) -> list[Rew
     """r_outcome, r_efficiency, r_preference and each extra component as TRL reward functions."""
 
     def reward_outcome(
-        completions, environments, completion_ids=None, log_metric=None, trainer_state=None, **_
-    ):
+        completions: list[list[dict[str, Any]]],
+        environments: list[ToolscaleEnvironment],
+        completion_ids: list[list[int]] | None = None,
+        log_metric: Callable[[str, float], None] | None = None,
+        trainer_state: Any = None,
+        **_: Any,
+    ) -> list[float | None]:
         labels = _all_labels(config, completions, environments, completion_ids)
         _log(log_metric, labels, config)
         _dump(dumps, trainer_state, completions, environments, labels)
         return _kept(labels, "reward_outcome")
 
-    def reward_efficiency(completions, environments, completion_ids=None, **_):
+    def reward_efficiency(
+        completions: list[list[dict[str, Any]]],
+        environments: list[ToolscaleEnvironment],
+        completion_ids: list[list[int]] | None = None,
+        **_: Any,
+    ) -> list[float | None]:
         labels = _all_labels(config, completions, environments, completion_ids)
         return _kept(labels, "reward_efficiency")
 
-    def reward_preference(completions, environments, completion_ids=None, **_):
+    def reward_preference(
+        completions: list[list[dict[str, Any]]],
+        environments: list[ToolscaleEnvironment],
+        completion_ids: list[list[int]] | None = None,
+        **_: Any,
+    ) -> list[float | None]:
         labels = _all_labels(config, completions, environments, completion_ids)
         return _kept(labels, "reward_preference")
 
@@ -158,8 +179,13 @@ def group_reward(config: RewardConfig, dumps: Sequence[Dump] = ()) -> RewardFunc
     """ToolOrchestra's reward over the rollouts of each task in the batch (its group)."""
 
     def reward_group(
-        completions, environments, completion_ids=None, log_metric=None, trainer_state=None, **_
-    ):
+        completions: list[list[dict[str, Any]]],
+        environments: list[ToolscaleEnvironment],
+        completion_ids: list[list[int]] | None = None,
+        log_metric: Callable[[str, float], None] | None = None,
+        trainer_state: Any = None,
+        **_: Any,
+    ) -> list[float | None]:
         labels = _all_labels(config, completions, environments, completion_ids)
         _log(log_metric, labels, config)
         _dump(dumps, trainer_state, completions, environments, labels)

@@ -49,7 +49,8 @@ def held_out(key: str, fraction: float, salt: str = "heldout") -> bool:
 
 def split(rows: Iterable[Mapping[str, Any]], fraction: float) -> tuple[list[int], list[int]]:
     """(training indices, held-out indices) of `rows`, content-disjoint."""
-    train, heldout = [], []
+    train: list[int] = []
+    heldout: list[int] = []
     for i, row in enumerate(rows):
         (heldout if held_out(content_key(row), fraction) else train).append(i)
     return train, heldout

@@ -66,7 +66,8 @@ def primary(findings: Iterable[Finding]) -> tuple[list[Finding], dict[str, int]]
             rank = min(first_of_template.get(f.template, len(ORDER)), _rank(f))
             first_of_template[f.template] = rank
     broken = {f.template for f in found if f.template and not f.warning}
-    kept, hidden = [], {}
+    kept: list[Finding] = []
+    hidden: dict[str, int] = {}
     for f in found:
         if f.warning and f.template in broken:  # e.g. not reached, since it fails to sample
             hidden[f.template] = hidden.get(f.template, 0) + 1

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections import defaultdict
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -67,13 +68,13 @@ def tabulate(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     for members in groups.values():
         cells[(members[0]["domain"], members[0]["preference_profile"])].append(members)
     table = []
-    for (domain, profile), members in sorted(cells.items()):
-        summaries = [group_summary(m) for m in members]
+    for (domain, profile), cell in sorted(cells.items()):
+        summaries = [group_summary(m) for m in cell]
         means: dict[str, list[float]] = defaultdict(list)
-        for m in members:
+        for m in cell:
             for r in m:
                 means[r["variant"]].append(r["reward_total"])
-        n = len(members)
+        n = len(cell)
         table.append(
             {
                 "domain": domain,
@@ -112,7 +113,7 @@ def unworked_verified(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     ]
 
 
-def passed(table: list[dict[str, Any]], unworked: list[dict[str, Any]] = ()) -> bool:
+def passed(table: list[dict[str, Any]], unworked: Sequence[dict[str, Any]] = ()) -> bool:
     """No gaming policy ever best, and each one's mean below the gold route's, in every cell;
     no UNWORKED policy verified on more than 1% of a stateful domain's tasks."""
     for cell in table:

@@ -172,8 +172,9 @@ async def check_task(
     used |= {a.name for _, route in built.other_routes() for a in route}
     item = prepare(built, Economics(), {"none": 1.0})
     found += await _attempts(pool, domain, item, index)
-    where = {"template": built.task.template, "named": template is not None}
-    return [replace(f, **where) for f in found], used
+    return [
+        replace(f, template=built.task.template, named=template is not None) for f in found
+    ], used
 
 
 async def _attempts(

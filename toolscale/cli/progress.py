@@ -30,8 +30,8 @@ class StageProgress:
 
     def update(self, stats: RunStats, endpoints: dict[str, Any] | None = None) -> None:
         if self.bar is None:
-            stages = TextColumn("{task.fields[stages]}", table_column=Column(overflow="fold"))
-            columns = (TextColumn("generate"), BarColumn(bar_width=20), TimeElapsedColumn(), stages)
+            counts = TextColumn("{task.fields[stages]}", table_column=Column(overflow="fold"))
+            columns = (TextColumn("generate"), BarColumn(bar_width=20), TimeElapsedColumn(), counts)
             self.bar = Progress(*columns, console=self.out)
             self.bar.start()
             self.job = self.bar.add_task("generate", total=self.total, stages="")

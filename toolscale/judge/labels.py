@@ -13,7 +13,7 @@ import json
 from collections.abc import Mapping
 from typing import Any, Protocol
 
-from toolscale.core.records import Task, ToolCall, Trace
+from toolscale.core.records import Message, Task, ToolCall, Trace
 from toolscale.economics.preferences import answer_confidence, within_budget
 from toolscale.judge.components import Judged, scores, total
 from toolscale.judge.rewards import (
@@ -26,8 +26,9 @@ from toolscale.judge.verify import preference_problems
 
 
 class Labelled(Protocol):
-    """What the labels read from an attempt beyond its metrics (a Transcript or a Trace)."""
+    """What the labels and its metrics read from an attempt (a Transcript or a Trace)."""
 
+    messages: list[Message]
     tool_calls: list[ToolCall]
     final_answer: str
     teacher_prompt_tokens: int

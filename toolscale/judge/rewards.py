@@ -32,7 +32,7 @@ trainer rollout alike. Nothing here decides what is correct: the verifier does, 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -228,7 +228,8 @@ class GroupFeatures:
         """From a dataset row (calls_per_tool as JSON text) or an object with those attributes
         (`preference_compliant`, when it has one)."""
         if isinstance(attempt, Mapping):
-            get, compliant = attempt.get, attempt.get("preference_compliant", True)
+            get: Callable[[str], Any] = attempt.get  # a row holds every key read here
+            compliant = attempt.get("preference_compliant", True)
         else:
             get = lambda k: getattr(attempt, k)  # noqa: E731
             compliant = getattr(attempt, "preference_compliant", True)

@@ -60,6 +60,13 @@ class Attempt(Protocol):
     final_state_hash: str
 
 
+class Answered(Protocol):
+    """What the preference check reads from an attempt (an Attempt, or a Labelled one)."""
+
+    tool_calls: list[ToolCall]
+    final_answer: str
+
+
 @lru_cache(maxsize=4096)
 def _validators(tools_json: str) -> dict[str, Draft202012Validator]:
     return {
@@ -179,7 +186,7 @@ def outcome_problems(task: Task, attempt: Attempt) -> list[str]:
 
 
 def preference_problems(
-    task: Task, attempt: Attempt, metrics: Mapping[str, Any] | None = None
+    task: Task, attempt: Answered, metrics: Mapping[str, Any] | None = None
 ) -> list[str]:
     """The constraints of the task's preference profile that the attempt breaks (a label); with
     the attempt's `metrics`, its budget too (total latency and cost)."""

@@ -26,7 +26,7 @@ import random
 from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
-from typing import Any
+from typing import Any, cast
 
 from toolscale.core.contract import ToolError, ToolKind, fact_stated, tool_text
 from toolscale.kit.declare import Draw, Goal, PolicyError, Record
@@ -89,7 +89,7 @@ class Composer:
 
     def which(self, goal: Goal, rng: random.Random, world: Record) -> Draft | None:
         def fits(draw: Draw) -> bool:
-            return bool(twins(world, self.graph.entities[goal.needs[0]], draw[goal.needs[0]]))
+            return bool(twins(world, self.graph.entities[goal.needed[0]], draw[goal.needed[0]]))
 
         return self._attempt(lambda: self._plain(goal, rng, world, clarify=True, test=fits))
 
@@ -123,7 +123,7 @@ class Composer:
     def _identify(self, plan: Plan, goal: Goal, draw: Draw, clarify: bool = False) -> bool:
         return all(
             identify(plan, self.graph, draw.rng, need, draw[need], clarify and i == 0)
-            for i, need in enumerate(goal.needs)
+            for i, need in enumerate(goal.needed)
         )
 
     def _before(self, plan: Plan, goal: Goal, draw: Draw, lenient: bool = False) -> Any:
@@ -166,12 +166,12 @@ class Composer:
         plan = Plan.on(self.graph.toolkit, world)
         if not self._identify(plan, goal, draw, clarify):
             return None
-        shot = self._acted(plan, goal, draw, goal.needs[0] if clarify else "")
+        shot = self._acted(plan, goal, draw, goal.needed[0] if clarify else "")
         if shot is None:
             return None
         if clarify:
-            entity = self.graph.entities[goal.needs[0]]
-            record = draw[goal.needs[0]]
+            entity = self.graph.entities[goal.needed[0]]
+            record = draw[goal.needed[0]]
             label = entity.label(entity.tell)
             plan.known[label] = str(record[entity.tell])
             shot.notes.append(
@@ -271,7 +271,7 @@ class Composer:
             (a, b)
             for a in writes
             for b in writes
-            if a is not b and self.graph.root(a.needs[0]) == self.graph.root(b.needs[0])
+            if a is not b and self.graph.root(a.needed[0]) == self.graph.root(b.needed[0])
         ]
 
     def _multi(self, rng: random.Random, world: Record) -> Draft | None:
@@ -279,8 +279,8 @@ class Composer:
         one = draw_for(self.graph, first, rng, world)
         if one is None:
             return None
-        root = self.graph.root(first.needs[0])
-        target = first.needs[-1], one[0][first.needs[-1]]  # the record the first goal acts on
+        root = self.graph.root(first.needed[0])
+        target = first.needed[-1], one[0][first.needed[-1]]  # the record the first goal acts on
 
         def apart(draw: Draw) -> bool:
             return draw.records.get(target[0]) is not target[1]
@@ -302,7 +302,9 @@ class Composer:
         pairs = zip(a.words, b.words[1:] + b.words[:1], strict=False)
         words = tuple(f"{x} and {y}" for x, y in pairs)
         shot = Shot(words, f"{a.final} {b.final}", a.facts + b.facts, [])
-        goal = replace(first, motives=first.motives + second.motives)
+        # Goal.__post_init__ made both motives tuples.
+        motives = cast(tuple[str, ...], first.motives) + cast(tuple[str, ...], second.motives)
+        goal = replace(first, motives=motives)
         return self._draft(goal, plan, one[0], shot)
 
     def _draft(self, goal: Goal, plan: Plan, draw: Draw, shot: Shot, **options: Any) -> Any:

@@ -213,7 +213,7 @@ class Goal:
     tool: str = ""
     needs: tuple[str, ...] | None = None
     args: Arguments | None = None
-    words: tuple[str, ...] = ()
+    words: tuple[str, ...] | str = ()  # a str is split on "|" (__post_init__)
     done: str = ""
     report: tuple[str, ...] | None = None
     before: tuple[Step | str, ...] = ()
@@ -223,7 +223,7 @@ class Goal:
     price_noun: str = ""
     extra: Callable[[Draw], dict[str, Any]] | None = None
     derive: Callable[[Any], dict[str, Any]] | None = None
-    motives: tuple[str, ...] = ()
+    motives: tuple[str, ...] | str = ()  # likewise
     weight: int = 3
     refuses: tuple[type[PolicyError], ...] | None = None
 
@@ -234,6 +234,13 @@ class Goal:
             value = getattr(self, name)
             if isinstance(value, str):
                 fill(self, name, tuple(part.strip() for part in value.split("|") if part.strip()))
+
+    @property
+    def needed(self) -> tuple[str, ...]:
+        """`needs` once `ToolGraph.filled` has given it its default (what the composer reads)."""
+        if self.needs is None:
+            raise RuntimeError(f"goal {self.name}: needs read before ToolGraph.filled set it")
+        return self.needs
 
 
 class Constants(dict[str, Any]):

@@ -23,7 +23,7 @@ def records_for(
     graph: ToolGraph, goal: Goal, rng: random.Random, world: Record, base: dict[str, Record]
 ) -> dict[str, Record] | None:
     records = dict(base)
-    for need in goal.needs:
+    for need in goal.needed:
         if need not in records:
             entity = graph.entities[need]
             if entity.owner in records:

@@ -105,7 +105,7 @@ class ToolGraph:
         for step in steps:
             if self.kind(step) is not ToolKind.READ:
                 raise KitError(f"goal {goal.name}: before-call {step} is not a READ tool")
-        for need in goal.needs:
+        for need in goal.needed:
             if need not in self.entities:
                 raise KitError(f"goal {goal.name}: needs {need!r}, which is not an entity")
             if not self.finders[need] and need not in self.listers:
@@ -125,7 +125,7 @@ class ToolGraph:
             ids = ", ".join(
                 f"{n.replace('_', ' ')} {r[self.entities[n].key]}"
                 for n, r in draw.records.items()
-                if n in goal.needs
+                if n in goal.needed
             )
             return {"summary": f"{goal.name.replace('_', ' ')}: {ids or 'no record'}"}
         sources = [draw.args, draw.extra] if first else [draw.extra]

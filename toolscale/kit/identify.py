@@ -112,7 +112,12 @@ def identify(
         return True
     lister = graph.listers.get(name)
     owner_route = lister is not None and (via_owner or _unique(world, entity, record))
-    if owner_route and not via_owner and _listed(plan, lister, record[entity.owner_key]):
+    if (
+        lister is not None
+        and owner_route
+        and not via_owner
+        and _listed(plan, lister, record[entity.owner_key])
+    ):
         _found(plan, entity, record)  # its owner's list is read already (another goal's)
         plan.identified.add((name, record[entity.key]))
         return True

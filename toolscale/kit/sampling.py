@@ -126,7 +126,7 @@ def of_template(name: str) -> Iterator[None]:
     try:
         yield
     except Exception as exc:
-        exc.template = name  # type: ignore[attr-defined]  (any exception type)
+        exc.template = name  # type: ignore[attr-defined]  # any exception type
         raise
 
 

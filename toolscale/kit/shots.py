@@ -14,7 +14,7 @@ import re
 import string
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, cast
 
 from toolscale.core.contract import ToolKind, UserScenario, fact_stated, tool_text
 from toolscale.kit.declare import Draw, Goal, Record
@@ -39,7 +39,7 @@ class Described(str):
         made.record = record
         return made
 
-    def __getitem__(self, key: Any) -> Any:  # type: ignore[override]
+    def __getitem__(self, key: Any) -> Any:
         return as_written(self.record[key]) if isinstance(key, str) else str.__getitem__(self, key)
 
 
@@ -168,7 +168,7 @@ def assemble(
     said += [*plan.known.values(), *plan.stated.values()]
     # A fact the caller says proves nothing (and the kit refuses it in the opening).
     shot.facts = [f for f in shot.facts if not fact_stated(f, " ".join(said))]
-    kind = "know" if asks else "do"
+    kind: Literal["do", "know"] = "know" if asks else "do"
     wording = rng.choice(shot.words)
     motive = rng.choice(goal.motives) if goal.motives else ""
     condition = rng.choice(conditions[0]) if conditions else ""
@@ -186,7 +186,7 @@ def assemble(
         shot.words,
         kind=kind,
         known=dict(plan.known),
-        motives=goal.motives,
+        motives=cast(tuple[str, ...], goal.motives),  # a tuple once Goal.__post_init__ ran
         conditions=conditions,
         notes=" ".join(notes),
         stated=dict(plan.stated),

@@ -31,6 +31,7 @@ from typing import Any, Protocol
 
 from toolscale.config.generate import CACHE_DIR, GenerateConfig
 from toolscale.config.provenance import run_versions
+from toolscale.config.synthesize import SynthesizeConfig
 from toolscale.config.teacher_checks import check_teacher
 from toolscale.core.contract import ToolKind
 from toolscale.core.errors import ConfigError
@@ -344,7 +345,9 @@ def _generate(config: GenerateConfig, on_progress: Progress | None) -> dict[str,
 
 
 @contextmanager
-def local_endpoint(config: GenerateConfig) -> Iterator[tuple[str, str] | None]:
+def local_endpoint(
+    config: GenerateConfig | SynthesizeConfig,
+) -> Iterator[tuple[str, str] | None]:
     """For `--teacher local`: a started local server's (base_url, model), stopped on leaving."""
     if config.teacher != "local":
         yield None

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import logging
 import os
 import socket
 import uuid
@@ -119,7 +120,7 @@ def connect(address: str | None) -> bool:
         ray.init(
             address=address,
             include_dashboard=False if address is None else None,
-            logging_level="WARNING",
+            logging_level=logging.WARNING,
             runtime_env={"env_vars": env} if env else None,
         )
     except (ConnectionError, RuntimeError, ValueError) as exc:
@@ -169,7 +170,8 @@ def run_on_ray(
         experts=None if config.experts is None else Path(config.experts).resolve(),
     )
     task = ray.remote(max_retries=MAX_RETRIES, retry_exceptions=False)(play_chunk)
-    stats, status, reason, endpoints = RunStats(), "complete", "", {}
+    stats, status, reason = RunStats(), "complete", ""
+    endpoints: dict[str, Any] = {}
     pending: dict[Any, str] = {}
     for chunk, domain, indexes in chunks:
         done = finished(output, chunk, domain)

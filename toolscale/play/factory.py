@@ -96,6 +96,7 @@ def open_teacher(
     """Build the teacher. `local` is (base_url, model) of a started local server."""
     if teacher == "reference":
         return TeacherRun(ReferenceTeacher(detours=detours))
+    urls: tuple[str, ...]
     if local is not None:
         urls, model, key = (local[0],), local[1], LOCAL_KEY
         name = f"local:{Path(model).name}"

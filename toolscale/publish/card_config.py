@@ -33,8 +33,10 @@ def defaults(command: str, config: dict[str, Any]) -> dict[str, Any]:
     cannot be built, e.g. a config of another toolscale version: then every option shows)."""
     cls = SynthesizeConfig if command == "synthesize" else GenerateConfig
     try:
-        given = {k: Path(config[k]) if k == "out" else config[k] for k in _required(cls)}
-        return cls(**given).resolved()  # type: ignore[no-any-return]
+        given: dict[str, Any] = {
+            k: Path(config[k]) if k == "out" else config[k] for k in _required(cls)
+        }
+        return cls(**given).resolved()
     except Exception:  # any option this version does not know or refuses: show them all
         return {}
 

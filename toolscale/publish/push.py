@@ -23,6 +23,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -229,8 +230,6 @@ def push(
             repo_id,
             tries,
             backoff_s,
-            lambda names=names, message=message: _upload(
-                api, out, repo_id, names, message, revision=revision
-            ),
+            partial(_upload, api, out, repo_id, names, message, revision=revision),
         )
     return PushResult(repo_id, files, uploaded=True, url=str(url))

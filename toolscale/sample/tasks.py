@@ -191,7 +191,7 @@ def build_task(
         raise GoldError(
             f"{domain.name} task {index}: {exc}", exc.traceback, spec.template
         ) from None
-    body = {
+    body: dict[str, Any] = {  # validated into the Task model
         "domain": domain.name,
         "domain_version": domain.version,
         "family": domain.family,

@@ -18,8 +18,12 @@ import signal
 import subprocess
 import time
 from dataclasses import dataclass
+from typing import IO, TYPE_CHECKING, cast
 
 from toolscale.sandbox.warm import Sandbox, pool
+
+if TYPE_CHECKING:
+    from _typeshed import FileDescriptorLike
 
 MAX_CODE_CHARS = 100_000
 # Processes plus threads a program may have (enforced under a dedicated uid only).
@@ -60,7 +64,9 @@ class _Output:
 
 def _collect(sandbox: Sandbox, deadline: float, cap: int) -> tuple[_Output, _Output, str | None]:
     """Read stdout and stderr until both close; returns them and why the sandbox was killed."""
-    streams = {sandbox.proc.stdout: _Output(), sandbox.proc.stderr: _Output()}
+    # A sandbox's interpreter starts with its three streams piped (toolscale.sandbox.warm).
+    stdout, stderr = cast(IO[bytes], sandbox.proc.stdout), cast(IO[bytes], sandbox.proc.stderr)
+    streams: dict[FileDescriptorLike, _Output] = {stdout: _Output(), stderr: _Output()}
     selector = selectors.DefaultSelector()
     for stream in streams:
         selector.register(stream, selectors.EVENT_READ)
@@ -104,8 +110,9 @@ def _exit_status(returncode: int, level: str) -> tuple[int, str | None]:
 
 
 def _send(sandbox: Sandbox, job: bytes) -> None:
-    sandbox.proc.stdin.write(job)
-    sandbox.proc.stdin.close()
+    stdin = cast(IO[bytes], sandbox.proc.stdin)  # piped, as stdout and stderr
+    stdin.write(job)
+    stdin.close()
 
 
 def _start(job: bytes) -> Sandbox:

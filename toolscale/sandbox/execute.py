@@ -15,7 +15,8 @@ import traceback
 from collections import OrderedDict
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from types import MethodType
+from typing import Any, cast
 
 from jsonschema import Draft202012Validator
 
@@ -53,7 +54,9 @@ def argument_errors(toolkit: type[Toolkit], name: str, arguments: Any) -> list[s
     """Schema violations of `arguments` for tool `name` (empty when valid)."""
     if not isinstance(arguments, dict):
         return ["arguments must be a JSON object"]
-    return [e.message for e in validator(toolkit, name).iter_errors(arguments)]
+    # A class is hashable; mypy 2.4 reads its unbound __hash__ against Hashable.
+    found = validator(toolkit, name)  # type: ignore[arg-type]
+    return [e.message for e in found.iter_errors(arguments)]
 
 
 def execute(kit: Toolkit, name: str, arguments: Any, timeout_s: float) -> CallOutcome:
@@ -112,7 +115,9 @@ def replayed(
     limit, a tool that replaced `self.state`) the state left is hashed and the kept copy dropped,
     so the next replay starts from the state again. A toolkit that opens its state itself (tau2's)
     always gets a fresh copy."""
-    opens_itself = toolkit.opened.__func__ is not Toolkit.opened.__func__
+    # A classmethod read from a class is a method bound to it: compare the functions.
+    opened = cast(MethodType, toolkit.opened).__func__
+    opens_itself = opened is not cast(MethodType, Toolkit.opened).__func__
     shared = None if opens_itself or not _reads_only(toolkit, calls) else _parsed(state_json)
     kit = (
         toolkit.opened(state_json, fresh_state) if shared is None else toolkit(shared.shared_copy())

@@ -29,6 +29,7 @@ class Clients:
         self, config: SynthesizeConfig, cache_dir: Path, local: tuple[str, str] | None
     ) -> None:
         is_local = local is not None
+        urls: tuple[str, ...]
         if local is not None:
             urls, model, key, label = (local[0],), local[1], LOCAL_KEY, "local"
         else:

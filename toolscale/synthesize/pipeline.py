@@ -25,7 +25,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-from collections.abc import Awaitable, Iterable
+from collections.abc import Coroutine, Iterable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -83,10 +83,10 @@ class DomainResult:
     before_dedup: Yields = field(default_factory=Yields)
 
 
-async def gather_all(coros: Iterable[Awaitable[T]]) -> list[T]:
+async def gather_all(coros: Iterable[Coroutine[Any, Any, T]]) -> list[T]:
     """Results in order; the first exception cancels the rest and is raised as a group."""
     async with asyncio.TaskGroup() as group:
-        tasks = [group.create_task(c) for c in coros]  # type: ignore[arg-type]
+        tasks = [group.create_task(c) for c in coros]
     return [t.result() for t in tasks]
 
 

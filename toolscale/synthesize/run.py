@@ -180,7 +180,7 @@ def synthesize(config: SynthesizeConfig) -> dict[str, Any]:
     output.prepare(config.resume)
     check_resume(output, config)
     write_json(config.out / "run.json", run_json(config, "running", None))
-    with local_endpoint(config) as local:  # type: ignore[arg-type]
+    with local_endpoint(config) as local:
         state = asyncio.run(_run(config, output, contamination, local))
     summary = run_json(config, state.status, state)
     if state.status == "complete":

@@ -158,16 +158,16 @@ class FrozenDatetime(dt.datetime):
     grounding replay and tau2's own replay agree."""
 
     @classmethod
-    def now(cls, tz: dt.tzinfo | None = None) -> FrozenDatetime:  # type: ignore[override]
+    def now(cls, tz: dt.tzinfo | None = None) -> FrozenDatetime:
         value = cls.fromisoformat(NOW.isoformat())
         return value if tz is None else value.replace(tzinfo=dt.UTC).astimezone(tz)
 
     @classmethod
-    def utcnow(cls) -> FrozenDatetime:  # type: ignore[override]
+    def utcnow(cls) -> FrozenDatetime:
         return cls.fromisoformat(NOW.isoformat())
 
     @classmethod
-    def today(cls) -> FrozenDatetime:  # type: ignore[override]
+    def today(cls) -> FrozenDatetime:
         return cls.utcnow()
 
 
@@ -214,7 +214,7 @@ def _folder(folder: Path) -> LoadedDomain:
         freeze_clock(module)
     toolkit = _one(_defined(tools, toolkit_base), "tau2 ToolKitBase subclass", f"{folder}/tools.py")
     hinted = typing.get_type_hints(toolkit).get("db")
-    db_class = (
+    db_class: Any = (  # a tau2 DB subclass, imported at run time
         hinted
         if inspect.isclass(hinted) and issubclass(hinted, db_base)
         else _one(_defined(data_model, db_base), "tau2 DB subclass", f"{folder}/data_model.py")

@@ -34,12 +34,11 @@ _KNOWN = re.compile(r"^your (?P<key>[\w ,'-]+?) (?:is|are) (?P<value>.+?)\.?$", 
 def first_person(text: str) -> str:
     """The instruction as the user would say it ("You want to cancel" -> "I want to cancel")."""
     for pattern, repl in _FIRST_PERSON:
-        text = re.sub(
-            pattern,
-            lambda m, r=repl: _case(m.expand(r), m.group(0)),
-            text,
-            flags=re.IGNORECASE,
-        )
+
+        def cased(m: re.Match[str], r: str = repl) -> str:
+            return _case(m.expand(r), m.group(0))
+
+        text = re.sub(pattern, cased, text, flags=re.IGNORECASE)
     return " ".join(text.split())
 
 

@@ -4,15 +4,23 @@ from __future__ import annotations
 
 import ast
 import operator
+from collections.abc import Callable
 
 from toolscale.core.contract import ToolError
 from toolscale.tools import bounded_arith
 
-_UNARY = {ast.UAdd: operator.pos, ast.USub: operator.neg}
+_UNARY: dict[type[ast.unaryop], Callable[[float], float]] = {
+    ast.UAdd: operator.pos,
+    ast.USub: operator.neg,
+}
 
 
 def _eval(node: ast.AST) -> float:
-    if isinstance(node, ast.Constant) and type(node.value) in (int, float):
+    if (
+        isinstance(node, ast.Constant)
+        and isinstance(node.value, int | float)
+        and not isinstance(node.value, bool)  # True is an int, not a number here
+    ):
         return bounded_arith.literal(node.value)
     if isinstance(node, ast.BinOp) and bounded_arith.supported(node.op):
         left, right = _eval(node.left), _eval(node.right)

@@ -130,7 +130,7 @@ def _client(alias: str) -> openai.OpenAI:
 def endpoint_reply(alias: str, endpoint: ExpertEndpoint, question: str) -> tuple[str, ModelUsage]:
     """Ask the real expert (or read its cached answer); returns the reply and its usage."""
     messages = [{"role": "user", "content": question}]
-    sampling = {"temperature": 0.0, "max_tokens": endpoint.max_tokens}
+    sampling: dict[str, Any] = {"temperature": 0.0, "max_tokens": endpoint.max_tokens}
     key = request_key(endpoint.base_url, endpoint.model, messages, [], sampling)
     store = _store(os.environ.get(CACHE_VAR, ".toolscale-expert-cache"))
     entry: dict[str, Any] | None = store.get(key)
@@ -138,14 +138,14 @@ def endpoint_reply(alias: str, endpoint: ExpertEndpoint, question: str) -> tuple
         started = time.perf_counter()
         response = _client(alias).chat.completions.create(
             model=endpoint.model,
-            messages=messages,  # type: ignore[arg-type]
-            **sampling,  # type: ignore[arg-type]
+            messages=messages,  # type: ignore[arg-type]  # openai wants its TypedDicts
+            **sampling,
         )
-        usage = response.usage
+        counted = response.usage
         entry = {
             "reply": response.choices[0].message.content or "",
-            "prompt_tokens": usage.prompt_tokens if usage else 0,
-            "completion_tokens": usage.completion_tokens if usage else 0,
+            "prompt_tokens": counted.prompt_tokens if counted else 0,
+            "completion_tokens": counted.completion_tokens if counted else 0,
             "latency_ms": round((time.perf_counter() - started) * 1000, 3),
         }
         store.put(key, entry)

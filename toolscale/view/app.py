@@ -109,7 +109,8 @@ def view(
             "read the data"
         )
     bound, actual = server.server_address[:2]
-    shown = f"[{bound}]" if ":" in str(bound) else bound
+    address = str(bound)  # a host name or address (typeshed allows bytes too)
+    shown = f"[{address}]" if ":" in address else address
     say(f"serving {index.root} at http://{shown}:{actual}/ (read-only; Ctrl-C stops)")
     try:
         server.serve_forever()

@@ -62,7 +62,8 @@ def _read(root: Path, config: str, columns: list[str]) -> tuple[pa.Table, list[P
         except (pa.ArrowException, OSError) as exc:
             reason = (str(exc).splitlines() or [type(exc).__name__])[0][:120]
             raise ConfigError(f"shard {path} cannot be read ({reason}); regenerate it") from None
-        groups, offsets = [], []
+        groups: list[int] = []
+        offsets: list[int] = []
         for group in range(handle.metadata.num_row_groups):
             rows = handle.metadata.row_group(group).num_rows
             groups += [group] * rows

@@ -25,8 +25,10 @@ from toolscale.view.index import ATTEMPT_CONFIGS, FACETS, OutputIndex
 
 PAGE_SIZE = 100
 STATE_CHARS = 20_000  # an initial state longer than this is shown cut (the page stays small)
+REWARDS: tuple[str, ...]
 REWARDS = ("reward_total", "reward_outcome", "reward_efficiency", "reward_preference")
 REWARDS += ("reward_group", "solved_quickly", "stated_confidence")
+METRICS: tuple[str, ...]
 METRICS = ("num_tool_calls", "num_turns", "gold_calls", "extra_calls", "failed_calls")
 METRICS += ("repeated_calls", "cost", "total_cost", "teacher_cost", "orchestrator_cost")
 METRICS += ("latency_ms", "total_latency_ms", "num_tokens", "tool_output_tokens")
@@ -55,10 +57,11 @@ def arguments(value: str | dict[str, Any]) -> str:
     """A call's arguments (JSON text or a dict) one per line, `name: value`, with multi-line
     strings (code) shown as their lines rather than as one escaped JSON string."""
     if isinstance(value, str):
+        text = value
         try:
-            value = json.loads(value)
+            value = json.loads(text)
         except ValueError:
-            return value
+            return text
     if not isinstance(value, dict):
         return pretty_value(value)
     lines = []

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from datasets import Features, List, Value
+from pydantic import BaseModel
 
 from toolscale.core.records import Task, Trace, World
 from toolscale.write.features import FEATURES
@@ -57,7 +58,8 @@ def _reachable(properties: dict[str, Any], defs: dict[str, Any]) -> dict[str, An
 
 def derive(config: str) -> dict[str, Any]:
     """The schema of one row of `config`, computed from the record model and its Features."""
-    model = {"tasks": Task, "worlds": World}.get(config, Trace)
+    models: dict[str, type[BaseModel]] = {"tasks": Task, "worlds": World}
+    model = models.get(config, Trace)
     schema = model.model_json_schema()
     properties = schema["properties"]
     features: Features = FEATURES[config]

@@ -23,6 +23,7 @@ import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import cast
 
 from toolscale.core.errors import ConfigError
 from toolscale.llm.local.chat_template import CHAT_TEMPLATE, RESPONSE_TEMPLATE
@@ -122,7 +123,7 @@ def _convert(gguf_path: Path, out: Path) -> None:
     try:
         import gguf  # noqa: F401  (transformers' GGUF loader needs it; fail early with a hint)
         import torch
-        from transformers import AutoModelForCausalLM, AutoTokenizer, LlamaForCausalLM
+        from transformers import AutoModelForCausalLM, AutoTokenizer, LlamaConfig, LlamaForCausalLM
     except ImportError as err:
         raise ConfigError(f"building the local model needs {err.name}: {INSTALL_HINT}") from err
 
@@ -135,7 +136,7 @@ def _convert(gguf_path: Path, out: Path) -> None:
     if hasattr(config, "quantization_config"):
         del config.quantization_config
     config.architectures = ["LlamaForCausalLM"]
-    model = LlamaForCausalLM(config)
+    model = LlamaForCausalLM(cast(LlamaConfig, config))  # SmolLM2 is a Llama: its config is one
     model.load_state_dict(loaded.state_dict(), strict=True)
     model.generation_config = loaded.generation_config
     # A turn ends at <|im_end|>; stop there rather than running on to max_new_tokens.
