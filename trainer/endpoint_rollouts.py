@@ -53,6 +53,7 @@ def teacher_options(
         temperature=temperature,
         request_timeout_s=timeout_s,
         concurrency=concurrency,
+        user="scripted",  # the policy under test plays the agent, never its own caller
     )
     check_teacher("openai", options)
     return options

@@ -27,6 +27,7 @@ from toolscale.play.usersim import UserSimulator
 from toolscale.tools.expert_endpoints import load_endpoints
 
 TEACHERS = ("reference", "openai", "local")
+USERS = ("llm", "scripted")
 # transformers serve needs no key; the openai client still wants a non-empty one.
 LOCAL_KEY = "local"
 
@@ -86,10 +87,29 @@ def check_teacher(teacher: str, options: TeacherOptions) -> None:
             )
         _check_urls(options.base_urls())
         _key(options.api_key_env)
-    if options.user_model and (teacher == "openai" or options.user_base_url):
-        _key(options.user_api_key_env or options.api_key_env)
+    check_user(teacher, options)
     if teacher == "reference" and options.attempts != 1:
         raise ConfigError("--attempts is for LLM teachers; the reference teacher plays each route")
+
+
+def check_user(teacher: str, options: TeacherOptions) -> None:
+    """Raise ConfigError for a `--user` choice that cannot work (the user simulator's key is
+    read when it has its own endpoint or the teacher's is an endpoint's)."""
+    if options.user not in (None, *USERS):
+        raise ConfigError(f"unknown --user {options.user!r}; available: {', '.join(USERS)}")
+    user = options.effective_user(teacher)
+    if user == "llm" and teacher == "reference":
+        raise ConfigError(
+            "the reference teacher plays its gold conversations against the scripted user; "
+            "leave --user out, or use an LLM teacher (--teacher openai) with --user llm"
+        )
+    if user == "scripted" and (options.user_model or options.user_base_url):
+        raise ConfigError(
+            "--user scripted needs no --user-model or --user-base-url; leave them out, or use "
+            "--user llm to play the caller with that model"
+        )
+    if user == "llm" and (teacher == "openai" or options.user_base_url):
+        _key(options.user_api_key_env or options.api_key_env)
 
 
 class TeacherRun:
@@ -177,13 +197,12 @@ def open_teacher(
     roles = RolePools(options, is_local, policy, Budget(options.max_cost_usd), cache)
     clients = {"teacher": roles.pool(urls, model, options.api_key_env, key, priced=True)}
     user = None
-    if options.user_model:
+    if options.effective_user(teacher) == "llm":  # on the teacher's endpoint unless told
         user_env = options.user_api_key_env or options.api_key_env
         user_key = key if local is not None and not options.user_base_url else _key(user_env)
         user_urls = (options.user_base_url,) if options.user_base_url else urls
-        clients["user"] = roles.pool(
-            user_urls, options.user_model, user_env, user_key, priced=False
-        )
+        user_model = options.user_model or model
+        clients["user"] = roles.pool(user_urls, user_model, user_env, user_key, priced=False)
         user = UserSimulator(clients["user"])
     return TeacherRun(
         OpenAITeacher(
