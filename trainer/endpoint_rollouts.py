@@ -7,15 +7,15 @@ answers without a call or has used `max_turns` answers; a stateful task's user i
 user. Every attempt is judged by the dataset's Rubric into the Trace row generation would write,
 so its labels mean what a checkpoint's rollout labels mean (`trainer.checkpoint_rollouts`).
 
-The endpoint is asked once before any task (`probe`, one short request, one retry): an endpoint
-that does not answer, or refuses the key or the model, is a ConfigError, not a table of failed
-attempts. A request that fails later, after its retries, fails that attempt (stage "teacher").
+The endpoint is asked once before any task (`toolscale.llm.probe`: one short request, one
+retry): an endpoint that does not answer, or refuses the key or the model, is a ConfigError, not
+a table of failed attempts. A request that fails later, after its retries, fails that attempt
+(stage "teacher").
 """
 
 from __future__ import annotations
 
 import asyncio
-import os
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
@@ -26,15 +26,12 @@ from toolscale.config.teacher_checks import check_teacher
 from toolscale.core.errors import ConfigError
 from toolscale.core.records import Task
 from toolscale.judge.rubric import Rubric
-from toolscale.llm.client import ChatClient, Endpoint, RetryPolicy, TeacherFailure
-from toolscale.llm.ledger import Budget, EndpointRejected, Ledger
+from toolscale.llm.probe import probe
 from toolscale.play.factory import open_teacher
 from toolscale.play.openai_teacher import OpenAITeacher
 from toolscale.sandbox.pool import SandboxPool
 from trainer.checkpoint_rollouts import KEPT_LABELS
 from trainer.route_mix import rollout_route
-
-PROBE = [{"role": "user", "content": "Reply with the word ready."}]
 
 
 def teacher_options(
@@ -57,29 +54,10 @@ def teacher_options(
         temperature=temperature,
         request_timeout_s=timeout_s,
         concurrency=concurrency,
+        user="scripted",  # the policy under test plays the agent, never its own caller
     )
     check_teacher("openai", options)
     return options
-
-
-async def probe(options: TeacherOptions) -> None:
-    """One short request to the endpoint; ConfigError when it does not answer."""
-    url, model = options.base_urls()[0], str(options.model)
-    key = os.environ.get(options.api_key_env, "")  # set: check_teacher
-    policy = RetryPolicy(options.effective_timeout_s(False), 1, 0.2)
-    ledger = Ledger(0.0, 0.0, Budget(None))
-    client = ChatClient(Endpoint(url, model, options.api_key_env), key, policy, ledger)
-    try:
-        await client.send(PROBE, [], {"max_tokens": 8, "temperature": 0.0})
-    except TeacherFailure as failure:
-        raise ConfigError(
-            f"the endpoint {url} does not answer ({failure.reason}); start the server or "
-            "check --base_url and --model"
-        ) from None
-    except EndpointRejected as exc:
-        raise ConfigError(str(exc)) from None
-    finally:
-        await client.close()
 
 
 def record_of(trace: Any) -> dict[str, Any]:
@@ -102,9 +80,13 @@ async def endpoint_records(
     options: TeacherOptions, tasks: Sequence[Task], rubric: Rubric, workers: int
 ) -> list[dict[str, Any]]:
     """One judged attempt of the endpoint per task, in order (see the module docstring)."""
-    await probe(options)
     with tempfile.TemporaryDirectory(prefix="toolscale-evaluate-") as cache:
         run = open_teacher("openai", options, detours=False, cache_dir=Path(cache))
+        try:
+            await probe(run.clients, {"teacher": "--base_url and --model"})
+        except ConfigError:
+            await run.aclose()
+            raise
         teacher = cast(OpenAITeacher, run.teacher)  # what open_teacher("openai") builds
         slots = asyncio.Semaphore(options.effective_concurrency(False))
         try:

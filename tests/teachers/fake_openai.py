@@ -6,7 +6,9 @@ the benchmark). It answers `POST /v1/chat/completions` from a *plan*: for each u
 the list of assistant turns to give (tool calls or a final text), indexed by how many assistant
 turns the conversation already holds. Faults are chosen per instruction (`FAULTS`); transient ones
 fire only the first time the first request of a task is seen, so the client's retry succeeds. Every
-request is counted, and the Authorization header of each is kept so tests can check the key.
+request is counted, and the Authorization header of each is kept so tests can check the key. The
+probe a run sends before any task (`toolscale.llm.probe`) is always answered and counted apart
+(`probes`), so `requests` and `bodies` hold the tasks' requests only.
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
+
+from toolscale.llm.probe import PROBE
 
 # fault name -> what happens (see `_fault_reply`)
 FAULTS = (
@@ -49,7 +53,8 @@ class Plans:
         self.turns = turns
         self.faults = faults or {}
         self.seen: Counter[str] = Counter()
-        self.requests = 0
+        self.requests = 0  # requests of tasks; the runs' probes are counted apart
+        self.probes = 0
         self.authorizations: set[str] = set()
         self.bodies: list[dict[str, Any]] = []
         self.retry_after_s = 0.2
@@ -157,9 +162,14 @@ def make_handler(plans: Plans):
                 headers, raw = await _read_request(reader)
             except (asyncio.IncompleteReadError, ConnectionError):
                 return
-            plans.requests += 1
             plans.authorizations.add(headers.get("authorization", ""))
             body = json.loads(raw)
+            if body["messages"] == PROBE:  # a run asking before any task: always answered
+                plans.probes += 1
+                writer.write(_response(200, {}, json.dumps(plans.completion("", 0, "", body))))
+                await writer.drain()
+                continue
+            plans.requests += 1
             plans.bodies.append(body)
             kind, value = plans.reply(body, headers.get("authorization", ""))
             if kind == "hang":

@@ -32,6 +32,7 @@ def test_hostile_arguments_to_every_tool_are_rejected_attempts_not_a_failed_run(
                 base_url=server.base_url,
                 model="fake",
                 api_key_env="HOSTILE_KEY",
+                user="scripted",  # the fake plays hostile agents, not callers
             )
         )
     counts = summary["counts"]

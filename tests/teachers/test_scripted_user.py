@@ -89,7 +89,7 @@ def test_confirmation_follows_the_scenario_and_a_refusal_says_why() -> None:
 
 
 def test_unknown_questions_statements_and_the_end() -> None:
-    assert talk(SCENARIO, "What is your date of birth?") == [
+    assert talk(SCENARIO, "What colour was the train?") == [
         ("dont_know", "Sorry, I don't have that information.")
     ]
     assert reply(SCENARIO, "Your booking is cancelled; 45.00 will be refunded.") is None

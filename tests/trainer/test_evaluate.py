@@ -142,7 +142,7 @@ def test_an_endpoint_replaying_the_oracle_routes_scores_as_the_oracle(
     assert_scores_as_the_oracle(table, "endpoint replayer")
     assert len({a.oracle for a in table.attempts["oracle"]}) >= 3  # several route classes
     # The probe, then one request per turn of every task.
-    assert plans.requests == 1 + sum(len(t) for t in plans.turns.values())
+    assert (plans.probes, plans.requests) == (1, sum(len(t) for t in plans.turns.values()))
     assert plans.authorizations == {"Bearer sk-loopback"}
 
 

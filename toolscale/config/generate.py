@@ -145,6 +145,7 @@ class GenerateConfig(TeacherOptions):
         for key in ("cache_dir", "experts", "tasks_from"):
             values[key] = None if values[key] is None else str(values[key])
         values["temperature"] = self.effective_temperature()
+        values["user"] = self.effective_user(self.teacher)
         values["concurrency"] = self.effective_concurrency(self.teacher == "local")
         values["request_timeout_s"] = self.effective_timeout_s(self.teacher == "local")
         local = self.teacher == "local"

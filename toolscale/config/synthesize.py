@@ -121,6 +121,16 @@ class SynthesizeConfig(TeacherOptions):
             return self.solver_temperature
         return 1.0 if self.solver_attempts > 1 else 0.0
 
+    def effective_user(self, teacher: str) -> str:
+        """Who plays the callers of the solver's attempts: `user` when given, an LLM user
+        simulator when a user model is named, else the scripted user. Unlike generate, an
+        endpoint proposer does not make the LLM user the default: each candidate gets K solver
+        attempts, which a user simulator would double in requests, and the solver only shows
+        that a task can be solved (docs/teachers.md)."""
+        if self.user is not None:
+            return self.user
+        return "llm" if self.user_model else "scripted"
+
     def solver_endpoint(self) -> bool:
         """Whether the solver has its own endpoint (else it uses the proposer's)."""
         return self.solver_base_url is not None
@@ -133,6 +143,7 @@ class SynthesizeConfig(TeacherOptions):
             values[key] = None if values[key] is None else str(values[key])
         values["temperature"] = self.proposer_temperature()
         values["solver_temperature"] = self.effective_solver_temperature()
+        values["user"] = self.effective_user(self.teacher)
         values["concurrency"] = self.effective_concurrency(self.teacher == "local")
         values["endpoint_concurrency"] = self.effective_endpoint_concurrency(
             self.teacher == "local"

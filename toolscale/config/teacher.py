@@ -68,8 +68,13 @@ class TeacherOptions:
         None, help="Stop (resumably) once the endpoints cost this much."
     )
     cache_dir: Path | None = option(None, help="Request cache folder [OUT/.toolscale/cache].")
+    user: str | None = option(
+        None,
+        help="Who plays the caller of conversational tasks: llm (a user simulator) or scripted "
+        "[openai: llm; reference, local: scripted].",
+    )
     user_base_url: str | None = option(None, help="User-simulator endpoint [the teacher's].")
-    user_model: str | None = option(None, help="User-simulator model (tasks with a user scenario).")
+    user_model: str | None = option(None, help="User-simulator model [the teacher's].")
     user_api_key_env: str | None = option(None, help="User-simulator key variable [--api-key-env].")
     experts: Path | None = option(None, help="YAML: expert alias -> endpoint (docs/teachers.md).")
     # Checked before anything runs (toolscale.sandbox.guard); run.json and the card say what ran.
@@ -93,6 +98,15 @@ class TeacherOptions:
         if self.base_url is None:
             return ()
         return (self.base_url,) if isinstance(self.base_url, str) else tuple(self.base_url)
+
+    def effective_user(self, teacher: str) -> str:
+        """Who plays the caller: `user` when given; else an LLM user simulator when a user
+        model is named or the teacher is an endpoint's model (`openai`: an agent worth judging
+        deserves a caller who follows it as people do), else the scripted user (the reference
+        teacher's gold conversations are played against it; the local 135M model is no user)."""
+        if self.user is not None:
+            return self.user
+        return "llm" if self.user_model or teacher == "openai" else "scripted"
 
     def effective_concurrency(self, local: bool) -> int:
         if self.concurrency is not None:

@@ -13,6 +13,7 @@ from toolscale.core.errors import ConfigError
 from toolscale.tools.expert_endpoints import load_endpoints
 
 TEACHERS = ("reference", "openai", "local")
+USERS = ("llm", "scripted")
 # transformers serve needs no key; the openai client still wants a non-empty one.
 LOCAL_KEY = "local"
 
@@ -72,7 +73,26 @@ def check_teacher(teacher: str, options: TeacherOptions) -> None:
             )
         _check_urls(options.base_urls())
         api_key(options.api_key_env)
-    if options.user_model and (teacher == "openai" or options.user_base_url):
-        api_key(options.user_api_key_env or options.api_key_env)
+    check_user(teacher, options)
     if teacher == "reference" and options.attempts != 1:
         raise ConfigError("--attempts is for LLM teachers; the reference teacher plays each route")
+
+
+def check_user(teacher: str, options: TeacherOptions) -> None:
+    """Raise ConfigError for a `--user` choice that cannot work (the user simulator's key is
+    read when it has its own endpoint or the teacher's is an endpoint's)."""
+    if options.user not in (None, *USERS):
+        raise ConfigError(f"unknown --user {options.user!r}; available: {', '.join(USERS)}")
+    user = options.effective_user(teacher)
+    if user == "llm" and teacher == "reference":
+        raise ConfigError(
+            "the reference teacher plays its gold conversations against the scripted user; "
+            "leave --user out, or use an LLM teacher (--teacher openai) with --user llm"
+        )
+    if user == "scripted" and (options.user_model or options.user_base_url):
+        raise ConfigError(
+            "--user scripted needs no --user-model or --user-base-url; leave them out, or use "
+            "--user llm to play the caller with that model"
+        )
+    if user == "llm" and (teacher == "openai" or options.user_base_url):
+        api_key(options.user_api_key_env or options.api_key_env)

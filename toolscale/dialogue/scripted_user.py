@@ -20,6 +20,17 @@ manner (`toolscale.dialogue.user_phrases`), drawn from an RNG seeded by the scen
 conversation replays word for word. An agent that says the same thing `CIRCLE` times in a row is
 going in circles: the user hangs up (`in_circles`; tau2's user stops the same way).
 
+Agents that are not the reference teacher are followed too (what a turn lists, offers or
+refuses is read by `toolscale.dialogue.user_reading`): every turn that asks something, with or
+without a question mark, gets an answer; of the options an agent lists ("Lisa (Year 9) and
+Brandy (Year 10). Which one?") the user picks the one a detail of theirs names (a name, an id,
+a date or an amount in any common wording, else the words of their request); asked for an
+identifier they lack, they say so and give one they have not given yet; an either-or offer
+("... or leave things as they are?") is a proposal; a proposal on several records ("cancel all
+three alerts?") from a user who asked about one gets "only that one"; after a refusal they
+decline any other change and accept it rather than give their details again (then end); and no
+non-answer is said twice in a row.
+
 `ScriptedUser` answers one conversation message by message; `reply` answers the latest of a
 list of the agent's messages by replaying them (for callers that keep only the messages). The
 reference teacher plays gold conversations against it, and LLM teachers use it when no user
@@ -34,6 +45,7 @@ from collections.abc import Sequence
 
 from toolscale.core.contract import UserScenario
 from toolscale.dialogue import user_phrases as say
+from toolscale.dialogue import user_reading as read
 
 # Words an agent may use for a key's words ("your booking number" asks for the "booking id").
 _SYNONYMS = {
@@ -62,8 +74,10 @@ _WILL = re.compile(
 )
 # A sentence that asks for something without a question mark ("Please tell me your email.").
 _REQUEST = re.compile(
-    r"\b(please|could you|can you|would you|tell me|let me know|provide|share|give me|"
-    r"i need|i'll need|may i have)\b",
+    r"\b(please (?:\w+ ){0,2}?(?:tell|give|provide|share|send|confirm|let|reply|choose|pick|"
+    r"select|specify|say|check|spell|read|list)|could you|can you|would you|tell me|"
+    r"let me know|provide|share|give me|(?:i|we)(?:'ll| will|'d| would)? (?:\w+ )?need|"
+    r"may i have)\b",
     re.IGNORECASE,
 )
 # Why a detail is needed ("I need it to find your booking", "so I can look you up").
@@ -133,15 +147,24 @@ class ScriptedUser:
         self.held: list[str] = []  # keys held back (pieces)
         self.asked_why = False
         self.kind = ""
+        self.refused = False  # the agent said it cannot do what was asked
+        self.accepted = False  # ... and the user accepted that
+        self.last = ""  # the user's last reply: a non-answer is never said twice in a row
 
     def _pick(self, pool: say.Pool | tuple[str, ...], **values: str) -> str:
         return say.pick(self.rng, pool, self.manner, **values)
 
     def reply(self, message: str) -> str | None:
         """The user's answer to the agent's latest message, or None: the conversation is over."""
+        answer = self._answer(message)
+        self.last = answer or ""
+        return answer
+
+    def _answer(self, message: str) -> str | None:
         self.turns += 1
         self.kind = ""
         scenario = self.scenario
+        self.refused = self.refused or bool(read.REFUSAL.search(message))
         if scenario.behaviour == "change" and self.turns == 1 and scenario.change:
             self.kind = "change"
             return scenario.change
@@ -156,7 +179,16 @@ class ScriptedUser:
         asked = [key for key in self.details if asks_for(requests, key)]
         if self.held:
             return self._give([*self.held, *(k for k in asked if k not in self.held)], message)
+        if asked and self.refused and all(k in self.given for k in asked):
+            return self._accept()  # asked again after a refusal: no details re-sent
+        listed = read.options(message) if requests and read.CHOICE.search(requests) else []
+        chosen = self._chosen(listed) if not asked else None
+        if chosen:
+            self.kind = "pick"
+            return self._pick(say.PICK, choice=chosen)
         if asked and not self._read_back(message, questions, asked):
+            if read.OTHER.search(requests) and all(k in self.given for k in asked):
+                return self._only(asked[0])
             return self._give(asked, message)
         if self._read_back(message, questions, list(self.given)):
             self.kind = "right"
@@ -164,11 +196,10 @@ class ScriptedUser:
         lacking = [key for key in scenario.lacks if asks_for(requests, key)]
         if lacking:
             return self._lack(lacking[0])
-        if any(_CONFIRM.search(q) for q in questions):
+        if any(_CONFIRM.search(q) for q in questions) or read.OFFER.search(message):
             return self._proposal(message)
-        if questions and not all(_DONE.search(q) for q in questions):
-            self.kind = "dont_know"
-            return self._pick(say.DONT_KNOW)
+        if (questions or requests) and not all(_DONE.search(q) for q in questions or [requests]):
+            return self._unknown(requests)
         return None
 
     def _read_back(self, message: str, questions: list[str], keys: list[str]) -> bool:
@@ -186,13 +217,83 @@ class ScriptedUser:
             self.kind = "decline"
             pool = say.CHANGED if scenario.behaviour == "change" else say.DECLINE
             return self._pick(pool, wants=scenario.wants)
-        if scenario.accepts_changes:
+        if scenario.accepts_changes and not self.refused:
+            narrowed = self._narrow(message)
+            if narrowed:
+                return narrowed
             self.kind = "yes"
             return self._pick(say.YES)
         self.kind = "no"
         if scenario.wants:
             return self._pick(say.NO, wants=scenario.wants)
         return self._pick(say.NO_PLAIN)
+
+    def _fresh(self, pool: say.Pool, **values: str) -> str:
+        """A non-answer from `pool`, never the one said last (another wording, else a fallback:
+        an agent asking the same again hears something new)."""
+        text = self._pick(pool, **values)
+        if text != self.last:
+            return text
+        for other in (*pool[self.manner], *say.AGAIN):
+            filled = say.fill(other, **values)
+            if filled != self.last:
+                return filled
+        return text  # unreachable: AGAIN holds two different wordings
+
+    def _chosen(self, listed: list[str]) -> str | None:
+        """The option of `listed` the user's details pick out (None: none does); the details
+        it holds count as given."""
+        values = list(self.details.values())
+        words = " ".join((self.scenario.wants, self.scenario.opening, *values))
+        index = read.choose(listed, values, words) if listed else None
+        if index is None:
+            return None
+        chosen = listed[index]
+        self.given.update(k for k, v in self.details.items() if read.holds(chosen, v))
+        return chosen
+
+    def _narrow(self, message: str) -> str | None:
+        """A proposal on several records ("all three alerts") from a user who asked about one:
+        only the one they mean (the option their details pick, else what they asked for)."""
+        wants = self.scenario.wants
+        if not read.SCOPE.search(message) or read.SCOPE.search(wants):
+            return None
+        self.kind = "only"
+        chosen = self._chosen(read.options(message))
+        if chosen:
+            return self._pick(say.ONLY, choice=chosen)
+        return self._pick(say.ONLY_ASKED, wants=wants)
+
+    def _accept(self) -> str | None:
+        """After a refusal, asked again for what they gave or for something else: the user
+        accepts it and asks for nothing more (once; then they end the conversation)."""
+        if self.accepted:
+            return None
+        self.accepted = True
+        self.kind = "accept"
+        return self._pick(say.ACCEPT)
+
+    def _only(self, key: str) -> str:
+        """Asked for another value than the one they gave: they have no other."""
+        if self.refused:
+            return self._accept() or ""
+        self.kind = "only"
+        return self._fresh(say.ONLY_ONE, key=key)
+
+    def _unknown(self, requests: str) -> str | None:
+        """Asked something the user cannot answer from their details: they say so, offering a
+        detail they have not given yet when an identifier was asked (the trip id for an email,
+        phone or traveller id), else that they do not know; after a refusal they accept it."""
+        if self.refused:
+            return self._accept()
+        others = [k for k in self.scenario.known if k not in self.given]
+        if others and read.IDENTIFIER.search(requests):
+            key = others[0]
+            self.given.add(key)
+            self.kind = "give"
+            return self._pick(say.LACK_OFFER, key=key, value=self.details[key])
+        self.kind = "dont_know"
+        return self._fresh(say.DONT_KNOW)
 
     def _correct(self, key: str, proposal: bool) -> str:
         self.misled.discard(key)
@@ -213,7 +314,7 @@ class ScriptedUser:
                 return self._pick(say.ASK_BACK, key=keys[0])
             if not _BECAUSE.search(message):
                 self.kind = "ask_back"
-                return self._pick(say.ASK_AGAIN)
+                return self._fresh(say.ASK_AGAIN)
         late = [k for k in keys if k in self.held]
         self.held = []
         if scenario.behaviour == "pieces" and not self.given and len(keys) >= 2:
@@ -244,7 +345,7 @@ class ScriptedUser:
 
     def _lack(self, key: str) -> str:
         self.kind = "lack"
-        text = self._pick(say.LACK, key=key)
+        text = self._fresh(say.LACK, key=key)
         others = [k for k in self.scenario.known if k not in self.given]
         if self.scenario.behaviour == "dont_know" and others:
             text = f"{text} {self._pick(say.OFFER_OTHER, other=others[0])}"

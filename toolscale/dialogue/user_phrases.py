@@ -2,13 +2,14 @@
 
 A manner is the persona's name (`UserScenario.manner`: terse, polite, chatty, hurried, unsure);
 each kind of reply (giving a detail, agreeing, declining and saying why, correcting a detail,
-asking back, saying they do not know) has a few wordings per manner, so
-two users rarely answer alike. Placeholders: {key} / {Key} (what the agent asked for, e.g.
-"booking id"), {value}, {right} / {wrong} (a corrected detail), {wants} (what the user asked
-for, in their words: "cancel my trip", "know what time my train leaves"), {other} (a detail
-they do have). What a caller says on their own (the opening, a change of mind) is worded when
-the task is sampled (`toolscale.kit.phrasing`). No wording names a tool: a user talks
-about what they want, never about how the agent gets it.
+asking back, saying they do not know, picking a listed option, accepting a refusal) has a few
+wordings per manner, so two users rarely answer alike. Placeholders: {key} / {Key} (what the
+agent asked for, e.g. "booking id"), {value}, {right} / {wrong} (a corrected detail), {wants}
+(what the user asked for, in their words: "cancel my trip", "know what time my train leaves"),
+{other} (a detail they do have), {choice} (an option the agent listed, in its words). What a
+caller says on their own (the opening, a change of mind) is worded when the task is sampled
+(`toolscale.kit.phrasing`). No wording names a tool: a user talks about what they want, never
+about how the agent gets it.
 """
 
 from __future__ import annotations
@@ -197,11 +198,61 @@ OFFER_OTHER = (  # after LACK, when they do have something else
     "I know my {other}, though.",
 )
 
+PICK: Pool = {  # picking one of the options the agent listed, in the agent's words
+    "terse": ("{Choice}.", "{Choice}, please."),
+    "polite": ("{Choice}, please.", "It's {choice}, thank you."),
+    "chatty": ("Oh, {choice}, please!", "That'd be {choice}."),
+    "hurried": ("{Choice}.", "{Choice}, please."),
+    "unsure": ("I think it's {choice}.", "{Choice}, I believe."),
+}
+ONLY: Pool = {  # a proposal on several records: only the one they mean
+    "terse": ("No, only {choice}.",),
+    "polite": ("Not all of them, please: only {choice}.",),
+    "chatty": ("Oh no, not all of them! Just {choice}, please.",),
+    "hurried": ("Only {choice}.",),
+    "unsure": ("Hmm, not all of them, I think. Only {choice}, please.",),
+}
+ONLY_ASKED: Pool = {  # ... when no listed option is the one: what they asked for
+    "terse": ("No, only what I asked: {wants}.",),
+    "polite": ("Not all of them, please. I only wanted to {wants}.",),
+    "chatty": ("Oh no, not all of them! I just wanted to {wants}.",),
+    "hurried": ("No. Only what I asked: {wants}.",),
+    "unsure": ("Hmm, not all of them. I only wanted to {wants}.",),
+}
+ONLY_ONE: Pool = {  # asked for another value than the one they gave
+    "terse": ("That's the only {key} I have.",),
+    "polite": ("I'm sorry, that's the only {key} I have.",),
+    "chatty": ("Sorry, that's the only {key} I've got!",),
+    "hurried": ("That's the only one.",),
+    "unsure": ("I don't think I have another {key}, sorry.",),
+}
+ACCEPT: Pool = {  # accepting a refusal: nothing more to ask
+    "terse": ("Understood. Leave it then.", "Okay, never mind then."),
+    "polite": ("I understand. Please leave it as it is, then. Thank you.",),
+    "chatty": ("Ah, that's a shame! Never mind, thanks anyway.",),
+    "hurried": ("Fine, leave it.",),
+    "unsure": ("Oh, I see. I suppose we'll leave it, then. Thanks.",),
+}
+LACK_OFFER: Pool = {  # asked for an identifier they do not have: another they do have
+    "terse": ("Don't have that. My {key} is {value}.",),
+    "polite": ("I'm afraid I don't have that, but my {key} is {value}.",),
+    "chatty": ("Oh, I don't have that one! But my {key} is {value}, if that helps.",),
+    "hurried": ("Don't have it. {Key}: {value}.",),
+    "unsure": ("Hmm, I don't think I have that. My {key} is {value}, though.",),
+}
+AGAIN = (  # a non-answer said just before, said otherwise
+    "As I said, I'm afraid I can't help with that.",
+    "Sorry, I really don't have anything more on that.",
+)
 
-def pick(rng: random.Random, pool: Pool | tuple[str, ...], manner: str, **values: str) -> str:
-    """One wording of `pool` (by `manner` when it is by manner), filled with `values`; {Key}
-    and {Goal} are {key} and {goal} with a capital."""
-    options = pool if isinstance(pool, tuple) else pool[manner]
-    text = rng.choice(options)
+
+def fill(text: str, **values: str) -> str:
+    """`text` filled with `values`; {Key} and {Goal} are {key} and {goal} with a capital."""
     filled = {**values, **{k.capitalize(): v[:1].upper() + v[1:] for k, v in values.items()}}
     return text.format(**filled)
+
+
+def pick(rng: random.Random, pool: Pool | tuple[str, ...], manner: str, **values: str) -> str:
+    """One wording of `pool` (by `manner` when it is by manner), filled with `values` (`fill`)."""
+    options = pool if isinstance(pool, tuple) else pool[manner]
+    return fill(rng.choice(options), **values)

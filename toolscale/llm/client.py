@@ -171,6 +171,11 @@ class ChatClient:
     def budget(self) -> Budget:
         return self.ledger.budget
 
+    def apart(self, policy: RetryPolicy) -> ChatClient:
+        """A client of the same endpoint and key with `policy`, its own ledger on no budget and
+        no cache: what it sends counts nowhere in the run (the probe, `toolscale.llm.probe`)."""
+        return ChatClient(self.endpoint, self._secret, policy, Ledger(0.0, 0.0, Budget(None)))
+
     async def close(self) -> None:
         await self._client.close()
 

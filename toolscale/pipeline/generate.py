@@ -41,6 +41,7 @@ from toolscale.economics.preferences import check_spread
 from toolscale.economics.prices import check_dropout, parse_schedules
 from toolscale.llm.cache import RequestCache
 from toolscale.llm.ledger import BudgetExhausted, StopRun
+from toolscale.llm.probe import probe
 from toolscale.pipeline.chunk import (
     check_code,
     check_finished,
@@ -166,6 +167,8 @@ async def _run(
         config.teacher, config, detours=config.detours, cache_dir=cache_dir, local=local
     )
     assertion_judge = open_judge(config, run, cache_dir)
+    if local is not None:  # the other teachers' endpoints were asked before OUT was touched
+        await probe(run.clients)
     in_flight = config.effective_concurrency(local is not None)
     # Enough chunks to keep `in_flight` episodes busy, plus one: the next chunk starts while the
     # last episodes of the others finish, so the teacher's slots never drain between chunks.
@@ -214,6 +217,20 @@ async def _run(
         await run.aclose()
         state.endpoints = run.summary()
     return state
+
+
+async def probe_endpoints(config: GenerateConfig) -> None:
+    """Ask every endpoint of the run (teacher, user simulator, judge) once, before OUT is
+    touched; ConfigError when a role's endpoints do not answer (`toolscale.llm.probe`). Builds
+    the run's pools as `_run` does, without sending anything else or opening the cache."""
+    run = open_teacher(
+        config.teacher, config, detours=config.detours, cache_dir=config.out / CACHE_DIR
+    )
+    open_judge(config, run, config.out / CACHE_DIR)
+    try:
+        await probe(run.clients)
+    finally:
+        await run.aclose()
 
 
 def run_json(config: GenerateConfig, stats: RunStats, status: str) -> dict[str, Any]:
@@ -294,6 +311,8 @@ def generate(config: GenerateConfig, on_progress: Progress | None = None) -> dic
     check_schemas(config.domains)
     # Before anything is written: an LLM teacher's programs run only where the sandbox holds.
     check_isolation(config.isolation, config.domains, config.teacher != "reference")
+    if config.teacher != "local":  # the local server is started, and asked, by the run
+        asyncio.run(probe_endpoints(config))
     joined = connect(config.ray_address) if config.executor == "ray" else False
     try:
         return _generate(config, on_progress)

@@ -111,13 +111,12 @@ def open_teacher(
     roles = RolePools(options, is_local, policy, Budget(options.max_cost_usd), cache)
     clients = {"teacher": roles.pool(urls, model, options.api_key_env, key, priced=True)}
     user = None
-    if options.user_model:
+    if options.effective_user(teacher) == "llm":  # on the teacher's endpoint unless told
         user_env = options.user_api_key_env or options.api_key_env
         user_key = key if local is not None and not options.user_base_url else api_key(user_env)
         user_urls = (options.user_base_url,) if options.user_base_url else urls
-        clients["user"] = roles.pool(
-            user_urls, options.user_model, user_env, user_key, priced=False
-        )
+        user_model = options.user_model or model
+        clients["user"] = roles.pool(user_urls, user_model, user_env, user_key, priced=False)
         user = UserSimulator(clients["user"])
     return TeacherRun(
         OpenAITeacher(

@@ -1,12 +1,17 @@
 """The user simulator: an LLM plays the user of a conversational task from its scenario.
 
-tau2-style: the scenario says what the user wants, what they know (and may tell when asked) and
-what they do not know (and must not invent). The simulator sees the conversation from the user's
+tau2-style: the system prompt says how to play a caller (one short message at a time, details
+only when asked, nothing invented), when to end with which marker (###STOP### when the goal is
+met or cannot be, ###TRANSFER### when handed over, ###OUT-OF-SCOPE### when the scenario does not
+say how to go on), then the scenario: why they call, what they know (and may tell when asked)
+and what they do not (and must not invent). The simulator sees the conversation from the user's
 side (the agent's texts as the other party; tool traffic hidden) and answers with one message, or
-with a stop marker when the goal is met or cannot be: then the conversation ends. Its turns are
-marked `name="user_simulator"` in the trace. A task is conversational when it carries a
-`user_scenario` (toolscale.core.contract.UserScenario); without a user endpoint the deterministic
-scripted user (toolscale.dialogue.scripted_user) plays it instead.
+with a marker: then the conversation ends. Its turns are marked `name="user_simulator"` in the
+trace. A task is conversational when it carries a `user_scenario`
+(toolscale.core.contract.UserScenario). It is the default user of `--teacher openai`, on the
+teacher's endpoint unless `--user-base-url` / `--user-model` name another; `--user scripted`, the
+reference and the local teacher use the deterministic scripted user
+(toolscale.dialogue.scripted_user) instead (docs/teachers.md).
 """
 
 from __future__ import annotations
@@ -26,15 +31,42 @@ def scenario_for(task: Task) -> UserScenario | None:
 
 
 def system_prompt(scenario: UserScenario) -> str:
-    persona = f"Your manner: {scenario.persona}\n" if scenario.persona else ""
+    """The simulator's instructions, laid out as tau2-bench's user simulator lays them out (its
+    words are ours): how to play a caller, when to end with which marker, then the scenario."""
+    persona = f"\nYour manner: {scenario.persona}" if scenario.persona else ""
+    offers = (
+        "Agree to the change you called for when the agent proposes it; turn down any other."
+        if scenario.accepts_changes
+        else "You want nothing changed: turn down any change the agent proposes."
+    )
+    stop, transfer, out_of_scope = STOP_MARKERS
     return (
-        "You are a user talking to a customer-service agent. Stay in character and write only "
-        "what the user says, one short message at a time.\n\n"
+        "You are the customer in a conversation with a customer-service agent. Write only what "
+        "the customer says, one short message at a time, and stay in character.\n\n"
+        "# How to play the customer\n"
+        "- Follow the scenario below. Answer what the agent asks, however it is phrased, with "
+        "or without a question mark; if it asks several things, answer each you can.\n"
+        "- Tell a detail only when the agent asks for it, in your own words; never recite the "
+        "scenario.\n"
+        "- Never invent a detail the scenario does not give you. If you are asked for one you "
+        "do not have, say so, and offer a detail you do have that could identify the same "
+        "thing.\n"
+        "- When the agent lists options, pick the one your details point to.\n"
+        f"- {offers}\n"
+        "- If the agent says it cannot do what you asked, accept it; do not repeat details you "
+        "already gave.\n\n"
+        "# Ending the conversation\n"
+        f"- When your goal is met, or the agent has explained why it cannot be met, answer "
+        f"only {stop}.\n"
+        f"- When the agent hands you over to a human or another department, answer only "
+        f"{transfer}.\n"
+        f"- When the scenario does not tell you how to go on, answer only {out_of_scope}.\n\n"
+        "# Scenario\n"
         f"Why you call: {scenario.reason_for_call}\n"
-        f"How to behave: {scenario.task_instructions or 'as a normal customer'}\n{persona}"
+        f"What you said first: {scenario.opening}\n"
+        f"How to behave: {scenario.task_instructions or 'as a normal customer'}{persona}\n"
         f"What you know (tell it only when asked): {scenario.known_info or 'nothing more'}\n"
-        f"What you do not know (never invent it): {scenario.unknown_info or 'nothing'}\n\n"
-        f"When your goal is met, or the agent cannot help, answer only {STOP_MARKERS[0]}."
+        f"What you do not know (never invent it): {scenario.unknown_info or 'anything else'}"
     )
 
 

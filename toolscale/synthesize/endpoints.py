@@ -53,12 +53,12 @@ class Clients:
             f"openai:{config.solver_model}" if config.solver_model else self.proposer_name
         )
         user = None
-        if config.user_model:
+        if config.effective_user(config.teacher) == "llm":
             env = config.user_api_key_env or config.api_key_env
             user_key = key if is_local and not config.user_base_url else api_key(env)
             user_urls = (config.user_base_url,) if config.user_base_url else urls
             self.clients["user"] = roles.pool(
-                user_urls, config.user_model, env, user_key, priced=False
+                user_urls, config.user_model or model, env, user_key, priced=False
             )
             user = UserSimulator(self.clients["user"])
         solver_options = replace(config, attempts=config.solver_attempts)

@@ -5,7 +5,8 @@ Layout (generate's): `data/tasks/<domain>-000000.parquet` (accepted tasks),
 (the domains' worlds), `run.json` (resolved config without secrets, yields per stage, endpoint
 requests and tokens, wall time), `README.md` (the card with the funnel), `.toolscale/cache`
 (the request cache: `--resume` sends nothing it already holds). Bad options fail before the
-folder is touched or a request is sent; a spent budget stops the run with status
+folder is touched or a request is sent, an endpoint that does not answer before it is touched
+(`toolscale.llm.probe`); a spent budget stops the run with status
 `budget_exhausted` (continue with `--resume`). A `--shard I/N` job also writes
 `.toolscale/synthesize-shard.json`, what `toolscale merge` needs to de-duplicate the shards'
 union (`toolscale.synthesize.shards`); its own rows are not de-duplicated.
@@ -23,6 +24,7 @@ from toolscale.config.provenance import run_versions
 from toolscale.config.synthesize import CACHE_DIR, SynthesizeConfig, check_config
 from toolscale.core.errors import ConfigError
 from toolscale.llm.ledger import BudgetExhausted, StopRun
+from toolscale.llm.probe import probe
 from toolscale.pipeline.generate import local_endpoint
 from toolscale.sandbox.guard import isolation_warning
 from toolscale.sandbox.isolation import isolation_level
@@ -76,6 +78,8 @@ async def _run(
     state = RunState()
     started = time.perf_counter()
     clients = Clients(config, output.root / CACHE_DIR, local)
+    if local is not None:  # an endpoint of ours: asked once it is up
+        await probe(clients.clients)
     state.models = {"proposer": clients.proposer_name, "solver": clients.solver_name}
     try:
         async with SandboxPool(config.workers, config.call_timeout_s) as pool:
@@ -99,6 +103,16 @@ async def _run(
         state.endpoints = clients.summary()
         state.wall_s = round(time.perf_counter() - started, 3)
     return state
+
+
+async def probe_endpoints(config: SynthesizeConfig) -> None:
+    """Ask every endpoint of the run (proposer, solver, user simulator) once, before OUT is
+    touched; ConfigError when a role's endpoints do not answer (`toolscale.llm.probe`)."""
+    clients = Clients(config, config.out / CACHE_DIR, None)
+    try:
+        await probe(clients.clients)
+    finally:
+        await clients.aclose()
 
 
 def report(solver_attempts: int, state: RunState) -> dict[str, Any]:
@@ -176,6 +190,8 @@ def synthesize(config: SynthesizeConfig) -> dict[str, Any]:
     contamination = None
     if config.decontaminate is not None:
         contamination = dedup.load_tau2(config.decontaminate, config.dedup_threshold)
+    if config.teacher != "local":  # the local server is started, and asked, by the run
+        asyncio.run(probe_endpoints(config))
     output = Output(config.out)
     output.prepare(config.resume)
     check_resume(output, config)

@@ -1,0 +1,155 @@
+"""How the scripted user reads an agent's turn: options listed, offers, refusals, values in words.
+
+Agents that are not the reference teacher word things their own way: they list options and ask
+which ("I see two daughters on your record: Lisa (Year 9) and Brandy (Year 10). Which one?"),
+offer a change as an either-or ("drop Music and enrol him in Coding instead, or leave things as
+they are?"), propose more than was asked ("Shall I cancel all three alerts?"), refuse ("I'm
+afraid I can't upgrade your tickets"), ask for an identifier the caller may not have, and write
+dates and amounts as people do ("13 September", "$1,708.50"). The functions here find those in a
+message; `toolscale.dialogue.scripted_user` decides what the caller says. They read, they do not
+understand: a sentence none of their patterns names is not an option, an offer or a refusal.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+
+# An offer put as a question without "shall I": an either-or with leaving things as they are,
+# or a request for a yes ("(yes/no)", "Please reply yes", "Please confirm you want ...").
+OFFER = re.compile(
+    r"\bor (?:leave|keep)\b|\bor (?:not|would you rather)\b|\(yes/no\)|\byes or no\b"
+    r"|\breply (?:with )?[\"']?yes\b"
+    r"|\bconfirm (?:that |whether |if )?you(?:'d| would)? (?:like|want)\b",
+    re.IGNORECASE,
+)
+# A proposal whose scope is several records ("all three alerts", "both tickets").
+SCOPE = re.compile(
+    r"\ball (?:of )?(?:the |your |my |our |these |those )?(?:\d+|two|three|four|five|six)\b"
+    r"|\ball (?:of )?(?:the|your|my|our|these|those) \w+s\b|\b(?:both|every)\b|\beach of\b",
+    re.IGNORECASE,
+)
+# The agent says it cannot do what was asked (or that the request fails a rule).
+REFUSAL = re.compile(
+    r"\b(?:unfortunately|i(?:'m| am) (?:afraid|sorry),? (?:but )?(?:i|we|that|this|it|the|your)"
+    r"|i (?:can(?:no|')t|am unable to|'m unable to|am not able to|won't be able to)"
+    r"|(?:is|are|was|were)(?:n't| not) (?:possible|allowed|eligible|permitted|available)"
+    r"|not (?:possible|eligible|permitted)|(?:can(?:no|')t|cannot) be (?:changed|done|cancel|"
+    r"refund|upgrad|moved|booked|processed)|sold out|fully booked|no longer)",
+    re.IGNORECASE,
+)
+# The agent asks for something that would identify the caller or a record.
+IDENTIFIER = re.compile(
+    r"\b(?:ids?|numbers?|reference|code|e-?mail|phone|name|account|address|date of birth|"
+    r"birthday|post ?code|zip)\b",
+    re.IGNORECASE,
+)
+# A choice is asked: "which one", "either", "or", "choose", "select".
+CHOICE = re.compile(r"\b(?:which|either|choose|pick|select|or)\b", re.IGNORECASE)
+# Another value than the one given ("another date", "a different time").
+OTHER = re.compile(r"\b(?:another|different|other|alternative|else)\b", re.IGNORECASE)
+_ITEM = re.compile(r"^\s*(?:[-*\u2022]|\(?\w\)|\d+[.)])\s+(.+?)\s*$")
+_SEPARATOR = re.compile(r",(?!\d)\s*(?:and |or )?|;\s*|\s+(?:and|or)\s+")
+_STOP = {
+    "the", "a", "an", "my", "your", "our", "of", "for", "to", "on", "in", "and", "or", "from",
+    "with", "one", "is", "it", "i", "you", "me", "this", "that", "at", "by", "be", "do", "can",
+    "would", "like", "want", "please", "need", "know", "which", "what", "so", "as",
+}  # fmt: skip
+_MONTHS = (
+    "January", "February", "March", "April", "May", "June", "July", "August", "September",
+    "October", "November", "December",
+)  # fmt: skip
+
+
+def written_forms(value: str) -> list[str]:
+    """`value` and the ways people write it: an ISO date as "13 September", "September 13",
+    "Sep 13", "13/09/2025"; an amount without or with its thousands separator and cents
+    ("1708.5" -> "1,708.50"). Example: "2025-09-13" -> [..., "13 September", ...]."""
+    forms = [value]
+    try:
+        day = date.fromisoformat(value)
+    except ValueError:
+        day = None
+    if day is not None and len(value) == 10:
+        month = _MONTHS[day.month - 1]
+        forms += [f"{day.day} {month}", f"{month} {day.day}", f"{day.day} {month[:3]}"]
+        forms += [f"{month[:3]} {day.day}", f"{day.day:02d}/{day.month:02d}/{day.year}"]
+    if re.fullmatch(r"\d+(?:\.\d+)?", value):
+        amount = float(value)
+        whole = f"{amount:,.0f}" if amount.is_integer() else ""
+        forms += [f"{amount:,.2f}", f"{amount:.2f}", whole]
+    return [f for f in dict.fromkeys(forms) if f]
+
+
+def holds(text: str, value: str) -> bool:
+    """Whether `text` holds `value` in any of its written forms, as a whole token."""
+    folded = text.casefold()
+    for form in written_forms(value):
+        pattern = rf"(?<![\w@.-]){re.escape(form.casefold())}(?![\w@-]|\.\w)"
+        if re.search(pattern, folded):
+            return True
+    return False
+
+
+def _split(text: str) -> list[str]:
+    """`text` cut at its separators (commas, "and", "or"), not inside parentheses."""
+    parts, depth, start = [], 0, 0
+    for match in re.finditer(r"[()]|" + _SEPARATOR.pattern, text):
+        token = match.group()
+        if token == "(":
+            depth += 1
+        elif token == ")":
+            depth = max(0, depth - 1)
+        elif depth == 0:
+            parts.append(text[start : match.start()])
+            start = match.end()
+    parts.append(text[start:])
+    return [p.strip(" .?!:") for p in parts if p.strip(" .?!:")]
+
+
+def options(message: str) -> list[str]:
+    """The options a message lists, in order ([] when it lists fewer than two): list lines
+    ("- Lisa (Year 9)"), a run after a colon ("two daughters: Lisa (Year 9) and Brandy
+    (Year 10)."), a run in parentheses ("all three alerts (heat, flood and wind)"), or the
+    alternatives of an either-or question ("the 14 August order or the
+    2 September one?")."""
+    items = [m.group(1) for line in message.splitlines() if (m := _ITEM.match(line))]
+    if len(items) >= 2:
+        return items
+    for sentence in re.split(r"(?<=[.?!])\s+", message):
+        if ":" in sentence:
+            found = _split(sentence.split(":", 1)[1])
+            if len(found) >= 2:
+                return found
+    for inside in re.findall(r"\(([^()]*)\)", message):  # "all three alerts (heat, flood, wind)"
+        found = _split(inside)
+        if len(found) >= 2:
+            return found
+    for sentence in re.split(r"(?<=[.?!])\s+", message):
+        if sentence.endswith("?") and re.search(r"\bor\b", sentence, re.IGNORECASE):
+            asked = re.sub(r"^.*?\b(?:is it|was it|do you mean)\b", "", sentence, flags=re.I)
+            found = _split(asked)
+            if len(found) >= 2:
+                return found
+    return []
+
+
+def _content(text: str) -> set[str]:
+    words = re.findall(r"[a-z0-9]+", text.casefold())
+    return {w[:5] for w in words if w not in _STOP and len(w) > 1}
+
+
+def choose(listed: list[str], values: list[str], words: str) -> int | None:
+    """The index of the one option of `listed` that the caller's details pick out: the most of
+    `values` (their ids, names, dates, amounts) held in it, then the most words shared with the
+    caller's own `words` (what they asked for) that the other options lack; None on a tie or
+    when nothing picks one. Example: (["Lisa (Year 9)", "Brandy (Year 10)"], ["Lisa"], "") -> 0."""
+    shared = set.intersection(*(_content(o) for o in listed)) if listed else set()
+    mine = _content(words) - shared
+    scores = [
+        (sum(holds(o, v) for v in values), len((_content(o) - shared) & mine)) for o in listed
+    ]
+    best = max(scores, default=(0, 0))
+    if best == (0, 0) or scores.count(best) > 1:
+        return None
+    return scores.index(best)
