@@ -16,7 +16,7 @@ from tests.fixtures.killer import KILL_INDEX
 from tests.test_shard_merge import SUMMED, fingerprint, markers, one_error_line, run_json
 from toolscale.core.errors import ConfigError
 from toolscale.pipeline import ray as ray_executor
-from toolscale.pipeline.generate import GenerateConfig, check_config
+from toolscale.pipeline.generate import GenerateConfig, check_generate
 
 ROOT = Path(__file__).resolve().parents[1]
 CONFIGS = ("tasks", "traces", "rejected", "worlds")
@@ -162,7 +162,7 @@ def config(**options) -> GenerateConfig:
 )
 def test_options_the_ray_executor_cannot_honour_are_refused(options, words):
     with pytest.raises(ConfigError, match=words.replace("-", r"\-")):
-        check_config(config(**options))
+        check_generate(config(**options))
 
 
 def test_an_address_that_is_not_host_port_is_refused():

@@ -166,7 +166,7 @@ def _at_least(flag: str, value: float, minimum: float) -> None:
         raise ConfigError(f"{flag} must be at least {minimum:g} (got {value:g})")
 
 
-def check_config(config: SynthesizeConfig) -> SynthesizeConfig:
+def check_synthesize(config: SynthesizeConfig) -> SynthesizeConfig:
     """Raise ConfigError for any option that cannot work; return the config with its domains
     resolved. Sends nothing and writes nothing."""
     _at_least("--num-tasks", config.num_tasks, 1)

@@ -23,15 +23,11 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
 from toolscale.config.generate import CACHE_DIR, GenerateConfig
-from toolscale.config.provenance import run_versions
-from toolscale.config.synthesize import SynthesizeConfig
 from toolscale.config.teacher_checks import check_teacher
 from toolscale.core.contract import ToolKind
 from toolscale.core.errors import ConfigError
@@ -50,12 +46,12 @@ from toolscale.pipeline.chunk import (
     run_chunk,
     write_chunk,
 )
+from toolscale.pipeline.driver import local_endpoint, open_output, run_head
 from toolscale.pipeline.plan import check_shard, plan
 from toolscale.pipeline.ray import check_ray, connect, leave, run_on_ray
 from toolscale.play.factory import open_teacher
 from toolscale.sample.stored_source import with_source
-from toolscale.sandbox.guard import check_isolation, isolation_warning
-from toolscale.sandbox.isolation import isolation_level
+from toolscale.sandbox.guard import check_isolation
 from toolscale.sandbox.pool import SandboxPool
 from toolscale.stats.attempts import attempt_report
 from toolscale.stats.rewards import reward_report
@@ -76,7 +72,7 @@ class Progress(Protocol):
     def __call__(self, stats: RunStats, endpoints: dict[str, Any] | None = None) -> None: ...
 
 
-def check_config(config: GenerateConfig) -> None:
+def check_generate(config: GenerateConfig) -> None:
     if config.num_tasks < 1:
         raise ConfigError(f"--num-tasks must be at least 1 (got {config.num_tasks})")
     if config.chunk_size < 1:
@@ -145,7 +141,7 @@ def expert_backends(domains: list[str], experts: Path | None = None) -> dict[str
 
 
 @dataclass
-class RunState:
+class GenerateState:
     stats: RunStats = field(default_factory=RunStats)
     status: str = "complete"
     stop_reason: str = ""
@@ -157,11 +153,11 @@ async def _run(
     output: Output,
     on_progress: Progress | None,
     local: tuple[str, str] | None = None,
-) -> RunState:
+) -> GenerateState:
     """Run the chunks, several at once so that `concurrency` episodes can be in flight; each
     chunk is written when it is complete. A StopRun (budget, endpoint refusal) cancels the
     unfinished chunks, which a --resume redoes (their requests come from the cache)."""
-    state = RunState()
+    state = GenerateState()
     cache_dir = output.root / CACHE_DIR
     run = open_teacher(
         config.teacher, config, detours=config.detours, cache_dir=cache_dir, local=local
@@ -235,23 +231,12 @@ async def probe_endpoints(config: GenerateConfig) -> None:
 
 def run_json(config: GenerateConfig, stats: RunStats, status: str) -> dict[str, Any]:
     return {
-        "status": status,
-        "config": config.resolved(),
+        **run_head(config, status, model_writes_code=config.teacher != "reference"),
         **stats.report(config.domains),
         "experts": expert_backends(config.domains, config.experts),
         **tau2_checks(config.domains, config.judge_model),
         "attempts": attempt_report(stats.passes, stats.model_errors),
-        "isolation": isolation_level(),
-        **isolation_note(config),
-        "versions": run_versions(),
     }
-
-
-def isolation_note(config: GenerateConfig) -> dict[str, str]:
-    """run.json's `isolation_warning` when model-written code ran below full isolation (the
-    opt-in `--isolation` allowed it; the card shows it as a warning)."""
-    warning = isolation_warning(config.domains, config.teacher != "reference")
-    return {"isolation_warning": warning} if warning else {}
 
 
 class RunFailed(Exception):
@@ -303,7 +288,7 @@ def failures(config: GenerateConfig, stats: RunStats, complete: bool) -> list[st
 def generate(config: GenerateConfig, on_progress: Progress | None = None) -> dict[str, Any]:
     """Run generation to completion; returns the run summary also written to OUT/run.json.
     Raises RunFailed (after writing everything) when the run met domain bugs."""
-    check_config(config)
+    check_generate(config)
     config = replace(config, domains=resolve(",".join(config.domains)))
     if config.tasks_from is not None:
         config = with_source(config)
@@ -311,8 +296,6 @@ def generate(config: GenerateConfig, on_progress: Progress | None = None) -> dic
     check_schemas(config.domains)
     # Before anything is written: an LLM teacher's programs run only where the sandbox holds.
     check_isolation(config.isolation, config.domains, config.teacher != "reference")
-    if config.teacher != "local":  # the local server is started, and asked, by the run
-        asyncio.run(probe_endpoints(config))
     joined = connect(config.ray_address) if config.executor == "ray" else False
     try:
         return _generate(config, on_progress)
@@ -321,15 +304,16 @@ def generate(config: GenerateConfig, on_progress: Progress | None = None) -> dic
 
 
 def _generate(config: GenerateConfig, on_progress: Progress | None) -> dict[str, Any]:
-    output = Output(config.out)
-    output.prepare(config.resume)
-    check_resume(output, config)
-    check_code(output, config)
-    check_finished(output, config)
+    def same_run(output: Output) -> None:
+        check_resume(output, config)
+        check_code(output, config)
+        check_finished(output, config)
+
+    output = open_output(config, lambda: probe_endpoints(config), same_run)
     write_json(config.out / "run.json", run_json(config, RunStats(), "running"))
     try:
         if config.executor == "ray":
-            state = RunState()
+            state = GenerateState()
             state.stats, state.status, state.stop_reason, state.endpoints = run_on_ray(
                 config, output, plan(config), finished, on_progress
             )
@@ -361,17 +345,3 @@ def _generate(config: GenerateConfig, on_progress: Progress | None) -> dict[str,
     if problems:
         raise RunFailed(problems, summary)
     return summary
-
-
-@contextmanager
-def local_endpoint(
-    config: GenerateConfig | SynthesizeConfig,
-) -> Iterator[tuple[str, str] | None]:
-    """For `--teacher local`: a started local server's (base_url, model), stopped on leaving."""
-    if config.teacher != "local":
-        yield None
-        return
-    from toolscale.llm.local.server import serve_local_model
-
-    with serve_local_model(config.model) as server:
-        yield server.base_url, server.model

@@ -26,7 +26,7 @@ from toolscale.publish.card import card
 from toolscale.stats.synthesize import Yields
 from toolscale.synthesize import dedup
 from toolscale.synthesize.pipeline import CHUNK, DomainResult, duplicate_reason, rejected_row
-from toolscale.synthesize.run import CONFIGS, RunState, report
+from toolscale.synthesize.run import CONFIGS, SynthesisState, report
 from toolscale.synthesize.shards import ShardPart, read_part
 from toolscale.write.output import Output, write_json
 
@@ -115,7 +115,7 @@ def write(inputs: list[Input], config: dict[str, Any], root: Path) -> dict[str, 
     parts = [(item, read_part(item.root)) for item in check_shards(inputs)]
     output = Output(root)
     output.prepare(resume=False)
-    state = RunState()
+    state = SynthesisState()
     for domain in parts[0][1].domains:
         rows, yields = merge_domain(domain, parts, config)
         for name in CONFIGS:

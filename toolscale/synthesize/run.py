@@ -20,14 +20,11 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from toolscale.config.provenance import run_versions
-from toolscale.config.synthesize import CACHE_DIR, SynthesizeConfig, check_config
+from toolscale.config.synthesize import CACHE_DIR, SynthesizeConfig, check_synthesize
 from toolscale.core.errors import ConfigError
 from toolscale.llm.ledger import BudgetExhausted, StopRun
 from toolscale.llm.probe import probe
-from toolscale.pipeline.generate import local_endpoint
-from toolscale.sandbox.guard import isolation_warning
-from toolscale.sandbox.isolation import isolation_level
+from toolscale.pipeline.driver import local_endpoint, open_output, run_head
 from toolscale.sandbox.pool import SandboxPool
 from toolscale.stats.synthesize import Yields
 from toolscale.synthesize import dedup
@@ -48,7 +45,7 @@ class BudgetStop(Exception):
 
 
 @dataclass
-class RunState:
+class SynthesisState:
     results: dict[str, DomainResult] = field(default_factory=dict)
     status: str = "complete"
     stop_reason: str = ""
@@ -74,8 +71,8 @@ async def _run(
     output: Output,
     contamination: dedup.NearDuplicates | None,
     local: tuple[str, str] | None,
-) -> RunState:
-    state = RunState()
+) -> SynthesisState:
+    state = SynthesisState()
     started = time.perf_counter()
     clients = Clients(config, output.root / CACHE_DIR, local)
     if local is not None:  # an endpoint of ours: asked once it is up
@@ -115,7 +112,7 @@ async def probe_endpoints(config: SynthesizeConfig) -> None:
         await clients.aclose()
 
 
-def report(solver_attempts: int, state: RunState) -> dict[str, Any]:
+def report(solver_attempts: int, state: SynthesisState) -> dict[str, Any]:
     """run.json's synthesis section: yields per domain and in total, and what each accepted
     task cost in requests, tokens and wall time."""
     per_domain = {d: r.yields for d, r in state.results.items()}
@@ -147,17 +144,8 @@ def report(solver_attempts: int, state: RunState) -> dict[str, Any]:
     }
 
 
-def run_json(config: SynthesizeConfig, status: str, state: RunState | None) -> dict[str, Any]:
-    summary: dict[str, Any] = {
-        "status": status,
-        "command": "synthesize",
-        "config": config.resolved(),
-        "isolation": isolation_level(),
-        "versions": run_versions(),
-    }
-    warning = isolation_warning(config.domains, model_writes_code=True)
-    if warning:
-        summary["isolation_warning"] = warning
+def run_json(config: SynthesizeConfig, status: str, state: SynthesisState | None) -> dict[str, Any]:
+    summary = run_head(config, status, model_writes_code=True, command="synthesize")
     if state is not None:
         summary["synthesis"] = report(config.solver_attempts, state)
         summary["endpoints"] = state.endpoints
@@ -186,15 +174,13 @@ def check_resume(output: Output, config: SynthesizeConfig) -> None:
 def synthesize(config: SynthesizeConfig) -> dict[str, Any]:
     """Run synthesis to completion; returns the summary also written to OUT/run.json. Raises
     ConfigError before anything is sent for bad options, BudgetStop at --max-cost-usd."""
-    config = check_config(config)
+    config = check_synthesize(config)
     contamination = None
     if config.decontaminate is not None:
         contamination = dedup.load_tau2(config.decontaminate, config.dedup_threshold)
-    if config.teacher != "local":  # the local server is started, and asked, by the run
-        asyncio.run(probe_endpoints(config))
-    output = Output(config.out)
-    output.prepare(config.resume)
-    check_resume(output, config)
+    output = open_output(
+        config, lambda: probe_endpoints(config), lambda output: check_resume(output, config)
+    )
     write_json(config.out / "run.json", run_json(config, "running", None))
     with local_endpoint(config) as local:
         state = asyncio.run(_run(config, output, contamination, local))
