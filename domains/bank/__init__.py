@@ -595,7 +595,7 @@ GOALS = (
         ),
         done="{account} ({account[account_id]}) is frozen, and I'm not able to unfreeze accounts, "
         "so I have transferred you to a human agent.",
-        report=("account.account_id",),
+        report=(),  # a hand-off: judged on its look-up, not on the caller's own account id
         when=lambda d: d["account"]["status"] == "frozen",
         motives=(
             "It's been like this for two days.",
@@ -756,7 +756,7 @@ class BankDomain(StatefulDomain):
     """A retail bank's customer service: one bank of about 1,700 records per run seed."""
 
     name = "bank"
-    version = "4.0"
+    version = "4.1"
     toolkit = BankTools
     rules = rules
     entities = ENTITIES
