@@ -40,6 +40,7 @@ from toolscale.kit.declare import render_policy
 from toolscale.kit.graph import ToolGraph
 from toolscale.kit.identify import twins
 from toolscale.kit.sampling import Collision, sample_named
+from toolscale.kit.shots import held
 from toolscale.sample import worlds
 from toolscale.sandbox.execute import execute
 
@@ -77,7 +78,9 @@ def test_a_refusal_makes_no_write_and_the_tool_would_refuse(kind: str) -> None:
         names = [a.name for a in spec.gold_actions]
         assert not any(SPECS[n].kind is ToolKind.WRITE for n in names)
         assert (names[-1] == "transfer_to_human_agents") == (".handoff." in kind)
-        assert spec.required_facts  # values only a look-up shows
+        # its reason, never an id the caller had, and the look-up that establishes it
+        assert not [f for f in spec.required_facts if held(spec.initial_state, f)]
+        assert any(SPECS[n].kind is ToolKind.READ for n in names)
         goal = next(g for g in DOMAIN.goals if g.name == kind.split(".")[0])
         assert goal.tool not in names
 

@@ -115,14 +115,24 @@ class Holds(StatefulDomain):
         }
 
 
-def test_a_refusal_whose_only_proof_the_policy_says_is_drawn_again() -> None:
+def test_a_refusal_whose_reason_the_policy_says_needs_its_look_up() -> None:
+    """A refusal states its reason even when the policy names it ("frozen"), and is no longer
+    drawn again for it (issue 33): the look-up, which the verifier requires of a task that
+    changes nothing, is what a blind refusal lacks."""
     domain = Holds()
     assert "suspend_account.no.frozen" in domain.templates
+    reasons = set()
     for index in range(12):
         spec = domain.sample_named(random.Random(index), 0, index, "suspend_account.no.frozen")
         asked = spec.gold_actions[0].arguments["account_id"]
-        assert spec.initial_state["accounts"][asked]["status"] == "held"
-        assert spec.required_facts == ["held"]
+        status = spec.initial_state["accounts"][asked]["status"]
+        assert spec.required_facts == [status]
+        reasons.add(status)
+        gold = [a.as_dict() for a in spec.gold_actions]
+        assert domain.evidence_problems(spec.required_facts, spec.scenario, [], gold)
+        looked = [(a.name, a.arguments, "{}") for a in spec.gold_actions]
+        assert domain.evidence_problems(spec.required_facts, spec.scenario, looked, gold) == []
+    assert reasons == {"frozen", "held"}
 
 
 def test_a_draw_without_evidence_after_the_caller_is_drawn_is_drawn_again() -> None:

@@ -162,8 +162,9 @@ def test_the_issue_examples_now_fail():
     item = first_of("railway", "upgrade.no.not_standard")
     known = ", ".join(item.task.user_scenario.known.values())  # a booking id or an email
     problems = said_blind(item, f"Noted, {known}.")
-    assert any("required fact not stated" in p for p in problems)
-    assert any("no look-up backs" in p for p in problems)
+    # Its booking id is no fact (issue 33) and its reason ("saver") may be the caller's own
+    # word: what fails it is the look-up a refusal needs.
+    assert any("no look-up" in p for p in problems)
     item = first_of("bank", "pay.no.over_daily_limit")
     problems = said_blind(item, "Sure thing, I will handle that via standard processing.")
     assert problems

@@ -226,7 +226,7 @@ CHANGES = (
         ),
         done="{account} ({account[account_id]}) is frozen, and I'm not able to unfreeze accounts, "
         "so I have transferred you to a human agent.",
-        report=("account.account_id",),
+        report=(),  # a hand-off: judged on its look-up, not on the caller's own account id
         when=lambda d: d["account"]["status"] == "frozen",
         motives=(
             "It's been like this for two days.",

@@ -149,7 +149,6 @@ def check_exchange(state: Record, order_id: str, variant_id: str, new_variant_id
             if variant["stock"] < item["quantity"]:
                 raise OutOfStock(
                     f"the {product['name']} in {variant['option']} is out of stock",
-                    shows=(variant["variant_id"],),
                 )
             return variant
     raise ToolError(f"{wanted!r} is not another variant of the {product['name']}")

@@ -171,7 +171,7 @@ GOALS = (
         ),
         done="I moved {booking} to showing {showing_id} ({new_film}, {new_date} at {new_time}); "
         "the price difference is {difference}.",
-        report=("showing_id", "difference"),
+        report=("difference",),
         before=("list_showings",),
         check=rules.check_exchange,
         extra=_target,
@@ -301,7 +301,7 @@ class MovieDomain(StatefulDomain):
     """A cinema chain's desk: 8 cinemas, ~320 showings, 180 customers, ~450 bookings."""
 
     name = "movie"
-    version = "1.1"
+    version = "1.2"
     toolkit = MovieTools
     rules = rules
     entities = ENTITIES

@@ -101,7 +101,7 @@ GOALS = (
         ),
         done="{booking} is now on train {new_train_number} at {departure_time} on {travel_date}; "
         "you paid {total_to_pay} (change fee {change_fee}).",
-        report=("new_train_number", "total_to_pay"),
+        report=("total_to_pay",),
         before=(SEARCH, ("get_change_quote", _move)),
         check=rules.change_quote,
         when=lambda d: bool(_others(d)),
@@ -222,7 +222,7 @@ GOALS = (
         ),
         done="Moving {booking} to train {new_train_number} would cost {total_to_pay} (change "
         "fee {change_fee}). I have not changed it.",
-        report=("new_train_number", "total_to_pay"),
+        report=("total_to_pay",),
         before=(SEARCH,),
         check=rules.change_quote,
         when=lambda d: bool(_others(d)),
@@ -242,7 +242,7 @@ GOALS = (
             "come to",
         ),
         done="{tickets} on train {train_number} cost {total} in total.",
-        report=("train_number", "total"),
+        report=("total",),
         before=(SEARCH,),
         extra=_trip((1, 2, 3, 4)),
         motives=("We're planning a family trip.", "I'm comparing prices for a group."),
@@ -281,7 +281,7 @@ GOALS = (
         ),
         done="Compensation claims are handled by our human agents, so I have transferred you to "
         "one with a summary of your claim about train {booking[train_number]}.",
-        report=("booking.train_number",),
+        report=(),  # a hand-off: judged on its look-up, not on the train's id
         when=lambda d: d["booking"]["status"] == "confirmed" and _status(d) == "departed",
         motives=("I missed an important appointment.", "We waited for over an hour."),
         weight=2,
@@ -321,7 +321,7 @@ class RailwayDomain(StatefulDomain):
     """Train tickets of one railway: 16 stations, ~220 trains, 140 customers, ~400 bookings."""
 
     name = "railway"
-    version = "4.0"
+    version = "4.1"
     toolkit = RailwayTools
     rules = rules
     entities = ENTITIES

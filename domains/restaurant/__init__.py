@@ -200,7 +200,7 @@ class RestaurantDomain(StatefulDomain):
     """Reservations at a city's restaurants: 24 restaurants, 160 customers, ~450 reservations."""
 
     name = "restaurant"
-    version = "1.1"
+    version = "1.2"
     toolkit = RestaurantTools
     rules = rules
     entities = ENTITIES

@@ -340,7 +340,7 @@ GOALS = (
         extra=lambda d: {"date": rules.shift(rules.TODAY, -d.rng.randint(1, 10))},
         done="Forecast quality goes to our meteorologists, so I have transferred you to a human "
         "agent about {location} ({location[location_id]}).",
-        report=("location.location_id",),
+        report=(),  # a hand-off: judged on its look-up, not on the location's id
         motives=alts(
             "It said sun and we got hail. | We cancelled an event for nothing.",
             "Our harvest got soaked. | The frost warning never came. | My roof leaked.",
@@ -374,7 +374,7 @@ class WeatherDomain(StatefulDomain):
     """A weather service's account desk: 36 locations, 150 accounts, ~320 alerts, ~110 stations."""
 
     name = "weather"
-    version = "1.0"
+    version = "1.1"
     toolkit = WeatherDeskTools
     rules = rules
     entities = ENTITIES

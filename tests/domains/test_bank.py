@@ -372,10 +372,15 @@ def test_sampled_gold_paths_replay_and_report_their_facts(tasks: list[TaskSpec])
         assert spec.difficulty == expected
         for fact in spec.required_facts:
             assert fact_stated(fact, spec.final_message), (spec.template, fact)
-            assert any(fact_stated(fact, out) for out in outputs), (spec.template, fact)
+            # a look-up shows it, or it is a limit of the policy a refusal gives as its reason
+            refused = ".no." in spec.template or ".handoff." in spec.template
+            limit = refused and fact_stated(fact, BankDomain.policy)
+            assert limit or any(fact_stated(fact, out) for out in outputs), (spec.template, fact)
             assert not fact_stated(fact, spec.instruction), (spec.template, fact)
         changed = state_hash(kit.state) != state_hash(spec.initial_state)
-        assert spec.required_facts or changed, spec.template
+        refusal = ".no." in spec.template or ".handoff." in spec.template
+        refusal = refusal or spec.gold_actions[-1].name == "transfer_to_human_agents"
+        assert spec.required_facts or changed or refusal, spec.template
     assert {t.difficulty for t in tasks} == {"easy", "medium", "hard"}
 
 

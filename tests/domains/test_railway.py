@@ -258,11 +258,16 @@ def test_gold_replays_reach_the_goal_and_state_the_facts(every_kind) -> None:
         assert outputs == outputs_again and state_hash(kit.state) == state_hash(again.state)
         writes = [a for a in spec.gold_actions if specs[a.name].kind == "write"]
         assert bool(writes) == (state_hash(kit.state) != state_hash(spec.initial_state))
-        assert writes or spec.required_facts, spec.template
+        # a refusal whose reason the caller gave ("saver") states no fact: its look-up proves it
+        refusal = ".no." in spec.template or ".handoff." in spec.template
+        refusal = refusal or spec.gold_actions[-1].name == "transfer_to_human_agents"
+        assert writes or spec.required_facts or refusal, spec.template
         for fact in spec.required_facts:
             assert fact_stated(fact, spec.final_message), (spec.template, fact)
             assert not fact_stated(fact, spec.instruction), (spec.template, fact)
-            assert any(fact_stated(fact, out) for out in outputs), (spec.template, fact)
+            refused = ".no." in spec.template or ".handoff." in spec.template
+            limit = refused and fact_stated(fact, RailwayDomain.policy)
+            assert limit or any(fact_stated(fact, out) for out in outputs), (spec.template, fact)
         assert 1 <= len(spec.gold_actions) <= 8
     assert {s.difficulty for s in every_kind} == {"easy", "medium", "hard"}
 

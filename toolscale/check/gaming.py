@@ -7,7 +7,9 @@ gold route and detours, by `GamingTeacher`; `toolscale.check.reward_check` runs 
 - `ask_blank`: ask the strongest expert "?" and relay its reply;
 - `expert_does_all`: send the whole task to the strongest expert and relay its reply;
 - `paste_outputs`: play the gold calls, then answer with every tool result pasted (not played
-  where the gold route relays one expert reply: pasting it is that route);
+  where the gold route relays one expert reply, or makes one call whose whole result is shorter
+  than the verifier's PASTE_MIN, a program's printed number: pasting it is that route, and a
+  JSON answer's bare field is its answer);
 - `every_tool_once`: call every offered tool once (arguments filled from its schema), then play
   the gold route and give the gold answer;
 - `repeat_cheap`: play the gold route, then call the cheapest offered tool ten more times;
@@ -40,6 +42,7 @@ from typing import Any
 from toolscale.core.contract import Action, canonical_state
 from toolscale.core.records import Task
 from toolscale.economics.prices import price_call
+from toolscale.judge.verify import PASTE_MIN
 from toolscale.kit.evidence import parrot
 from toolscale.play.reference import ReferenceTeacher, final_message
 from toolscale.play.transcript import Transcript, close_draft, open_draft, record_call
@@ -138,7 +141,9 @@ def routes(item: SampledTask) -> dict[str, tuple[list[Action], Answer]]:
         plays["ask_blank"] = ([Action(ask, {"expert": STRONGEST, "question": "?"})], relay)
         whole = Action(ask, {"expert": STRONGEST, "question": task.instruction})
         plays["expert_does_all"] = ([whole], relay)
-    if not (len(gold) == 1 and gold[0].name == "ask_expert"):  # else pasting is relaying: gold
+    one = item.gold_outcomes[0].output if len(item.gold_outcomes) == 1 else None
+    answering = one is not None and len("".join(one.split())) < PASTE_MIN  # "1309": the answer
+    if not (len(gold) == 1 and gold[0].name == "ask_expert") and not answering:  # else: gold
         plays["paste_outputs"] = (gold, lambda outs: ("\n".join(o.output for o in outs), None))
     everything = [Action(name, filled_arguments(schema)) for name, schema in offered.items()]
     plays["every_tool_once"] = ([*everything, *gold], gold_answer)

@@ -1,22 +1,21 @@
 """Does a final message commit to the expected answer, and does it state a required fact?
 
 Pure text matching, shared by every domain's default checks (`Domain.check_answer`,
-`Domain.missing_facts`) and by the verifier. No domain knowledge lives here.
+`Domain.missing_facts`) and by the verifier. Values are read as people write them
+(`toolscale.core.written`: "$1,708.50", "13 September", "7:30 pm"); no domain knowledge lives
+here. docs/rewards.md lists the accepted forms and the cases that fail.
 """
 
 from __future__ import annotations
 
+import json
 import re
 
-_NUMBER = re.compile(r"(?<![\w.:-])-?\d+(?:\.\d+)?(?![\w.:-]*\d)")  # not in 12:30, 2025-06-30
+from toolscale.core.written import clock, dates, iso_date, numbers, plain, times
 
 
 def normalize_text(text: str) -> str:
     return " ".join(text.casefold().replace(",", "").split())
-
-
-def _numbers(text: str) -> list[float]:
-    return [float(m) for m in _NUMBER.findall(text.replace(",", ""))]
 
 
 # "The answer is X." / "Answer: X" / "Final answer: X", at the start of the message or of a
@@ -27,55 +26,132 @@ _STATEMENT = re.compile(
     re.IGNORECASE,
 )
 _ARTICLE = re.compile(r"^(?:the|a|an)\s+")
+# A sentence ends at ".", "!" or "?" before a space (not after a title: "Dr. Abbott"), or a line.
+_SENTENCE_END = re.compile(
+    r"(?<=[.!?])(?<!\bdr\.)(?<!\bmr\.)(?<!\bms\.)(?<!\bmrs\.)(?<!\bst\.)\s+|\n+", re.IGNORECASE
+)
+_SPELLINGS = {"canceled": "cancelled", "cancelation": "cancellation"}
+
+
+def answer_field(final_answer: str) -> str | None:
+    """The "answer" field of a final answer that is a JSON object (a non-string value as its
+    JSON text), else None: `{"answer": "1708.50", "confidence": 0.9}` -> "1708.50"."""
+    try:
+        value = json.loads(final_answer)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(value, dict) or "answer" not in value:
+        return None
+    answer = value["answer"]
+    return answer if isinstance(answer, str) else json.dumps(answer)
+
+
+def _statement(text: str) -> str | None:
+    values = {match["value"].strip() for match in _STATEMENT.finditer(text)}
+    values.discard("")
+    return values.pop() if len(values) == 1 else None
 
 
 def committed_answer(final_message: str) -> str | None:
     """The answer a message commits to: the X of its answer statement ("The answer is X." or
     "Answer: X", X up to the end of its sentence), or None when it makes no statement or
-    several that differ (a list of candidates is no answer).
+    several that differ (a list of candidates is no answer). A JSON object's "answer" field is
+    the answer, bare or as a sentence: its statement when it makes one, else the whole field.
 
     Examples: "Founded in 1821. The answer is Kelby Marsh." -> "Kelby Marsh";
-    "Answer: 42" -> "42"; "The answer is 3. The answer is 4." -> None; "36\n4630.5" -> None.
+    "Answer: 42" -> "42"; "The answer is 3. The answer is 4." -> None; "36\n4630.5" -> None;
+    '{"answer": "1708.50", "confidence": 0.99}' -> "1708.50".
     """
-    values = set()
-    for match in _STATEMENT.finditer(final_message):
-        values.add(match["value"].strip())
-    values.discard("")
-    return values.pop() if len(values) == 1 else None
+    field = answer_field(final_message)
+    if field is None:
+        return _statement(final_message)
+    whole = " ".join(field.split()).rstrip(".")
+    return _statement(field) or whole or None
 
 
 def _bare(text: str) -> str:
     return _ARTICLE.sub("", normalize_text(text).strip(" .!\"'"))
 
 
-def answer_matches(expected: str, final_message: str) -> bool:
-    """Whether the message commits to the expected answer (`committed_answer`). A numeric answer
-    must be the one number of the statement ("$69.30" and "12 hours" count, "12 or 13" does
-    not; relative tolerance 1e-9, so 4197208 is not 4197207 and 1234568.89 is not 1234567.89). A
-    text answer must be the statement, ignoring case, commas,
-    spacing, a leading article and a trailing parenthesis ("the Vell (a river)" matches "Vell")."""
-    value = committed_answer(final_message)
-    if value is None:
-        return False
+def _close(a: float, b: float) -> bool:
+    return abs(a - b) <= 1e-9 * max(1.0, abs(b))
+
+
+def value_matches(expected: str, value: str) -> bool:
+    """Whether a committed answer `value` is the expected answer: for a number, the one number
+    it holds ("$1,708.50", "12 hours"; not "12 or 13"); for an ISO date, the one date it names
+    ("Saturday 13 September 2025", "13/09/2025") and no other number; for text, the text
+    itself, ignoring case, commas, spacing, a leading article and a trailing parenthesis."""
     try:
         target = float(expected.replace(",", ""))
     except ValueError:
+        day = iso_date(expected)
+        if day is not None:
+            named = dates(value)
+            spans = {m.span for m in named}  # a slashed date is read two ways: one mention
+            rest = plain(value)
+            for start, end in sorted(spans, reverse=True):
+                rest = rest[:start] + " " + rest[end:]
+            one = len(spans) == 1 and any(m.means(day) for m in named)
+            return one and not re.search(r"\d", rest)
         stated = _bare(value)
         return stated == _bare(expected) or _bare(re.sub(r"\s*\(.*\)$", "", value)) == _bare(
             expected
         )
-    stated_numbers = _numbers(value)
-    return len(stated_numbers) == 1 and abs(stated_numbers[0] - target) <= 1e-9 * max(
-        1.0, abs(target)
-    )
+    stated_numbers = numbers(value)
+    return len(stated_numbers) == 1 and _close(stated_numbers[0], target)
+
+
+def answer_matches(expected: str, final_message: str) -> bool:
+    """Whether the message commits to the expected answer (`committed_answer`, judged by
+    `value_matches`; relative tolerance 1e-9, so 4197208 is not 4197207 and 1234568.89 is not
+    1234567.89): "The answer is the Vell (a river)." matches "Vell"."""
+    value = committed_answer(final_message)
+    return value is not None and value_matches(expected, value)
+
+
+def statements(text: str) -> str:
+    """`text` without its questions: the sentences that do not end with "?" ("Your refund is
+    $50. Shall I send it?" -> "Your refund is $50."). A fact asked back to the user is not
+    told."""
+    kept = [s for s in _SENTENCE_END.split(text) if not s.rstrip().endswith("?")]
+    return " ".join(kept)
+
+
+def _words(text: str) -> str:
+    """`text` for matching a text fact: lower case, no commas, "_" and "-" as spaces, one
+    spelling of "cancelled", single spaces."""
+    low = normalize_text(text.replace("_", " ").replace("-", " "))
+    return re.sub(r"\b(?:canceled|cancelation)\b", lambda m: _SPELLINGS[m[0]], low)
 
 
 def fact_stated(fact: str, final_message: str) -> bool:
-    """Whether a required fact appears in the final message. A numeric fact ("45.0") must equal
-    one of the numbers stated ("45.00" counts, "145.0" does not); any other fact (a name, a
-    date, an id) must appear as text, ignoring case, commas and spacing."""
+    """Whether a required fact appears in the message, in any ordinary form:
+
+    - a number ("1708.5") equals one of the numbers stated ("$1,708.50", "1708.50"; not
+      "145.0" for "45.0");
+    - an ISO date ("2025-09-13") is named ("13 September", "Sep 13, 2025", "13/09/2025",
+      "Saturday 13 September"; a year or weekday, when given, must be the date's);
+    - a time ("19:30") is stated ("7:30 pm", "19:30"), and a date and time ("2025-07-31
+      18:00") both;
+    - any other fact (a name, a status, an id) appears as whole words, ignoring case, commas,
+      spacing, "_" and "-" ("no_show" in "a no-show"; "active" not in "inactive").
+    """
     try:
         value = float(fact.replace(",", ""))
     except ValueError:
-        return normalize_text(fact) in normalize_text(final_message)
-    return any(abs(n - value) <= 1e-9 * max(1.0, abs(value)) for n in _numbers(final_message))
+        pass
+    else:
+        return any(_close(n, value) for n in numbers(final_message))
+    parts = fact.split()
+    if len(parts) == 2 and iso_date(parts[0]) and clock(parts[1]):
+        return all(fact_stated(part, final_message) for part in parts)
+    day = iso_date(fact)
+    if day is not None and any(m.means(day) for m in dates(final_message)):
+        return True
+    hour = clock(fact)
+    if hour is not None and hour in times(final_message):
+        return True
+    wanted = _words(fact)
+    found = re.search(rf"(?<!\w){re.escape(wanted)}(?!\w)", _words(final_message))
+    return bool(wanted) and found is not None

@@ -34,6 +34,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from toolscale.core.answers import answer_field
 from toolscale.core.contract import ToolKind, canonical_json
 from toolscale.core.errors import ConfigError
 from toolscale.core.preference import Preference, PreferenceVector
@@ -275,12 +276,10 @@ def json_answer(final_answer: str) -> dict[str, Any] | None:
 
 def answer_text(final_answer: str) -> str:
     """The text the outcome is judged on: the "answer" field of a JSON-object answer (so a stated
-    confidence is never read as the answer), else the whole message."""
-    value = json_answer(final_answer)
-    if value is None or "answer" not in value:
-        return final_answer
-    answer = value["answer"]
-    return answer if isinstance(answer, str) else json.dumps(answer)
+    confidence is never read as the answer; `toolscale.core.answers.answer_field`), else the
+    whole message."""
+    field = answer_field(final_answer)
+    return final_answer if field is None else field
 
 
 def answer_confidence(final_answer: str) -> float | None:

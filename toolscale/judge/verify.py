@@ -13,9 +13,10 @@
   is one) is
   the answer it commits to (`toolscale.core.contract.committed_answer`: one "The answer is X." or
   "Answer: X" statement). A final answer that is a JSON object with an "answer" field is judged
-  on that field (so a stated confidence is never the answer). Pasting: the final answer holds a
-  whole tool result of at least PASTE_MIN characters verbatim (spacing ignored); an expert's
-  reply is exempt, since relaying it is answering.
+  on that field (so a stated confidence is never the answer), bare ("1708.50") or as a
+  sentence; a fact only asked back to the user ("Is it $50?") is not stated. Pasting: the
+  final answer holds a whole tool result of at least PASTE_MIN characters verbatim (spacing
+  ignored); an expert's reply is exempt, since relaying it is answering.
 
 `preference_problems` checks the task's preference profile (forbidden tools, answer format and
 confidence, and with the attempt's metrics its latency or cost budget). It is deliberately not a
@@ -37,6 +38,7 @@ from typing import Any, Protocol
 
 from jsonschema import Draft202012Validator
 
+from toolscale.core.answers import statements
 from toolscale.core.contract import ToolKind, canonical_json
 from toolscale.core.errors import ConfigError
 from toolscale.core.records import Message, Task, ToolCall
@@ -170,9 +172,9 @@ def outcome_problems(task: Task, attempt: Attempt) -> list[str]:
     answer = answer_text(attempt.final_answer)
     domain = get_domain(task.domain)
     said = [m.content for m in attempt.messages if m.role == "assistant"]
-    problems += [
+    problems += [  # a fact only asked back to the user ("Is it $50?") is not told
         f"required fact not stated: {fact!r}"
-        for fact in domain.missing_facts(task.required_facts, answer, said)
+        for fact in domain.missing_facts(task.required_facts, statements(answer), said)
     ]
     looked = [  # a failed call, whose error may echo a guessed value, backs nothing
         (c.name, _parsed_arguments(c), c.output) for c in attempt.tool_calls if c.status == "ok"
@@ -180,7 +182,8 @@ def outcome_problems(task: Task, attempt: Attempt) -> list[str]:
     problems += domain.evidence_problems(
         task.required_facts, task.user_scenario, looked, task.gold_actions
     )
-    if task.expected_answer is not None and not domain.check_answer(task.expected_answer, answer):
+    expected = task.expected_answer  # judged on the whole answer: a JSON one's field is bare
+    if expected is not None and not domain.check_answer(expected, attempt.final_answer):
         problems.append(f"expected answer {task.expected_answer!r} not stated")
     return problems
 

@@ -28,12 +28,13 @@ from dataclasses import replace
 from functools import partial
 from typing import Any, cast
 
-from toolscale.core.contract import ToolError, ToolKind, fact_stated, tool_text
+from toolscale.core.contract import ToolError, ToolKind
 from toolscale.kit.declare import Draw, Goal, PolicyError, Record
 from toolscale.kit.draft import Draft
 from toolscale.kit.draws import draw_for
 from toolscale.kit.graph import HANDOFF, ToolGraph
 from toolscale.kit.identify import Plan, identify, twins
+from toolscale.kit.reasons import reason_facts
 from toolscale.kit.sampling import KitError, Template
 from toolscale.kit.shots import (
     Shot,
@@ -247,10 +248,9 @@ class Composer:
             )
         if type(error) is not rule:
             return None
-        outputs = [tool_text(o) for o in plan.outputs]
-        shown_by = [v for v in error.shows if any(fact_stated(v, o) for o in outputs)]
-        facts = list(dict.fromkeys([*shown_by, *plan.found]))
         words, _ = wordings(self.graph, goal, plan, draw)
+        said = " ".join([*words, *goal.motives, *plan.known.values(), *plan.stated.values()])
+        facts = reason_facts(error, plan.outputs, world, said)
         if rule.handoff:
             plan.do(HANDOFF, summary=f"Caller's request: {words[0]}. Policy: {error}.")
             final = (
@@ -261,7 +261,7 @@ class Composer:
         else:
             final = f"I'm sorry, I can't {you(words[0])}: {error}."
             assertion = f"The agent makes no change and explains the policy ({rule.rule})."
-        shot = Shot(words, with_facts(final, facts, plan.found), facts, [ACCEPT])
+        shot = Shot(words, with_facts(final, facts), facts, [ACCEPT])
         return self._draft(goal, plan, draw, shot, writes=False, assertions=[assertion])
 
     # -- two goals --------------------------------------------------------------------------

@@ -8,17 +8,20 @@ so a fact the caller said, or a phrase any agent says ("I cannot do that", "stan
 Here an *evidence fact* is a required fact that appears in nothing the caller says or can say
 (`user_words`) nor in `STOCK_PHRASES`. Two rules use it:
 
-- sampling (`check_evidence`, through `sample_task`): a read-only task has an evidence fact that
-  a result of its gold route shows (a status, an amount, a date, an id found by a look-up, or a
+- sampling (`check_evidence`, through `sample_task`): a read-only question has an evidence fact
+  that a result of its gold route shows (a status, an amount, a date, an id a write made, or a
   sum the calculator made of them) and that, unless it is a number, the policy text does not
-  hold either (a tier name the policy lists is guessable; a number is judged by the rule below);
+  hold either (a tier name the policy lists is guessable; a number is judged by the rule below).
+  A refusal or a hand-off states its reason, which may be a word the policy holds ("frozen"):
+  what establishes it is its look-up, so its gold route must make one;
 - verifying (`missing_evidence`, a `KitDomain`'s `evidence_problems`): an attempt at a task
-  with evidence facts must be backed by a look-up: a successful call's result shows one of them, or
-  the attempt made one of the gold route's READ calls (same tool and arguments: the look-up that
-  establishes them, tau2's action check, which lets an agent add up two balances in its head). A
-  failed call, whose error may echo a guessed value, backs nothing. So a refusal is correct only
-  after the look-up that justifies it, even when it says the right words, and a list of guesses
-  never passes a numeric fact.
+  with evidence facts, or at any task that leaves the state as it is, must be backed by a
+  look-up: a successful call's result shows one of its evidence facts, or the attempt made one
+  of the gold route's READ calls (same tool and arguments: the look-up that establishes them,
+  tau2's action check, which lets an agent add up two balances in its head). A failed call,
+  whose error may echo a guessed value, backs nothing. So a refusal is correct only after the
+  look-up that justifies it, even when it says the right words and its reason is a word any
+  agent could guess, and a list of guesses never passes a numeric fact.
 
 `parrot` is the no-look-up attempt both rules defeat (check-domain and the gaming suite play it).
 """
@@ -84,14 +87,22 @@ def missing_evidence(
 ) -> list[str]:
     """Why an attempt's facts are not backed by a look-up, or nothing. `looked` holds the
     attempt's successful calls as (tool, parsed arguments, result); `gold_reads` the READ calls
-    of the gold route as (tool, arguments)."""
+    of the gold route as (tool, arguments). A task that leaves the state as it is (its caller
+    accepts no change: a question, a refusal, a hand-off) needs the look-up even when every
+    fact is a word anyone could guess."""
     evidence = evidence_facts(facts, scenario)
-    if not evidence:
+    read_only = scenario is not None and not scenario.accepts_changes and bool(gold_reads)
+    if not evidence and not read_only:
         return []
     if any(fact_stated(f, out) for f in evidence for _, _, out in looked):
         return []
     if any((name, arguments) in gold_reads for name, arguments, _ in looked):
         return []
+    if not evidence:
+        return [
+            "no look-up establishes the answer: a task that changes nothing (a question, a "
+            "refusal, a hand-off) is answered only after the look-up that establishes it"
+        ]
     return [
         f"no look-up backs {evidence}: a fact the caller did not give must come from a tool "
         "result or from the look-up that establishes it"
@@ -106,11 +117,14 @@ def check_evidence(
     writes: bool,
     policy: str,
     error: type[Exception],
+    asks: bool = True,
 ) -> None:
     """The sampling rule (module docstring) on a draft whose gold calls returned `outputs`;
-    raises `error` (the kit's KitError) naming the template when it is broken."""
-    if writes:
-        return  # the state proves the work: a no-call attempt leaves it as it was
+    raises `error` (the kit's KitError) naming the template when it is broken. `asks`: the
+    request is a question (else a refusal or hand-off, established by its look-up, which the
+    caller of this function checks the gold route makes)."""
+    if writes or not asks:
+        return  # the state proves the work, or the look-up the verifier requires does
     strict = [
         fact
         for fact in evidence_facts(facts, scenario)

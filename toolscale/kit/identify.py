@@ -1,8 +1,8 @@
 """READ chains that identify a record from what the caller knows, played as a gold path.
 
 A `Plan` is one task's gold path under construction: a `GoldRunner` on a copy of the world, what
-the caller gives when asked (`known`) or says unasked (`stated`), and the ids the look-ups found
-that the caller never gave (`found`: evidence an agent can only have from a tool). `identify`
+the caller gives when asked (`known`) or says unasked (`stated`), and what its calls returned.
+The ids a look-up finds are never required facts (`toolscale.kit.shots.held`). `identify`
 reaches a record either through one of its finders (its id, a customer's email or phone, a
 restaurant's name) or through its owner: identify the owner, list its records, pick the one the
 caller describes; it never makes the same call twice.
@@ -27,7 +27,6 @@ class Plan:
     run: GoldRunner
     known: dict[str, str] = field(default_factory=dict)
     stated: dict[str, str] = field(default_factory=dict)
-    found: dict[str, str] = field(default_factory=dict)  # id -> what it names ("customer")
     outputs: list[Any] = field(default_factory=list)
     identified: set[tuple[str, str]] = field(default_factory=set)
     made: dict[str, Any] = field(default_factory=dict)
@@ -90,12 +89,6 @@ def _listed(plan: Plan, lister: Lister, owner_id: str) -> bool:
     return canonical_json([lister.tool, {lister.param: owner_id}]) in plan.made
 
 
-def _found(plan: Plan, entity: Entity, record: Record) -> None:
-    """Note `record`'s id as found by a look-up, unless the caller gave it."""
-    if record[entity.key] not in plan.known.values():
-        plan.found[str(record[entity.key])] = entity.label(entity.key).removesuffix(" id")
-
-
 def identify(
     plan: Plan,
     graph: ToolGraph,
@@ -118,7 +111,6 @@ def identify(
         and not via_owner
         and _listed(plan, lister, record[entity.owner_key])
     ):
-        _found(plan, entity, record)  # its owner's list is read already (another goal's)
         plan.identified.add((name, record[entity.key]))
         return True
     routes: list[Any] = [] if via_owner else list(graph.finders[name])
@@ -134,7 +126,6 @@ def identify(
         if not identify(plan, graph, rng, owner.name, owner_record):
             return False
         plan.call(lister.tool, **{lister.param: owner_record[owner.key]})
-        _found(plan, entity, record)
     else:
         value = record[route.by]
         target = plan.stated if route.by in entity.said else plan.known
@@ -145,7 +136,5 @@ def identify(
             and output.get(entity.key, record[entity.key]) != record[entity.key]
         ):
             return False  # the finder found another record with that value
-        if route.by != entity.key:
-            _found(plan, entity, record)
     plan.identified.add((name, record[entity.key]))
     return True

@@ -228,7 +228,9 @@ def task_spec(
         first = plain_first
     # A draw without evidence (the only fact a word the policy says, as a booking's status "used"
     # when the caller gave its id) is drawn again; a template that never has any is raised.
-    check_evidence(name, draft.facts, scenario, outputs, draft.writes, policy, Collision)
+    asks = request.kind == "know"
+    check_evidence(name, draft.facts, scenario, outputs, draft.writes, policy, Collision, asks)
+    check_looks_up(name, draft, toolkit)
     return TaskSpec(
         template=name,
         difficulty=difficulty(len(draft.actions)),
@@ -308,6 +310,15 @@ def check_opening(name: str, request: Request, first: str, facts: list[str]) -> 
     for fact in facts:
         if fact_stated(fact, first):
             raise Collision(f"template {name}: the opening states the required fact {fact!r}")
+
+
+def check_looks_up(name: str, draft: Draft, toolkit: type[Toolkit]) -> None:
+    """A read-only draft's gold route makes a look-up: the verifier requires an attempt to make
+    one of them (`toolscale.kit.evidence.missing_evidence`), so a refusal whose reason is a word
+    the policy holds is not passed by an agent that looked nothing up."""
+    specs = toolkit.specs()
+    if not draft.writes and not any(specs[a.name].kind is ToolKind.READ for a in draft.actions):
+        raise KitError(f"template {name}: a read-only request whose gold route looks nothing up")
 
 
 def check_writes(

@@ -119,7 +119,19 @@ def facts_of(goal: Goal, draw: Draw, fields: dict[str, Any]) -> list[str]:
             raise KitError(f"goal {goal.name}: reports {item!r}, which its result lacks")
         values = source[name] if isinstance(source[name], list) else [source[name]]
         found += [f for f in map(fact, values) if f is not None]
-    return found
+    if goal.report is not None:
+        return found  # the goal says what the caller asks for: an id it names is asked for
+    return [f for f in found if not held(draw.world, f)]
+
+
+def held(world: Record, value: str) -> bool:
+    """Whether `value` is the id of a record the world holds before the task (a customer, a
+    booking, a doctor, a plan, a train): one the caller had or a look-up found, never a fact the
+    caller must be told unless they ask for it (an id a write creates is not held). An id has a
+    digit: a name that keys a table (a visa's country) is not one."""
+    return any(c.isdigit() for c in value) and any(
+        isinstance(table, dict) and value in table for table in world.values()
+    )
 
 
 def wordings(graph: ToolGraph, goal: Goal, plan: Plan, draw: Draw, vague: str = "") -> tuple:
@@ -215,7 +227,9 @@ def _evidenced(request: Request, facts: list[str], plan: Plan, policy: str) -> b
     )
     outputs = [tool_text(o) for o in plan.outputs]
     try:
-        check_evidence("", facts, scenario, outputs, False, policy, KitError)
+        check_evidence(
+            "", facts, scenario, outputs, False, policy, KitError, request.kind == "know"
+        )
     except KitError:
         return False
     return True
