@@ -79,7 +79,8 @@ def test_a_sandbox_worker_imports_neither_tau2s_runner_nor_litellm_nor_pandas() 
     unwanted = ("litellm", "pandas", "tau2.runner", "tau2.agent")
     probe = (
         "import sys; from toolscale.sandbox.worker import Worker; "
-        "Worker(15.0).sample('tau2:retail', 0, 0); "
+        "from toolscale.sample.in_worker import build_named; "
+        "Worker(15.0).call(build_named, ('tau2:retail', 0, 0, None)); "
         f"print(sorted(m for m in sys.modules if m in {unwanted!r}))"
     )
     result = subprocess.run(
