@@ -15,6 +15,8 @@ from tests.publishing_data import copy, rows, shared
 from toolscale.publish.api import schema_problems
 from toolscale.write.record_schema import derive, shipped
 
+pytestmark = pytest.mark.slow  # module fixtures that generate and play outputs
+
 
 @pytest.fixture(scope="module")
 def dataset() -> Path:

@@ -57,6 +57,7 @@ def test_foreign_folder_as_out_is_refused_and_left_alone(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
 
 
+@pytest.mark.slow
 def test_existing_output_needs_resume(tmp_path):
     out = tmp_path / "o"
     assert (
@@ -68,6 +69,7 @@ def test_existing_output_needs_resume(tmp_path):
     assert_one_line_error(result, "num_tasks")
 
 
+@pytest.mark.slow
 def test_corrupted_shard_given_to_validate(tmp_path):
     out = tmp_path / "o"
     assert (

@@ -119,6 +119,7 @@ def test_every_tool_schema_derives_and_names_a_tool(name):
             assert prop.get("description"), schema["function"]["name"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", DOMAINS)
 def test_read_tools_never_change_the_state(name):
     domain = get_domain(name)

@@ -26,6 +26,7 @@ def gaming_rows():
     return default_check(DOMAINS, 40)
 
 
+@pytest.mark.slow
 def test_no_gaming_policy_ever_wins_in_any_domain_and_profile(gaming_rows):
     table = tabulate(gaming_rows)
     cells = {(c["domain"], c["profile"]) for c in table}
@@ -130,6 +131,7 @@ def _one_line_error(result: subprocess.CompletedProcess[str], *words: str) -> No
         assert word in lines[0], lines[0]
 
 
+@pytest.mark.slow
 def test_bad_price_settings_fail_before_anything_is_written(tmp_path):
     out = tmp_path / "o"
     _one_line_error(

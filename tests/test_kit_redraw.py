@@ -7,6 +7,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
+
 from toolscale.core.contract import ToolKind, tool
 from toolscale.kit import Entity, Goal, PolicyError, StatefulDomain, finder, raises
 from toolscale.tools.generic import StatefulGenericTools
@@ -135,6 +137,7 @@ def test_a_refusal_whose_reason_the_policy_says_needs_its_look_up() -> None:
     assert reasons == {"frozen", "held"}
 
 
+@pytest.mark.slow
 def test_a_draw_without_evidence_after_the_caller_is_drawn_is_drawn_again() -> None:
     """The composer checks evidence before the caller's words are drawn; sampling checks it again
     on the whole scenario. Movie's task 409 (seed 0) was a refusal whose one fact, the booking

@@ -68,6 +68,7 @@ def test_detours_give_rejected_attempts_with_their_stage(out):
     assert {r["domain"] for r in rejected} == {"math", "knowledge"}
 
 
+@pytest.mark.slow
 def test_validate_rebuilds_the_oracle_fields(out, tmp_path):
     assert validate_output(out).problems == []
     # a tampered oracle field is caught by the task rebuild

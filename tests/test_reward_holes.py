@@ -32,6 +32,8 @@ from toolscale.kit.evidence import missing_evidence
 from toolscale.play.transcript import close_draft, open_draft
 from toolscale.sample.tasks import SampledTask, build_task, with_preference
 
+pytestmark = pytest.mark.slow  # module fixtures that generate and play outputs
+
 DEFAULT = RewardConfig()
 
 

@@ -313,6 +313,7 @@ def test_in_chromium_the_list_counts_the_calls_and_no_trace_markup_runs(out, ser
     assert_inert(page)
 
 
+@pytest.mark.slow
 @needs_chromium
 def test_in_chromium_html_pages_open_from_the_file_system_with_the_same_content(
     out, served, tmp_path

@@ -193,6 +193,7 @@ def test_the_world_is_large_quick_to_build_and_the_policy_has_its_numbers() -> N
     assert {"return.handoff.large_refund", "exchange.no.out_of_stock", "multi"} <= kinds
 
 
+@pytest.mark.slow
 def test_hostile_arguments_fail_calls_and_crash_no_tool() -> None:
     assert [p.message for p in fuzz_domain("ecommerce", per_tool=8)] == []
 

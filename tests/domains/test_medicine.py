@@ -201,9 +201,11 @@ def test_the_world_is_hundreds_of_records_built_fast_and_the_policy_has_its_numb
     assert 18 <= len(ClinicTools.specs()) <= 22
 
 
+@pytest.mark.slow
 def test_hostile_arguments_fail_calls_and_crash_no_tool() -> None:
     assert [p.message for p in fuzz_domain("medicine", per_tool=12)] == []
 
 
+@pytest.mark.slow
 def test_generated_tasks_verify_and_validate(tmp_path) -> None:
     gold_round("medicine", tmp_path / "out")

@@ -205,5 +205,6 @@ def test_the_world_is_big_fast_and_the_policy_has_its_numbers() -> None:
     assert 18 <= len(TravelTools.specs()) <= 22
 
 
+@pytest.mark.slow
 def test_generated_tasks_verify_and_validate(tmp_path) -> None:
     gold_round("travel", tmp_path / "out")

@@ -185,5 +185,6 @@ def test_hostile_arguments_fail_calls_and_crash_no_tool() -> None:
     assert [p.message for p in fuzz_domain("weather", per_tool=12)] == []
 
 
+@pytest.mark.slow
 def test_generated_tasks_verify_and_validate(tmp_path) -> None:
     gold_round("weather", tmp_path / "out")

@@ -6,6 +6,8 @@ import asyncio
 import json
 import time
 
+import pytest
+
 from tests.sandbox.processes import sandbox_processes
 from toolscale.core.contract import canonical_json
 from toolscale.sample.in_worker import sample_in
@@ -45,6 +47,7 @@ def test_model_errors_are_tool_messages():
     assert outcomes[3].output == "10"
 
 
+@pytest.mark.slow
 def test_hang_crash_and_death_fail_one_call_and_the_episode_goes_on():
     async def go():
         async with SandboxPool(workers=1, call_timeout_s=2.0, grace_s=2.0) as pool:
@@ -101,6 +104,7 @@ def test_code_executor_runs_in_the_workers_and_leaves_no_process_behind():
     assert sandbox_processes(workers) == []
 
 
+@pytest.mark.slow
 def test_a_call_the_watchdog_kills_fails_alone_and_stalls_no_other_request():
     """One worker: a call that hangs in C (out of the alarm's reach) is killed with its worker;
     the replay, the sample and the other episode's close queued behind it on that worker run
@@ -129,6 +133,7 @@ def test_a_call_the_watchdog_kills_fails_alone_and_stalls_no_other_request():
     assert took < 6.0  # the watchdog's 2 s, a worker start, the requests run again
 
 
+@pytest.mark.slow
 def test_a_replay_whose_own_call_hangs_fails_that_call_only():
     async def go():
         async with SandboxPool(workers=1, call_timeout_s=1.0, grace_s=1.0) as pool:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pyarrow.parquet as pq
+import pytest
 
 from tests.teachers.fake_openai import FakeOpenAI, Plans, gold_turns
 from toolscale.config.generate import GenerateConfig
@@ -309,6 +310,7 @@ def config_for(urls: list[str], out: Path, **extra: Any) -> GenerateConfig:
     )
 
 
+@pytest.mark.slow
 def test_generate_drops_a_failing_endpoint_loses_no_task_and_resumes_from_the_cache(
     tmp_path, monkeypatch
 ):
@@ -342,6 +344,7 @@ def test_generate_drops_a_failing_endpoint_loses_no_task_and_resumes_from_the_ca
     assert sorted(r["id"] for r in rows(out, "traces")) == traces
 
 
+@pytest.mark.slow
 def test_base_url_repeats_on_the_command_line_and_lists_in_a_config_file(tmp_path):
     dead = dead_url()
     config = tmp_path / "run.yaml"

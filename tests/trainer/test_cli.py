@@ -52,6 +52,7 @@ def dataset(tmp_path_factory) -> Path:
         (["--trace_variants", "gold"], ["now --variants"]),
     ],
 )
+@pytest.mark.slow
 def test_bad_variants_flag_is_one_line_before_any_data_is_read(tmp_path, flag, words):
     result = train(
         "sft",
@@ -67,6 +68,7 @@ def test_bad_variants_flag_is_one_line_before_any_data_is_read(tmp_path, flag, w
     assert not (tmp_path / "run").exists()
 
 
+@pytest.mark.slow
 def test_missing_dataset(tmp_path):
     result = train(
         "grpo",
@@ -80,6 +82,7 @@ def test_missing_dataset(tmp_path):
     assert_one_line_error(result, "nope")
 
 
+@pytest.mark.slow
 def test_dataset_without_the_needed_columns(dataset, tmp_path):
     broken = tmp_path / "broken"
     subprocess.run(["cp", "-r", str(dataset), str(broken)], check=True)
@@ -98,6 +101,7 @@ def test_dataset_without_the_needed_columns(dataset, tmp_path):
     assert_one_line_error(result, "gold_actions", "initial_state")
 
 
+@pytest.mark.slow
 def test_rows_of_a_domain_that_is_not_installed(dataset, tmp_path):
     env = {k: v for k, v in os.environ.items() if k != "TOOLSCALE_DOMAINS"}
     result = train(
@@ -131,6 +135,7 @@ def test_model_path_that_does_not_exist(dataset, tmp_path):
     assert not (tmp_path / "run").exists()
 
 
+@pytest.mark.slow
 def test_unreachable_hub_dataset_is_one_line(tmp_path):
     env = {**os.environ, "HF_HUB_OFFLINE": "1"}
     result = train(
@@ -191,6 +196,7 @@ def test_the_error_line_is_one_write(monkeypatch, tmp_path):
     assert "missing.yaml" in writes[0] and "Errno" not in writes[0]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", ["grpo", "evaluate"])
 def test_the_policy_s_code_is_refused_below_bubblewrap_unless_accepted(dataset, tmp_path, command):
     """Below bwrap (forced here as a worker's parent would force it) rollouts that run the

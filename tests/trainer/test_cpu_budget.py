@@ -16,6 +16,8 @@ from trainer.cached_generation import CachedGenerationMixin, check_cached_genera
 from trainer.data import grpo_rows, sft_rows
 from trainer.model import load, train_top_layers
 
+pytestmark = pytest.mark.slow  # module fixtures that generate and play outputs
+
 os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import datasets
+import pytest
 
 from toolscale.config.generate import GenerateConfig
 from toolscale.core.records import Task
@@ -44,6 +45,7 @@ def test_each_task_gets_an_environment_with_the_tools_it_offers(tmp_path):
     assert subsets > 0  # dropout 0.5 over 8 tasks left some task without some tool
 
 
+@pytest.mark.slow
 def test_sft_conversations_show_the_offered_tools_as_grpo_does(tmp_path):
     from trainer.data import sft_rows
 

@@ -21,6 +21,8 @@ from toolscale.pipeline.generate import generate
 from trainer.evaluate import EvaluateArguments, evaluation
 from trainer.model import load
 
+pytestmark = pytest.mark.slow  # module fixtures that generate and play outputs
+
 ROOT = Path(__file__).resolve().parents[2]
 
 

@@ -85,6 +85,7 @@ def test_the_tiny_tokenizer_is_byte_level_with_single_token_markers():
     assert len(tokenizer) == 256 + 3 + 6 and tokenizer.eos_token == "<|im_end|>"
 
 
+@pytest.mark.slow
 def test_the_tiny_tokenizer_learnt_from_conversations_is_deterministic_and_short():
     import subprocess
     import sys

@@ -15,6 +15,8 @@ from toolscale.pipeline.generate import generate
 from trainer.data import grpo_rows, sft_rows
 from trainer.selection import best_traces, quotas, stratified, variant_filter
 
+pytestmark = pytest.mark.slow  # module fixtures that generate and play outputs
+
 
 @pytest.fixture(scope="module")
 def dataset(tmp_path_factory):

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from toolscale.config.generate import GenerateConfig
 from toolscale.pipeline.generate import generate
 from trainer.args import ToolscaleArguments
@@ -52,6 +54,7 @@ def test_every_task_of_one_content_is_on_one_side():
     assert not overlap([rows[i] for i in train], [rows[i] for i in heldout])
 
 
+@pytest.mark.slow
 def test_the_trainer_splits_its_tasks_without_shared_content(tmp_path):
     data = tmp_path / "data"
     generate(GenerateConfig(domains=["bank"], num_tasks=30, out=data))
