@@ -121,7 +121,8 @@ def build_world(rng: random.Random) -> dict[str, Any]:
         state["fans"][fan["fan_id"]] = {**fan, "phone": f"312-555-{number:04d}"}
     games = list(state["games"].values())
     for fan in list(state["fans"].values()):
-        home = [g for g in games if g["home_team_id"] == rng.choice(teams)["team_id"]]
+        favourite = rng.choice(teams)["team_id"]  # once per fan: its games are the fan's home games
+        home = [g for g in games if g["home_team_id"] == favourite]
         for _ in range(rng.randint(1, 4)):
             game = rng.choice(home if rng.random() < 0.5 else games)
             _order(state, rng, fan, game, rng.choices(rules.SECTIONS, weights=(5, 4, 1))[0])

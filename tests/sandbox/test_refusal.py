@@ -65,6 +65,15 @@ def generate(how: str, tmp_path: Path, *args: str) -> subprocess.CompletedProces
     )
 
 
+def validate(how: str, tmp_path: Path, out: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "HF_HUB_OFFLINE": "1"}
+    env.pop("TOOLSCALE_SANDBOX_LEVEL", None)
+    argv = [sys.executable, "-m", "toolscale", "validate", str(out), *args]
+    return subprocess.run(
+        hidden(how, tmp_path, argv), env=env, capture_output=True, text=True, timeout=300
+    )
+
+
 def openai(server: FakeOpenAI, out: Path) -> list[str]:
     return [
         *("--teacher", "openai", "--base-url", server.base_url, "--model", "fake-model"),
@@ -104,6 +113,13 @@ def test_with_the_opt_in_it_runs_and_run_json_and_the_card_warn(tmp_path):
     assert run["isolation_warning"].startswith("model-written code (math/code_executor) ran at")
     card = (out / "README.md").read_text()
     assert "> **Warning: weaker sandbox.**" in card and run["isolation_warning"] in card
+    # replaying those rows runs the model's program again: refused, unless accepted the same way
+    refused = validate("missing", tmp_path, out)
+    lines = (refused.stdout + refused.stderr).strip().splitlines()
+    assert refused.returncode == 2 and len(lines) == 1, refused.stdout + refused.stderr
+    assert lines[0].startswith("error: model-written code would run at")
+    accepted = validate("missing", tmp_path, out, "--isolation", "unshare")
+    assert accepted.returncode == 0 and "rows valid" in accepted.stdout + accepted.stderr
 
 
 @needs_hiding

@@ -130,12 +130,16 @@ def synthesize(ctx: typer.Context, **flags: Any) -> None:
 def validate(
     out: Annotated[Path, typer.Argument(help="A toolscale output folder.")],
     workers: Annotated[int, typer.Option(help="Sandbox worker processes.")] = 2,
+    isolation: Annotated[
+        str,
+        typer.Option(help="Weakest sandbox for replaying model-written code (docs/sandbox.md)."),
+    ] = "bwrap",
 ) -> None:
     """Re-verify every row (schema, ids, grounding replay, verdict, metrics); exit 1 on a fault."""
     from toolscale.publish.validate import validate_output
 
     try:
-        report = validate_output(out, workers=workers)
+        report = validate_output(out, workers=workers, isolation=isolation)
     except ConfigError as exc:
         fail(str(exc))
     for row_id, problem in report.problems:

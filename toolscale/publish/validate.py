@@ -40,6 +40,7 @@ from toolscale.sample.in_worker import sample_in
 from toolscale.sample.stored import check_stored, is_synthesized
 from toolscale.sample.tasks import prepare
 from toolscale.sample.worlds import WorldStore
+from toolscale.sandbox.guard import check_isolation
 from toolscale.sandbox.pool import SandboxError, SandboxPool
 from toolscale.tau2.nl_assertions import judge_verdict
 from toolscale.write.output import Output
@@ -183,10 +184,14 @@ def group_problems(
     return problems
 
 
-async def _validate(output: Output, workers: int) -> Report:
+async def _validate(output: Output, workers: int, isolation: str) -> Report:
     report = Report()
     task_rows = [row for _, row in output.read_rows("tasks")]
     trace_rows = [(c, row) for c in ("traces", "rejected") for _, row in output.read_rows(c)]
+    # Replaying an LLM teacher's rows runs the code it wrote (a Hub dataset's too): only where
+    # the sandbox holds, or at the level --isolation accepts (toolscale.sandbox.guard).
+    model_written = any(row["teacher"] != "reference" for _, row in trace_rows)
+    check_isolation(isolation, {row["domain"] for row in task_rows}, model_written)
     report.rows = len(task_rows) + len(trace_rows)
     tasks: dict[str, Task] = {}
     settings = run_settings(output)
@@ -205,18 +210,18 @@ async def _validate(output: Output, workers: int) -> Report:
     return report
 
 
-def validate_output(root: Path, workers: int = 2) -> Report:
+def validate_output(root: Path, workers: int = 2, isolation: str = "bwrap") -> Report:
     output = Output(root)
     if not root.is_dir():
         raise ConfigError(f"{root} does not exist; give the --out folder of a generate run")
     if not output.is_toolscale_output():
         raise ConfigError(f"{root} is not a toolscale output (no .toolscale folder)")
-    return asyncio.run(_validate(output, workers))
+    return asyncio.run(_validate(output, workers, isolation))
 
 
-def validate_rows(root: Path, workers: int = 2) -> Report:
+def validate_rows(root: Path, workers: int = 2, isolation: str = "bwrap") -> Report:
     """The same checks on any folder holding `data/<config>/*.parquet` and run.json (e.g. a
     dataset downloaded from the Hub, which has no .toolscale folder)."""
     if not (root / "data" / "tasks").is_dir():
         raise ConfigError(f"{root} holds no data/tasks folder; give a toolscale dataset")
-    return asyncio.run(_validate(Output(root), workers))
+    return asyncio.run(_validate(Output(root), workers, isolation))
