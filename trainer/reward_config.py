@@ -36,7 +36,7 @@ class ResolvedReward:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "reward": dataclasses.asdict(self.config),
+            "reward": self.config.as_json(),
             "source": self.source,
             "overrides": self.overrides,
             "ignored_keys": list(self.ignored),

@@ -141,6 +141,7 @@ class GenerateConfig(TeacherOptions):
     def resolved(self) -> dict[str, Any]:
         values = asdict(self)
         values["out"] = str(self.out)
+        values["reward"] = self.reward.as_json()
         values["shard"] = None if self.shard is None else str(self.shard)
         for key in ("cache_dir", "experts", "tasks_from"):
             values[key] = None if values[key] is None else str(values[key])

@@ -157,7 +157,7 @@ class SynthesizeConfig(TeacherOptions):
         values["profiles"] = dict(STORED_PROFILES)
         values["tool_dropout"] = 0.0
         values["model_prices"] = {}
-        values["reward"] = asdict(RewardConfig())
+        values["reward"] = RewardConfig().as_json()
         return values
 
 

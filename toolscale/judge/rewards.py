@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import asdict, dataclass, fields
 from typing import Any
 
 from toolscale.core.errors import ConfigError
@@ -90,6 +90,13 @@ class RewardConfig:
                 raise ConfigError(f"reward option {f.name} must be a number >= 0, not {value!r}")
         if self.cap <= 0:
             raise ConfigError(f"reward option cap must be > 0 (got {self.cap})")
+
+    def as_json(self) -> dict[str, Any]:
+        """The config as run.json holds it (extra components as lists, as JSON reads them back),
+        so that a resumed run compares equal to what it wrote."""
+        values = asdict(self)
+        values["components"] = [list(c) for c in self.components]
+        return values
 
     def weights(self) -> dict[str, float]:
         """Each component's weight by its key: w_o, w_e, w_p, then `w_<name>` of each extra."""
