@@ -244,7 +244,9 @@ class _Talk:
         return said(self.heard, self.scenario.known[key])
 
     def lacking(self, key: str) -> Generator[Say, str, None]:
-        self.heard += "\n" + (yield Say(self.voice.ask([key], 0)))
+        """Ask first, as a request, for an identifier the caller lacks (issue 33's "Please give
+        me the order id ... so I can find the shoe order.")."""
+        self.heard += "\n" + (yield Say(f"Sure. Please give me your {key}, so I can find it."))
 
     def obtain(self, keys: list[str]) -> Generator[Say, str, bool]:
         """Ask for `keys` until the caller has said each (a detail heard wrong is read back);

@@ -3,8 +3,10 @@ simulator call; everything past it is the real teacher, user simulator, sandbox 
 
 `AgentEndpoint` answers a teacher's requests from each task's agent script
 (`tests.panel.agent.script`): a conversation is known by its instruction, and each request
-sends the script what came back since its last turn. `UserEndpoint` answers a user simulator's
-requests as a capable LLM playing the caller would, from the task's scenario: it gives the
+sends the script what came back since its last turn; a caller who answers the final message
+(a new question after a change of mind) hears the answer again, then a goodbye.
+
+`UserEndpoint` answers a user simulator's requests as a capable LLM playing the caller would, from the task's scenario: it gives the
 details asked for (all it has that the agent names, or another identifier when it lacks the one
 asked), says yes to the change it called for and no to others, picks the option its details
 name, follows its change of mind, and ends (###STOP###) when the agent has answered or refused.
@@ -36,6 +38,7 @@ class AgentEndpoint:
         self.style = style
         self.scripts: dict[str, Script] = {}
         self.turns: dict[str, int] = {}
+        self.finals: dict[str, str] = {}  # each conversation's last text
 
     async def complete(
         self, messages: list[dict[str, Any]], tools: list[dict[str, Any]], sampling: dict[str, Any]
@@ -49,13 +52,15 @@ class AgentEndpoint:
                 turn = next(self.scripts[key])
             else:
                 turn = self.scripts[key].send(str(messages[-1].get("content") or ""))
-        except StopIteration:
-            return _completion({"role": "assistant", "content": closing(self.style)})
+        except StopIteration:  # the caller answered the final message: say it again, once
+            again = self.finals.pop(key, None)
+            return _completion({"role": "assistant", "content": again or closing(self.style)})
         if isinstance(turn, Call):
             call = {"name": turn.name, "arguments": _json(turn.arguments)}
             n = self.turns[key]
             tool_call = {"id": f"p{n}", "type": "function", "function": call}
             return _completion({"role": "assistant", "content": None, "tool_calls": [tool_call]})
+        self.finals[key] = turn.text
         return _completion({"role": "assistant", "content": turn.text})
 
 

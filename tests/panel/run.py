@@ -26,7 +26,9 @@ from toolscale.sample.tasks import GoldError, SampledTask, build_task, with_pref
 from toolscale.sandbox.pool import SandboxPool
 
 USERS = ("scripted", "llm")
-MAX_TURNS = 40  # the panel's gold conversations run longer than `--max-turns`'s default of 12
+# With a caller's detours (a detail read back, asked again) a conversation can run past
+# `--max-turns`'s default of 12; the panel measures the judge and the users, not that limit.
+MAX_TURNS = 40
 
 
 @dataclass(frozen=True)
