@@ -6,10 +6,11 @@ simulator call; everything past it is the real teacher, user simulator, sandbox 
 sends the script what came back since its last turn; a caller who answers the final message
 (a new question after a change of mind) hears the answer again, then a goodbye.
 
-`UserEndpoint` answers a user simulator's requests as a capable LLM playing the caller would, from the task's scenario: it gives the
-details asked for (all it has that the agent names, or another identifier when it lacks the one
-asked), says yes to the change it called for and no to others, picks the option its details
-name, follows its change of mind, and ends (###STOP###) when the agent has answered or refused.
+`UserEndpoint` answers a user simulator's requests as a capable LLM playing the caller would,
+from the task's scenario: it gives the details asked for (all it has that the agent names, or
+another identifier when it lacks the one asked), says yes to the change it called for and no to
+others, picks the option its details name, follows its change of mind, and ends (###STOP###)
+when the agent has answered or refused.
 """
 
 from __future__ import annotations
