@@ -367,3 +367,11 @@ class Domain(ABC):
         nothing by default. A domain on the kit requires a fact the caller did not give to come
         from a look-up (`toolscale.kit.evidence`)."""
         return []
+
+    def consent_problems(
+        self, scenario: UserScenario | None, turns: list[tuple[str, str, list[str]]]
+    ) -> list[str]:
+        """Why an attempt's changes were not agreed to (`turns`: each message as (role, text,
+        names of the tools it calls)); nothing by default. A domain on the kit requires the
+        caller's yes before every write of a conversation (`toolscale.kit.consent`)."""
+        return []

@@ -9,8 +9,9 @@
 - outcome: the final answer pastes no tool result, the final state hash equals the gold one,
   every required fact is in the final answer, the domain finds them backed by the attempt's
   look-ups (`Domain.evidence_problems`: on the kit, a fact the caller did not give must be in a
-  tool result, or the attempt made the gold route's look-up), and the expected answer (when there
-  is one) is
+  tool result, or the attempt made the gold route's look-up), every change of a conversation
+  followed the caller's yes (`Domain.consent_problems`: on the kit, a WRITE call after a caller's
+  message that agrees), and the expected answer (when there is one) is
   the answer it commits to (`toolscale.core.contract.committed_answer`: one "The answer is X." or
   "Answer: X" statement). A final answer that is a JSON object with an "answer" field is judged
   on that field (so a stated confidence is never the answer), bare ("1708.50") or as a
@@ -182,6 +183,8 @@ def outcome_problems(task: Task, attempt: Attempt) -> list[str]:
     problems += domain.evidence_problems(
         task.required_facts, task.user_scenario, looked, task.gold_actions
     )
+    turns = [(m.role, m.content, [c.name for c in m.tool_calls]) for m in attempt.messages]
+    problems += domain.consent_problems(task.user_scenario, turns)  # a write needs a yes
     expected = task.expected_answer  # judged on the whole answer: a JSON one's field is bare
     if expected is not None and not domain.check_answer(expected, attempt.final_answer):
         problems.append(f"expected answer {task.expected_answer!r} not stated")

@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 
 from toolscale.core.contract import Domain, TaskSpec, ToolKind, UserScenario
 from toolscale.kit import sampling
+from toolscale.kit.consent import consent_problems
 from toolscale.kit.evidence import missing_evidence
 from toolscale.kit.sampling import KitError, Template
 
@@ -72,3 +73,8 @@ class KitDomain(Domain):
         own = (ToolKind.READ, ToolKind.WRITE)
         looked = [c for c in looked if c[0] in specs and specs[c[0]].kind in own]
         return missing_evidence(facts, scenario, looked, reads)
+
+    def consent_problems(
+        self, scenario: UserScenario | None, turns: list[tuple[str, str, list[str]]]
+    ) -> list[str]:
+        return consent_problems(self.toolkit.specs(), scenario, turns)
