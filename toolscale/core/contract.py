@@ -290,6 +290,8 @@ class TaskSpec:
     other route the task admits, each named and with its own final message (an orchestration
     domain's tools, experts and their combinations); `gold_route` names the gold actions among
     them. The pipeline plays them all and makes the best one the gold route (the oracle).
+    `refused` is the call a refusal task's caller asks for, which the policy refuses for one
+    reason (check-domain checks that it breaks exactly one rule); None on other tasks.
     """
 
     template: str
@@ -305,6 +307,7 @@ class TaskSpec:
     scenario: UserScenario | None = None
     routes: list[Route] = field(default_factory=list)
     gold_route: str = "gold"
+    refused: Action | None = None
 
 
 class Domain(ABC):

@@ -28,12 +28,13 @@ from dataclasses import replace
 from functools import partial
 from typing import Any, cast
 
-from toolscale.core.contract import ToolError, ToolKind, fact_stated, tool_text
+from toolscale.core.contract import Action, ToolError, ToolKind, fact_stated, tool_text
 from toolscale.kit.declare import Draw, Goal, PolicyError, Record
 from toolscale.kit.draft import Draft
 from toolscale.kit.draws import draw_for
 from toolscale.kit.graph import HANDOFF, ToolGraph
 from toolscale.kit.identify import Plan, identify, twins
+from toolscale.kit.reasons import tool_reasons
 from toolscale.kit.sampling import KitError, Template
 from toolscale.kit.shots import (
     Shot,
@@ -247,6 +248,10 @@ class Composer:
             )
         if type(error) is not rule:
             return None
+        refused = Action(goal.tool, dict(draw.args))
+        kit = self.graph.toolkit
+        if goal.check is None and not tool_reasons(kit, world, goal.tool, draw.args).only():
+            return None  # a second reason to refuse (the check already ruled those out)
         outputs = [tool_text(o) for o in plan.outputs]
         shown_by = [v for v in error.shows if any(fact_stated(v, o) for o in outputs)]
         facts = list(dict.fromkeys([*shown_by, *plan.found]))
@@ -262,7 +267,8 @@ class Composer:
             final = f"I'm sorry, I can't {you(words[0])}: {error}."
             assertion = f"The agent makes no change and explains the policy ({rule.rule})."
         shot = Shot(words, with_facts(final, facts, plan.found), facts, [ACCEPT])
-        return self._draft(goal, plan, draw, shot, writes=False, assertions=[assertion])
+        made = self._draft(goal, plan, draw, shot, writes=False, assertions=[assertion])
+        return None if made is None else replace(made, refused=refused)
 
     # -- two goals --------------------------------------------------------------------------
     def _pairs(self) -> list[tuple[Goal, Goal]]:

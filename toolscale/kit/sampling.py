@@ -239,6 +239,7 @@ def task_spec(
         required_facts=list(draft.facts),
         alternatives=list(draft.alternatives),
         scenario=scenario,
+        refused=draft.refused,
     )
 
 

@@ -75,6 +75,9 @@ class SampledTask:
     routes: list[Route] = field(default_factory=list)
     gold_route: str = "gold"
     route_outcomes: dict[str, tuple[list[CallOutcome], str]] = field(default_factory=dict)
+    # The call a refusal task's caller asked for (TaskSpec.refused): check-domain's one-reason
+    # check replays it.
+    refused: Action | None = None
 
     def other_routes(self) -> list[tuple[str, list[Action]]]:
         """Every route besides the gold one, named as the reference teacher names its attempt:
@@ -224,6 +227,7 @@ def build_task(
         digest,
         list(spec.routes),
         spec.gold_route,
+        refused=spec.refused,
     )
     return with_economics(item, Economics())
 
