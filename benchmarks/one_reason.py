@@ -69,7 +69,7 @@ def measure(name: str, tasks: int) -> tuple[dict[str, int], list[str], list[str]
     digests, lines = [], []
     for index in range(tasks):
         spec = domain.sample(item_rng(name, 0, index), 0, index)
-        digests.append(digest(spec))
+        digests.append(f"{spec.template} {digest(spec)}")
         if getattr(spec, "refused", None) is None:  # (code before TaskSpec.refused: none)
             continue
         counts["refusals"] += 1

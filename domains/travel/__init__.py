@@ -174,7 +174,7 @@ class TravelDomain(StatefulDomain):
     """A travel agency's desk: 40 hotels in ten cities, 150 travellers, ~300 trips, their stays."""
 
     name = "travel"
-    version = "1.0"
+    version = "1.1"
     toolkit = TravelTools
     rules = rules
     entities = ENTITIES

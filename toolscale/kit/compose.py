@@ -16,7 +16,9 @@ For every `Goal` (toolscale.kit.declare) it makes, by name:
 
 Every draft states its reason for the call and its task instructions from its own records and
 wording; a draw that does not fit (no such record, a gold path over `MAX_ACTIONS`, no fact only a
-look-up gives) is drawn again, `TRIES` times, before the intent returns None.
+look-up gives) is drawn again, `TRIES` times, before the intent returns None; a refusal's records
+are drawn `REFUSAL_DRAWS` times a try, since it must break its rule and no other
+(`toolscale.kit.draws`).
 """
 
 from __future__ import annotations
@@ -49,6 +51,9 @@ from toolscale.kit.shots import (
 from toolscale.kit.words import as_written
 
 TRIES = 60
+# Records a refusal draws per try: a draw is cheap, and one that breaks its rule alone is rare
+# where rules go together (a used ticket is mostly for a game that is over).
+REFUSAL_DRAWS = 10
 ACCEPT = "If the agent explains that the policy does not allow it, accept that and end the call."
 
 
@@ -223,8 +228,11 @@ class Composer:
     def _refusal(
         self, goal: Goal, rule: type[PolicyError], rng: random.Random, world: Record
     ) -> Draft | None:
-        drawn = draw_for(self.graph, goal, rng, world, want=rule)
-        if drawn is None:
+        for _ in range(REFUSAL_DRAWS):
+            drawn = draw_for(self.graph, goal, rng, world, want=rule)
+            if drawn is not None:
+                break
+        else:
             return None
         draw, error = drawn
         plan = Plan.on(self.graph.toolkit, world)

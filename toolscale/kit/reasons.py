@@ -42,11 +42,15 @@ class Reasons:
         return self.errors[0] if len(self.rules) == 1 and not self.other else None
 
     def described(self) -> str:
-        """The reasons in words: "not_active, saver_fixed and 'train T1 has departed'"."""
-        parts = [*self.rules, *([repr(self.other)] if self.other else [])]
-        if len(parts) < 2:
-            return "".join(parts) or "no rule"
-        return f"{', '.join(parts[:-1])} and {parts[-1]}"
+        return in_words(self.rules, self.other)
+
+
+def in_words(rules: tuple[str, ...], other: str = "") -> str:
+    """Reasons in words: "not_active, saver_fixed and 'train T1 has departed'"."""
+    parts = [*rules, *([repr(other)] if other else [])]
+    if len(parts) < 2:
+        return "".join(parts) or "no rule"
+    return f"{', '.join(parts[:-1])} and {parts[-1]}"
 
 
 def reasons(call: Callable[[], Any]) -> Reasons:
