@@ -276,6 +276,7 @@ def with_economics(
         item.state_digest,
         [r for r in item.routes if all(a.name in kept for a in r.actions)],
         item.gold_route,
+        refused=item.refused,
     )
 
 
@@ -346,6 +347,7 @@ def with_preference(item: SampledTask, spread: Mapping[str, float]) -> SampledTa
         item.state_digest,
         item.routes,
         item.gold_route,
+        refused=item.refused,
     )
 
 
