@@ -5,8 +5,9 @@ for each refusal task (one whose spec names the call its caller asked for, `Task
 asks which rules that call breaks on the task's state (`toolscale.kit.reasons.tool_reasons`,
 every rule checked, not only the first): a task with two or more reasons (two rules, or a rule
 and another refusal such as a showing already over) is one a careful agent could refuse
-correctly for the other reason. `--before` draws as the kit did before the one-reason rule (the
-refusal draw kept on the first rule its check raises; every rule is still counted). `--digests`
+correctly for the other reason. `--before` keeps a refusal draw on the first rule its check
+raises, as the kit did before the one-reason rule (the rest of the code as it is; every rule is
+still counted). `--digests`
 writes one digest per task (its template, opening, gold calls, final message, facts, state), to
 compare two runs: `--compare OLD.json` counts the tasks that changed.
 
