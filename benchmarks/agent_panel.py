@@ -95,6 +95,8 @@ def _share(part: int, whole: int) -> str:
 
 def tables(verdicts: dict[str, Any], domains: list[str], users: list[str]) -> list[str]:
     """Markdown tables of one tree's verdicts (module docstring)."""
+    if str(ROOT) not in sys.path:  # run with -P: the panel's names come from this checkout
+        sys.path.insert(0, str(ROOT))
     from tests.panel.agent import NEGATIVES
     from tests.panel.voices import STYLES
 

@@ -9,7 +9,9 @@ from domains.bank import rules
 from domains.bank.entities import _charge_words
 from domains.bank.rules import money, to_cents
 from domains.bank.tools import BankTools
+from toolscale.core.contract import Action, ToolError
 from toolscale.kit import Draft, GoldRunner, Request
+from toolscale.kit.broken_rules import reasons
 from toolscale.kit.shots import you
 
 Record = dict[str, Any]
@@ -111,6 +113,8 @@ def dispute_or_block(rng: random.Random, world: Record) -> Draft | None:
         and t["type"] == "card_purchase"
         and (t["date"] >= cutoff) == fresh
     ]
+    if not fresh:  # too old to dispute, and for no other reason: the condition decides alone
+        charges = [t for t in charges if _too_old_only(world, t["transaction_id"])]
     if not charges:
         return None
     txn = rng.choice(charges)
@@ -143,6 +147,7 @@ def dispute_or_block(rng: random.Random, world: Record) -> Draft | None:
         "If it's too old to be disputed, block my debit card for suspected fraud instead and send "
         "me a replacement with standard delivery."
     )
+    asked = {"transaction_id": txn["transaction_id"], "reason": "unrecognized"}
     return Draft(
         Request(
             goals,
@@ -154,4 +159,14 @@ def dispute_or_block(rng: random.Random, world: Record) -> Draft | None:
         message,
         facts,
         writes=True,
+        refused=None if fresh else Action("dispute_transaction", asked),
     )
+
+
+def _too_old_only(world: Record, transaction_id: str) -> bool:
+    """Whether the dispute policy refuses the charge as too old, and for nothing else."""
+    try:
+        found = reasons(lambda: rules.check_dispute(world, transaction_id, "unrecognized"))
+    except ToolError:  # not a posted card purchase: no dispute at all
+        return False
+    return isinstance(found.only(), rules.TooOld)

@@ -156,23 +156,23 @@ def parse_amount(value: float) -> int:
 
 def open_account(state: Record, account_id: str) -> Record:
     account = lookup(state, "accounts", account_id, "account")
-    if account["status"] == "frozen":
-        raise Frozen(
-            f"account {account_id} is frozen, and only our human agents can unfreeze it",
-            shows=("frozen",),
-        )
-    if account["status"] != "open":
+    Frozen.raise_if(
+        account["status"] == "frozen",
+        f"account {account_id} is frozen, and only our human agents can unfreeze it",
+        "frozen",
+    )
+    if account["status"] not in ("open", "frozen"):  # a frozen one broke the rule above
         raise ToolError(f"account {account_id} is {account['status']}")
     return account
 
 
 def _funds(account: Record, cents: int, what: str) -> None:
-    if to_cents(account["balance"]) < cents:
-        raise InsufficientFunds(
-            f"insufficient funds: {money(cents)} needed {what}, and account "
-            f"{account['account_id']} holds {money(to_cents(account['balance']))}",
-            shows=(money(to_cents(account["balance"])),),
-        )
+    InsufficientFunds.raise_if(
+        to_cents(account["balance"]) < cents,
+        f"insufficient funds: {money(cents)} needed {what}, and account "
+        f"{account['account_id']} holds {money(to_cents(account['balance']))}",
+        money(to_cents(account["balance"])),
+    )
 
 
 def check_transfer(
@@ -195,12 +195,12 @@ def check_transfer(
             raise ToolError(f"payee {destination_id} does not belong to the account's owner")
         tier = tier_of(state, source)
         limit = TIERS[tier].external_daily_limit
-        if sent_today(state, from_account_id) + cents > limit:
-            raise OverDailyLimit(
-                f"daily external transfer limit of {money(limit)} would be exceeded (the "
-                f"{tier} tier's limit per account)",
-                shows=(tier,),
-            )
+        OverDailyLimit.raise_if(
+            sent_today(state, from_account_id) + cents > limit,
+            f"daily external transfer limit of {money(limit)} would be exceeded (the "
+            f"{tier} tier's limit per account)",
+            tier,
+        )
         fee, counterparty = external_fee(tier, cents), payee["name"]
     else:
         raise ToolError(f"destination {quoted(destination_id)} is neither an account nor a payee")
@@ -210,8 +210,9 @@ def check_transfer(
 
 def active_card(state: Record, card_id: str) -> Record:
     card = lookup(state, "cards", card_id, "card")
-    if card["status"] != "active":
-        raise CardNotActive(f"card {card_id} is {card['status']}, not active", shows=(card_id,))
+    CardNotActive.raise_if(
+        card["status"] != "active", f"card {card_id} is {card['status']}, not active", card_id
+    )
     return card
 
 
@@ -222,11 +223,11 @@ def check_block(state: Record, card_id: str, reason: str) -> Record:
 def check_replace(state: Record, card_id: str, expedited: bool = False) -> tuple[Record, int]:
     """The card's account and the replacement fee in cents."""
     card = lookup(state, "cards", card_id, "card")
-    if card["status"] != "blocked":
-        raise NotBlocked(
-            f"card {card_id} is {card['status']}; only a blocked card is replaced",
-            shows=(card["status"],),
-        )
+    NotBlocked.raise_if(
+        card["status"] != "blocked",
+        f"card {card_id} is {card['status']}; only a blocked card is replaced",
+        card["status"],
+    )
     account = open_account(state, card["account_id"])
     fee = replacement_fee(tier_of(state, account), expedited)
     _funds(account, fee, "for the replacement fee")
@@ -241,8 +242,7 @@ def check_limit(state: Record, card_id: str, new_limit: int) -> Record:
     bounds = f"the daily limit must be between {CARD_LIMIT_MIN} and {top}"
     if new_limit != int(new_limit) or new_limit < CARD_LIMIT_MIN:
         raise ToolError(bounds)
-    if new_limit > top:
-        raise LimitTooHigh(f"{bounds} for the {tier} tier", shows=(tier, card_id))
+    LimitTooHigh.raise_if(new_limit > top, f"{bounds} for the {tier} tier", tier, card_id)
     if new_limit % CARD_LIMIT_STEP:
         raise ToolError(f"the daily limit must be a multiple of {CARD_LIMIT_STEP}")
     return card
@@ -253,11 +253,11 @@ def check_dispute(state: Record, transaction_id: str, reason: str) -> tuple[Reco
     txn = lookup(state, "transactions", transaction_id, "transaction")
     if txn["type"] != "card_purchase" or txn["status"] != "posted":
         raise ToolError("only a posted card purchase can be disputed")
-    if txn["date"] < DISPUTE_CUTOFF.isoformat():
-        raise TooOld(
-            f"transaction dated {txn['date']} is older than {DISPUTE_WINDOW_DAYS} days",
-            shows=(txn["date"],),
-        )
+    TooOld.raise_if(
+        txn["date"] < DISPUTE_CUTOFF.isoformat(),
+        f"transaction dated {txn['date']} is older than {DISPUTE_WINDOW_DAYS} days",
+        txn["date"],
+    )
     account = lookup(state, "accounts", txn["account_id"], "account")
     if account["status"] == "closed":
         raise ToolError(f"account {account['account_id']} is closed")

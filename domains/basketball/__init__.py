@@ -307,7 +307,7 @@ class BasketballDomain(StatefulDomain):
     """A league ticket desk: 12 teams, 108 games, 200 fans, ~560 tickets, 90 season passes."""
 
     name = "basketball"
-    version = "1.3"
+    version = "1.4"
     toolkit = BasketballTools
     rules = rules
     entities = ENTITIES

@@ -71,17 +71,18 @@ def seat_total(fan: Record, game: Record, section: str, quantity: int) -> Record
 
 def _seats(fan: Record, game: Record, section: str, quantity: int) -> None:
     """The rules every seat obeys: courtside for members, enough seats left."""
-    if section == "courtside" and fan["tier"] not in COURTSIDE_TIERS:
-        raise MembersOnly(
-            f"courtside seats are for insider and elite members; {fan['fan_id']} is {fan['tier']}",
-            shows=(fan["tier"],),
-        )
+    MembersOnly.raise_if(
+        section == "courtside" and fan["tier"] not in COURTSIDE_TIERS,
+        f"courtside seats are for insider and elite members; {fan['fan_id']} is {fan['tier']}",
+        fan["tier"],
+    )
     left = game["seats_left"][section]
-    if left < quantity:
-        raise SoldOut(
-            f"only {left} {section} seats are left for game {game['game_id']}",
-            shows=(game["game_id"], left),
-        )
+    SoldOut.raise_if(
+        left < quantity,
+        f"only {left} {section} seats are left for game {game['game_id']}",
+        game["game_id"],
+        left,
+    )
 
 
 def check_purchase(state: Record, fan_id: str, game_id: str, section: str, quantity: int) -> Record:
@@ -89,37 +90,38 @@ def check_purchase(state: Record, fan_id: str, game_id: str, section: str, quant
     fan, game = lookup(state, "fans", fan_id, "fan"), lookup(state, "games", game_id, "game")
     section = section_of(section)
     number(quantity, "quantity", low=1, high=100, integer=True)
-    if quantity > MAX_ORDER:
-        raise GroupSale(
-            f"orders of more than {MAX_ORDER} seats are group sales; this is {quantity}",
-            shows=(game["game_id"],),
-        )
-    if game["status"] != "scheduled" or hours_to(state, game) < SALES_CLOSE_HOURS:
-        raise NotOnSale(
-            f"game {game['game_id']} is {game['status']}; tickets are sold only for scheduled "
-            f"games, until {SALES_CLOSE_HOURS} hour before tip-off",
-            shows=(game["status"],),
-        )
+    GroupSale.raise_if(
+        quantity > MAX_ORDER,
+        f"orders of more than {MAX_ORDER} seats are group sales; this is {quantity}",
+        game["game_id"],
+    )
+    NotOnSale.raise_if(
+        game["status"] != "scheduled" or hours_to(state, game) < SALES_CLOSE_HOURS,
+        f"game {game['game_id']} is {game['status']}; tickets are sold only for scheduled "
+        f"games, until {SALES_CLOSE_HOURS} hour before tip-off",
+        game["status"],
+    )
     _seats(fan, game, section, quantity)
     return seat_total(fan, game, section, quantity)
 
 
 def _active(state: Record, ticket_id: str) -> tuple[Record, Record]:
     ticket = lookup(state, "tickets", ticket_id, "ticket")
-    if ticket["status"] != "active":
-        raise TicketNotActive(
-            f"ticket {ticket['ticket_id']} is {ticket['status']}", shows=(ticket["status"],)
-        )
+    TicketNotActive.raise_if(
+        ticket["status"] != "active",
+        f"ticket {ticket['ticket_id']} is {ticket['status']}",
+        ticket["status"],
+    )
     return ticket, state["games"][ticket["game_id"]]
 
 
 def _before(state: Record, game: Record, hours: int, error: type[PolicyError], what: str) -> None:
-    if hours_to(state, game) < hours:
-        raise error(
-            f"{what} until {hours} hours before tip-off, and game {game['game_id']} "
-            f"tips off on {game['date']} at {game['tipoff']}",
-            shows=(game["tipoff"],),
-        )
+    error.raise_if(
+        hours_to(state, game) < hours,
+        f"{what} until {hours} hours before tip-off, and game {game['game_id']} "
+        f"tips off on {game['date']} at {game['tipoff']}",
+        game["tipoff"],
+    )
 
 
 def refund_quote(state: Record, ticket_id: str) -> Record:
@@ -147,17 +149,17 @@ def check_transfer(state: Record, ticket_id: str, recipient_email: str) -> Recor
         raise ToolError(
             f"ticket {ticket['ticket_id']} already belongs to {quoted(recipient_email)}"
         )
-    if ticket["section"] == "courtside":
-        raise NonTransferable(
-            f"courtside tickets cannot be transferred; {ticket_id} is courtside",
-            shows=(ticket["section"],),
-        )
-    if ticket["transferred_from"]:
-        raise AlreadyTransferred(
-            f"a ticket can be transferred once, and {ticket['ticket_id']} was already "
-            f"transferred from fan {ticket['transferred_from']}",
-            shows=(ticket["transferred_from"],),
-        )
+    NonTransferable.raise_if(
+        ticket["section"] == "courtside",
+        f"courtside tickets cannot be transferred; {ticket_id} is courtside",
+        ticket["section"],
+    )
+    AlreadyTransferred.raise_if(
+        bool(ticket["transferred_from"]),
+        f"a ticket can be transferred once, and {ticket['ticket_id']} was already "
+        f"transferred from fan {ticket['transferred_from']}",
+        ticket["transferred_from"],
+    )
     return to
 
 
@@ -167,12 +169,13 @@ def check_upgrade(state: Record, ticket_id: str, section: str) -> Record:
     section = section_of(section)
     _before(state, game, CHANGE_CLOSE_HOURS, ChangesClosed, "seats can be changed")
     old, new = game["prices"][ticket["section"]], game["prices"][section]
-    if new <= old:
-        raise NotAnUpgrade(
-            f"seats only move to a dearer section: {section} costs {new:.2f} a "
-            f"seat, the ticket's {ticket['section']} seats {old:.2f}",
-            shows=(old, new),
-        )
+    NotAnUpgrade.raise_if(
+        new <= old,
+        f"seats only move to a dearer section: {section} costs {new:.2f} a "
+        f"seat, the ticket's {ticket['section']} seats {old:.2f}",
+        old,
+        new,
+    )
     fan = state["fans"][ticket["fan_id"]]
     _seats(fan, game, section, ticket["quantity"])
     gap = (new - old) * ticket["quantity"] * (1 - TIER_DISCOUNT[fan["tier"]])
@@ -185,24 +188,24 @@ def renewal_quote(state: Record, pass_id: str, plan: str) -> Record:
     plan = text(plan, "plan", max_chars=10).strip().casefold()
     if plan not in PASS_GAMES:
         raise ToolError(f"plan {quoted(plan)}: choose one of {', '.join(PASS_GAMES)}")
-    if held["status"] != "active":
-        raise PassNotActive(
-            f"season pass {held['pass_id']} is {held['status']}", shows=(held["status"],)
-        )
-    if held["balance_due"] > 0:
-        raise BalanceDue(
-            f"season pass {held['pass_id']} has {held['balance_due']:.2f} "
-            "outstanding, to be paid before it is renewed",
-            shows=(held["balance_due"],),
-        )
-    if date.fromisoformat(held["expires"]) - timedelta(RENEWAL_WINDOW_DAYS) > date.fromisoformat(
-        TODAY
-    ):
-        raise RenewalNotOpen(
-            f"renewal opens {RENEWAL_WINDOW_DAYS} days before a pass expires, "
-            f"and {held['pass_id']} expires on {held['expires']}",
-            shows=(held["expires"],),
-        )
+    PassNotActive.raise_if(
+        held["status"] != "active",
+        f"season pass {held['pass_id']} is {held['status']}",
+        held["status"],
+    )
+    BalanceDue.raise_if(
+        held["balance_due"] > 0,
+        f"season pass {held['pass_id']} has {held['balance_due']:.2f} "
+        "outstanding, to be paid before it is renewed",
+        held["balance_due"],
+    )
+    opens = date.fromisoformat(held["expires"]) - timedelta(RENEWAL_WINDOW_DAYS)
+    RenewalNotOpen.raise_if(
+        opens > date.fromisoformat(TODAY),
+        f"renewal opens {RENEWAL_WINDOW_DAYS} days before a pass expires, "
+        f"and {held['pass_id']} expires on {held['expires']}",
+        held["expires"],
+    )
     loyalty = min(LOYALTY_PER_SEASON * held["seasons"], LOYALTY_CAP)
     full = PASS_PER_GAME[held["section"]] * PASS_GAMES[plan]
     return {"plan": plan, "games": PASS_GAMES[plan], "price": round(full * (1 - loyalty), 2)}

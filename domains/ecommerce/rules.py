@@ -65,13 +65,15 @@ def shift(day: str, days: int) -> str:
 def open_order(state: Record, order_id: str) -> Record:
     """The order, when it has not left the warehouse (it can still be cancelled or changed)."""
     order = lookup(state, "orders", order_id, "order")
-    if order["status"] == "cancelled":
-        raise OrderCancelled(f"order {order['order_id']} is cancelled", shows=("cancelled",))
-    if order["status"] != "processing":
-        raise AlreadyShipped(
-            f"order {order['order_id']} has already {order['status']} and can no longer change",
-            shows=(order["status"],),
-        )
+    status = order["status"]
+    OrderCancelled.raise_if(
+        status == "cancelled", f"order {order['order_id']} is cancelled", "cancelled"
+    )
+    AlreadyShipped.raise_if(
+        status not in ("processing", "cancelled"),  # a cancelled one broke the rule above
+        f"order {order['order_id']} has already {status} and can no longer change",
+        status,
+    )
     return order
 
 
@@ -87,29 +89,30 @@ def item_of(state: Record, order_id: str, variant_id: str) -> tuple[Record, Reco
 def returnable(state: Record, order_id: str, variant_id: str) -> tuple[Record, Record]:
     """The order and item, when the item may be returned or exchanged today."""
     order, item = item_of(state, order_id, variant_id)
-    if order["status"] != "delivered":
-        raise NotDelivered(
-            f"only delivered items can be returned, and order {order['order_id']} is "
-            f"{order['status']}",
-            shows=(order["status"],),
-        )
-    days = (date.fromisoformat(state["today"]) - date.fromisoformat(order["delivered_on"])).days
-    if days > RETURN_WINDOW_DAYS:
-        raise ReturnWindowClosed(
-            f"items can be returned within {RETURN_WINDOW_DAYS} days of delivery, and order "
-            f"{order['order_id']} was delivered on {order['delivered_on']}",
-            shows=(order["delivered_on"],),
-        )
-    if item["status"] != "ok":
-        raise AlreadyReturned(
-            f"the {item['name']} of order {order['order_id']} was already {item['status']}",
-            shows=(item["status"],),
-        )
-    if state["products"][item["product_id"]]["final_sale"]:
-        raise FinalSale(
-            f"the {item['name']} was bought as final sale and cannot be returned or exchanged",
-            shows=(item["product_id"],),
-        )
+    NotDelivered.raise_if(
+        order["status"] != "delivered",
+        f"only delivered items can be returned, and order {order['order_id']} is {order['status']}",
+        order["status"],
+    )
+    delivered = order["delivered_on"]  # none yet on an order the rule above refused
+    today = date.fromisoformat(state["today"])
+    days = (today - date.fromisoformat(delivered)).days if delivered else 0
+    ReturnWindowClosed.raise_if(
+        days > RETURN_WINDOW_DAYS,
+        f"items can be returned within {RETURN_WINDOW_DAYS} days of delivery, and order "
+        f"{order['order_id']} was delivered on {delivered}",
+        delivered,
+    )
+    AlreadyReturned.raise_if(
+        item["status"] != "ok",
+        f"the {item['name']} of order {order['order_id']} was already {item['status']}",
+        item["status"],
+    )
+    FinalSale.raise_if(
+        state["products"][item["product_id"]]["final_sale"],
+        f"the {item['name']} was bought as final sale and cannot be returned or exchanged",
+        item["product_id"],
+    )
     return order, item
 
 
@@ -131,12 +134,12 @@ def return_quote(state: Record, order_id: str, variant_id: str) -> Record:
 def check_return(state: Record, order_id: str, variant_id: str) -> Record:
     returnable(state, order_id, variant_id)
     quote = return_quote(state, order_id, variant_id)
-    if quote["refund"] > REVIEW_OVER:
-        raise LargeRefund(
-            f"refunds over ${REVIEW_OVER:.2f} are approved by our returns team, and this one "
-            f"is ${quote['refund']:.2f}",
-            shows=(quote["item_value"],),
-        )
+    LargeRefund.raise_if(
+        quote["refund"] > REVIEW_OVER,
+        f"refunds over ${REVIEW_OVER:.2f} are approved by our returns team, and this one "
+        f"is ${quote['refund']:.2f}",
+        quote["item_value"],
+    )
     return quote
 
 
@@ -146,10 +149,10 @@ def check_exchange(state: Record, order_id: str, variant_id: str, new_variant_id
     product = state["products"][item["product_id"]]
     for variant in product["variants"]:
         if variant["variant_id"] == wanted and wanted != item["variant_id"]:
-            if variant["stock"] < item["quantity"]:
-                raise OutOfStock(
-                    f"the {product['name']} in {variant['option']} is out of stock",
-                )
+            OutOfStock.raise_if(
+                variant["stock"] < item["quantity"],
+                f"the {product['name']} in {variant['option']} is out of stock",
+            )
             return variant
     raise ToolError(f"{wanted!r} is not another variant of the {product['name']}")
 
@@ -178,25 +181,25 @@ def check_address(state: Record, order_id: str, address_id: str) -> Record:
 def check_new_address(state: Record, customer_id: str, **_: str) -> None:
     customer = lookup(state, "customers", customer_id, "customer")
     mine = [a for a in state["addresses"].values() if a["customer_id"] == customer_id.strip()]
-    if len(mine) >= MAX_ADDRESSES:
-        raise TooManyAddresses(
-            f"a customer keeps at most {MAX_ADDRESSES} addresses, and {customer['name']} has "
-            f"{len(mine)}: " + "; ".join(a["street"] for a in mine),
-            shows=tuple(a["address_id"] for a in mine),
-        )
+    TooManyAddresses.raise_if(
+        len(mine) >= MAX_ADDRESSES,
+        f"a customer keeps at most {MAX_ADDRESSES} addresses, and {customer['name']} has "
+        f"{len(mine)}: " + "; ".join(a["street"] for a in mine),
+        *(a["address_id"] for a in mine),
+    )
 
 
 def check_gift_card(state: Record, customer_id: str, code: str) -> Record:
     lookup(state, "customers", customer_id, "customer")
     card = lookup(state, "gift_cards", code, "gift card")
-    if card["redeemed_on"]:
-        raise CardRedeemed(
-            f"gift card {card['code']} was already redeemed on {card['redeemed_on']}",
-            shows=(card["redeemed_on"],),
-        )
-    if card["expires_on"] < state["today"]:
-        raise CardExpired(
-            f"gift card {card['code']} expired on {card['expires_on']}",
-            shows=(card["expires_on"],),
-        )
+    CardRedeemed.raise_if(
+        bool(card["redeemed_on"]),
+        f"gift card {card['code']} was already redeemed on {card['redeemed_on']}",
+        card["redeemed_on"],
+    )
+    CardExpired.raise_if(
+        card["expires_on"] < state["today"],
+        f"gift card {card['code']} expired on {card['expires_on']}",
+        card["expires_on"],
+    )
     return card

@@ -239,7 +239,7 @@ class MedicineDomain(StatefulDomain):
     """A clinic desk: 30 doctors, 7 pharmacies, 200 patients, ~450 visits, ~500 prescriptions."""
 
     name = "medicine"
-    version = "1.2"
+    version = "1.3"
     toolkit = ClinicTools
     rules = rules
     entities = ENTITIES

@@ -301,7 +301,7 @@ class MovieDomain(StatefulDomain):
     """A cinema chain's desk: 8 cinemas, ~320 showings, 180 customers, ~450 bookings."""
 
     name = "movie"
-    version = "1.2"
+    version = "1.3"
     toolkit = MovieTools
     rules = rules
     entities = ENTITIES

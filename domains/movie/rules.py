@@ -60,28 +60,28 @@ def check_seats(state: Record, customer: Record, showing: Record, seats: int) ->
     """The price of `seats` seats at `showing`, or the policy error that forbids them."""
     number(seats, "seats", low=1, high=100, integer=True)
     title, sid = showing["film"], showing["showing_id"]
-    if seats > MAX_SEATS:
-        raise GroupBooking(
-            f"groups of more than {MAX_SEATS} are booked by our events team, and this is {seats}",
-            shows=(sid,),
-        )
-    if showing["status"] != "scheduled" or starts_in(state, showing) * 60 < CLOSE_MINUTES:
-        raise NotBookable(
-            f"showing {sid} of {title} is {showing['status']} and cannot be booked",
-            shows=(showing["status"],),
-        )
+    GroupBooking.raise_if(
+        seats > MAX_SEATS,
+        f"groups of more than {MAX_SEATS} are booked by our events team, and this is {seats}",
+        sid,
+    )
+    NotBookable.raise_if(
+        showing["status"] != "scheduled" or starts_in(state, showing) * 60 < CLOSE_MINUTES,
+        f"showing {sid} of {title} is {showing['status']} and cannot be booked",
+        showing["status"],
+    )
     years = age(customer["birth_date"])
-    if years < MIN_AGE.get(showing["rating"], 0):
-        raise AgeRestricted(
-            f"{title} is rated {showing['rating']}, and customer "
-            f"{customer['customer_id']} is {years}",
-            shows=(customer["birth_date"],),
-        )
-    if showing["seats_left"] < seats:
-        raise SoldOut(
-            f"showing {sid} has too few seats left ({showing['seats_left']})",
-            shows=(sid, showing["seats_left"]),
-        )
+    AgeRestricted.raise_if(
+        years < MIN_AGE.get(showing["rating"], 0),
+        f"{title} is rated {showing['rating']}, and customer {customer['customer_id']} is {years}",
+        customer["birth_date"],
+    )
+    SoldOut.raise_if(
+        showing["seats_left"] < seats,
+        f"showing {sid} has too few seats left ({showing['seats_left']})",
+        sid,
+        showing["seats_left"],
+    )
     each = seat_cost(customer, showing)
     return {"showing_id": sid, "per_seat": each, "seats": seats, "total": round(each * seats, 2)}
 
@@ -99,18 +99,19 @@ def check_booking(state: Record, customer_id: str, showing_id: str, seats: int) 
 def _open(state: Record, booking_id: str) -> tuple[Record, Record]:
     """The confirmed booking and its showing, which must start more than CHANGE_HOURS away."""
     booking = lookup(state, "bookings", booking_id, "booking")
-    if booking["status"] != "confirmed":
-        raise BookingNotActive(
-            f"booking {booking['booking_id']} is {booking['status']}", shows=(booking["status"],)
-        )
+    BookingNotActive.raise_if(
+        booking["status"] != "confirmed",
+        f"booking {booking['booking_id']} is {booking['status']}",
+        booking["status"],
+    )
     showing = state["showings"][booking["showing_id"]]
-    if starts_in(state, showing) < CHANGE_HOURS:
-        raise TooLate(
-            f"bookings can be cancelled or exchanged until {CHANGE_HOURS} hours before "
-            f"the film, and {booking['booking_id']} starts at {showing['time']} on "
-            f"{showing['date']}",
-            shows=(showing["time"],),
-        )
+    TooLate.raise_if(
+        starts_in(state, showing) < CHANGE_HOURS,
+        f"bookings can be cancelled or exchanged until {CHANGE_HOURS} hours before "
+        f"the film, and {booking['booking_id']} starts at {showing['time']} on "
+        f"{showing['date']}",
+        showing["time"],
+    )
     return booking, showing
 
 
@@ -127,20 +128,20 @@ def cancel_refund(state: Record, booking_id: str) -> Record:
 def check_exchange(state: Record, booking_id: str, showing_id: str) -> Record:
     """The price difference of moving the booking to another showing of the same film."""
     booking, _ = _open(state, booking_id)
-    if booking["exchanged"]:
-        raise AlreadyExchanged(
-            f"a booking can be exchanged once, and {booking['booking_id']} was exchanged before",
-            shows=(booking["booking_id"],),
-        )
+    AlreadyExchanged.raise_if(
+        bool(booking["exchanged"]),
+        f"a booking can be exchanged once, and {booking['booking_id']} was exchanged before",
+        booking["booking_id"],
+    )
     target = lookup(state, "showings", showing_id, "showing")
     if target["showing_id"] == booking["showing_id"]:
         raise ToolError(f"booking {booking['booking_id']} is already for showing {showing_id}")
-    if target["film"] != booking["film"]:
-        raise DifferentFilm(
-            f"a booking can only move to another showing of {booking['film']}; "
-            f"{target['showing_id']} shows {target['film']}",
-            shows=(target["film"],),
-        )
+    DifferentFilm.raise_if(
+        target["film"] != booking["film"],
+        f"a booking can only move to another showing of {booking['film']}; "
+        f"{target['showing_id']} shows {target['film']}",
+        target["film"],
+    )
     customer = state["customers"][booking["customer_id"]]
     quote = check_seats(state, customer, target, booking["seats"])
     return {**quote, "difference": round(quote["total"] - booking["paid"], 2)}
@@ -151,20 +152,21 @@ def check_snacks(state: Record, booking_id: str, item: str, quantity: int) -> Re
     booking = lookup(state, "bookings", booking_id, "booking")
     number(quantity, "quantity", low=1, high=50, integer=True)
     wanted = text(item, "item", max_chars=60).strip().casefold()
-    if booking["status"] != "confirmed":
-        raise BookingNotActive(
-            f"booking {booking['booking_id']} is {booking['status']}", shows=(booking["status"],)
-        )
+    BookingNotActive.raise_if(
+        booking["status"] != "confirmed",
+        f"booking {booking['booking_id']} is {booking['status']}",
+        booking["status"],
+    )
     menu = state["cinemas"][booking["cinema_id"]]["snacks"]
     if wanted not in menu:
         raise ToolError(f"{quoted(item)} is not sold here; the menu is {', '.join(menu)}")
     held = sum(line["quantity"] for line in booking["snacks"])
-    if held + quantity > SNACK_LIMIT:
-        raise SnackLimit(
-            f"a booking holds at most {SNACK_LIMIT} pre-ordered snacks, and "
-            f"{booking['booking_id']} has {held}",
-            shows=(held,),
-        )
+    SnackLimit.raise_if(
+        held + quantity > SNACK_LIMIT,
+        f"a booking holds at most {SNACK_LIMIT} pre-ordered snacks, and "
+        f"{booking['booking_id']} has {held}",
+        held,
+    )
     return {"item": wanted, "quantity": quantity, "price": round(menu[wanted] * quantity, 2)}
 
 
@@ -177,12 +179,11 @@ def check_plan(state: Record, customer_id: str, plan: str) -> Record:
     if plan == customer["plan"]:
         raise ToolError(f"customer {customer['customer_id']} is already on the {plan} plan")
     since = date.fromisoformat(customer["member_since"])
-    if customer["plan"] == "unlimited" and since + timedelta(COMMITMENT_DAYS) > date.fromisoformat(
-        TODAY
-    ):
-        raise CommitmentPeriod(
-            f"the unlimited plan runs at least {COMMITMENT_DAYS} days, and "
-            f"{customer['customer_id']} joined on {customer['member_since']}",
-            shows=(customer["member_since"],),
-        )
+    CommitmentPeriod.raise_if(
+        customer["plan"] == "unlimited"
+        and since + timedelta(COMMITMENT_DAYS) > date.fromisoformat(TODAY),
+        f"the unlimited plan runs at least {COMMITMENT_DAYS} days, and "
+        f"{customer['customer_id']} joined on {customer['member_since']}",
+        customer["member_since"],
+    )
     return {"plan": plan, "monthly_fee": MONTHLY_FEE[plan]}

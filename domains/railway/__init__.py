@@ -321,7 +321,7 @@ class RailwayDomain(StatefulDomain):
     """Train tickets of one railway: 16 stations, ~220 trains, 140 customers, ~400 bookings."""
 
     name = "railway"
-    version = "4.1"
+    version = "4.2"
     toolkit = RailwayTools
     rules = rules
     entities = ENTITIES

@@ -74,27 +74,29 @@ def days_before(state: Record, train: Record) -> int:
 def _active(state: Record, booking: Record) -> Record:
     """The booking's train, after checking the booking can still be modified or cancelled."""
     number = booking["train_number"]
-    if booking["status"] != "confirmed":
-        raise NotActive(
-            f"booking {booking['booking_id']} is already {booking['status']}",
-            shows=(booking["status"], number),
-        )
+    NotActive.raise_if(
+        booking["status"] != "confirmed",
+        f"booking {booking['booking_id']} is already {booking['status']}",
+        booking["status"],
+        number,
+    )
     train = state["trains"][number]
-    if train_status(state, train) == "departed":
-        raise Departed(
-            f"train {number} of booking {booking['booking_id']} has already departed "
-            f"({train['date']} {train['departure_time']})",
-            shows=(number, train["departure_time"]),
-        )
+    Departed.raise_if(
+        train_status(state, train) == "departed",
+        f"train {number} of booking {booking['booking_id']} has already departed "
+        f"({train['date']} {train['departure_time']})",
+        number,
+        train["departure_time"],
+    )
     return train
 
 
 def _not_cancelled(train: Record, advice: str = "") -> None:
-    if train["status"] == "cancelled":
-        raise OperatorCancelled(
-            f"train {train['train_number']} was cancelled by the operator{advice}",
-            shows=(train["train_number"],),
-        )
+    OperatorCancelled.raise_if(
+        train["status"] == "cancelled",
+        f"train {train['train_number']} was cancelled by the operator{advice}",
+        train["train_number"],
+    )
 
 
 def _seats(state: Record, train: Record, fare_class: str, passengers: int) -> None:
@@ -103,12 +105,12 @@ def _seats(state: Record, train: Record, fare_class: str, passengers: int) -> No
         raise ToolError(f"train {train['train_number']} is {status} and cannot be booked")
     if fare_class not in train["fares"]:
         raise ToolError(f"unknown fare class {fare_class!r}; use saver, standard or first")
-    if train["seats_left"][fare_class] < passengers:
-        raise SoldOut(
-            f"train {train['train_number']} has only {train['seats_left'][fare_class]} "
-            f"{fare_class} seat(s) left, {passengers} needed",
-            shows=(train["train_number"],),
-        )
+    SoldOut.raise_if(
+        train["seats_left"][fare_class] < passengers,
+        f"train {train['train_number']} has only {train['seats_left'][fare_class]} "
+        f"{fare_class} seat(s) left, {passengers} needed",
+        train["train_number"],
+    )
 
 
 def refund_quote(state: Record, booking_id: str) -> Record:
@@ -118,7 +120,7 @@ def refund_quote(state: Record, booking_id: str) -> Record:
     if train["status"] == "cancelled":
         fee, refund = 0.0, round(booking["ticket_price"] + booking["fees_paid"], 2)
     else:
-        band = next(i for i, least in enumerate(CANCEL_DAYS) if days >= least)
+        band = next((i for i, least in enumerate(CANCEL_DAYS) if days >= least), -1)
         fee = round(booking["ticket_price"] * CANCEL_FEES[booking["fare_class"]][band], 2)
         refund = round(booking["ticket_price"] - fee, 2)
     return {
@@ -135,12 +137,12 @@ def change_quote(state: Record, booking_id: str, new_train_number: str) -> Recor
     new_train = lookup(state, "trains", new_train_number, "train")
     train = _active(state, booking)
     _not_cancelled(train, ": cancel the booking for a full refund and book a new ticket instead")
-    if booking["fare_class"] == "saver":
-        raise SaverFixed(
-            f"booking {booking['booking_id']} is a saver ticket, and saver tickets cannot be "
-            "changed",
-            shows=("saver", train["train_number"]),
-        )
+    SaverFixed.raise_if(
+        booking["fare_class"] == "saver",
+        f"booking {booking['booking_id']} is a saver ticket, and saver tickets cannot be changed",
+        "saver",
+        train["train_number"],
+    )
     if new_train["train_number"] == train["train_number"]:
         raise ToolError(f"booking {booking['booking_id']} is already on {train['train_number']}")
     if (new_train["origin"], new_train["destination"]) != (train["origin"], train["destination"]):
@@ -163,14 +165,16 @@ def change_quote(state: Record, booking_id: str, new_train_number: str) -> Recor
 def upgrade_quote(state: Record, booking_id: str) -> Record:
     booking = lookup(state, "bookings", booking_id, "booking")
     train = _active(state, booking)
-    if booking["fare_class"] != "standard":
-        raise NotStandard(
-            f"only standard tickets can be upgraded, and booking {booking['booking_id']} is "
-            f"{booking['fare_class']}",
-            shows=(booking["fare_class"], train["train_number"]),
-        )
+    NotStandard.raise_if(
+        booking["fare_class"] != "standard",
+        f"only standard tickets can be upgraded, and booking {booking['booking_id']} is "
+        f"{booking['fare_class']}",
+        booking["fare_class"],
+        train["train_number"],
+    )
     _not_cancelled(train)
-    _seats(state, train, "first", booking["passengers"])
+    if train_status(state, train) == "scheduled":  # else a rule above refused it already
+        _seats(state, train, "first", booking["passengers"])
     first_price = round(train["fares"]["first"] * booking["passengers"], 2)
     return {
         "booking_id": booking["booking_id"],
@@ -186,12 +190,12 @@ def luggage_quote(state: Record, booking_id: str, bags: int) -> Record:
     if bags < 1:
         raise ToolError("bags must be at least 1")
     total = booking["luggage"] + bags
-    if total > MAX_BAGS * booking["passengers"]:
-        raise TooManyBags(
-            f"at most {MAX_BAGS} bags per passenger: this booking allows "
-            f"{MAX_BAGS * booking['passengers']} in total and has {booking['luggage']}",
-            shows=(train["train_number"],),
-        )
+    TooManyBags.raise_if(
+        total > MAX_BAGS * booking["passengers"],
+        f"at most {MAX_BAGS} bags per passenger: this booking allows "
+        f"{MAX_BAGS * booking['passengers']} in total and has {booking['luggage']}",
+        train["train_number"],
+    )
     free = FREE_BAGS[state["customers"][booking["customer_id"]]["membership"]]
     free *= booking["passengers"]
     paid = max(total - free, 0) - max(booking["luggage"] - free, 0)
@@ -204,12 +208,12 @@ def check_booking(
     """Raise the error that forbids selling `passengers` seats of `fare_class` on the train."""
     lookup(state, "customers", customer_id, "customer")
     train = lookup(state, "trains", train_number, "train")
-    if passengers > MAX_PASSENGERS:
-        raise GroupBooking(
-            f"bookings of more than {MAX_PASSENGERS} passengers are made by our group travel "
-            f"desk, and this one is for {passengers}",
-            shows=(train["train_number"],),
-        )
+    GroupBooking.raise_if(
+        passengers > MAX_PASSENGERS,
+        f"bookings of more than {MAX_PASSENGERS} passengers are made by our group travel "
+        f"desk, and this one is for {passengers}",
+        train["train_number"],
+    )
     if passengers < 1:
         raise ToolError(f"passengers must be between 1 and {MAX_PASSENGERS}")
     _seats(state, train, fare_class, passengers)

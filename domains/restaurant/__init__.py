@@ -54,7 +54,8 @@ def _slot(draw: Draw, offsets: tuple[int, ...]) -> dict[str, Any]:
 def _booking(draw: Draw) -> dict[str, Any]:
     sizes = (*range(1, 11), 12, 14, 16)
     party = draw.rng.choices(sizes, weights=(1, 6, 3, 5, 2, 3, 2, 2, 1, 1, 1, 1, 1))[0]
-    return {**_slot(draw, (0, *range(1, 31), *range(1, 31), 33, 38, 45)), "party_size": party}
+    days = (0, 0, 0, *range(1, 31), *range(1, 31), 33, 38, 45)  # today: often too soon
+    return {**_slot(draw, days), "party_size": party}
 
 
 def _party(draw: Draw) -> dict[str, Any]:
@@ -200,7 +201,7 @@ class RestaurantDomain(StatefulDomain):
     """Reservations at a city's restaurants: 24 restaurants, 160 customers, ~450 reservations."""
 
     name = "restaurant"
-    version = "1.2"
+    version = "1.3"
     toolkit = RestaurantTools
     rules = rules
     entities = ENTITIES

@@ -53,44 +53,46 @@ def check_slot(state: Record, restaurant: Record, day: str, time: str, party: in
     number(party, "party_size", low=1, high=100, integer=True)
     moment(day, time)
     day, time, name = day.strip(), time.strip(), restaurant["name"]
-    if party > MAX_PARTY:
-        raise LargeParty(
-            f"parties of more than {MAX_PARTY} guests are arranged by our events team, and "
-            f"this one is {party}",
-            shows=(restaurant["restaurant_id"],),
-        )
-    if date.fromisoformat(day) > date.fromisoformat(TODAY) + timedelta(BOOKING_WINDOW_DAYS):
-        raise TooFarAhead(
-            f"tables can be booked at most {BOOKING_WINDOW_DAYS} days ahead, and {day} is later",
-            shows=(restaurant["restaurant_id"],),
-        )
-    if hours_until(state["now"], day, time) < MIN_NOTICE_HOURS:
-        raise TooSoon(f"a booking needs at least {MIN_NOTICE_HOURS} hours' notice")
-    if weekday(day) == restaurant["closed_on"]:
-        raise Closed(f"{name} is closed on {weekday(day)}s", shows=(restaurant["closed_on"],))
+    LargeParty.raise_if(
+        party > MAX_PARTY,
+        f"parties of more than {MAX_PARTY} guests are arranged by our events team, and "
+        f"this one is {party}",
+        restaurant["restaurant_id"],
+    )
+    TooFarAhead.raise_if(
+        date.fromisoformat(day) > date.fromisoformat(TODAY) + timedelta(BOOKING_WINDOW_DAYS),
+        f"tables can be booked at most {BOOKING_WINDOW_DAYS} days ahead, and {day} is later",
+        restaurant["restaurant_id"],
+    )
+    TooSoon.raise_if(
+        hours_until(state["now"], day, time) < MIN_NOTICE_HOURS,
+        f"a booking needs at least {MIN_NOTICE_HOURS} hours' notice",
+    )
+    Closed.raise_if(
+        weekday(day) == restaurant["closed_on"],
+        f"{name} is closed on {weekday(day)}s",
+        restaurant["closed_on"],
+    )
     if time not in restaurant["times"]:
         raise ToolError(f"{name} seats guests at {', '.join(restaurant['times'])} only")
     free = tables_free(state, restaurant, day, time)
-    if free < 1:
-        raise NoTable(
-            f"{name} has no table left on {day} at {time}",
-            shows=(restaurant["restaurant_id"], free),
-        )
+    NoTable.raise_if(
+        free < 1, f"{name} has no table left on {day} at {time}", restaurant["restaurant_id"], free
+    )
 
 
 def changeable(state: Record, reservation_id: str, late_ok: bool = True) -> Record:
     """The reservation, if it is confirmed (and, unless `late_ok`, a day or more ahead)."""
     reservation = lookup(state, "reservations", reservation_id)
     rid, status = reservation["reservation_id"], reservation["status"]
-    if status != "confirmed":
-        raise NotActive(f"reservation {rid} is {status}", shows=(status,))
+    NotActive.raise_if(status != "confirmed", f"reservation {rid} is {status}", status)
     late = hours_until(state["now"], reservation["date"], reservation["time"]) < FREE_CANCEL_HOURS
-    if late and not late_ok:
-        raise TooLateToChange(
-            f"a reservation can be changed only {FREE_CANCEL_HOURS} hours or more before it "
-            f"starts, and {rid} starts on {reservation['date']} at {reservation['time']}",
-            shows=(reservation["time"],),
-        )
+    TooLateToChange.raise_if(
+        late and not late_ok,
+        f"a reservation can be changed only {FREE_CANCEL_HOURS} hours or more before it "
+        f"starts, and {rid} starts on {reservation['date']} at {reservation['time']}",
+        reservation["time"],
+    )
     return reservation
 
 
@@ -109,9 +111,10 @@ def cancel_quote(state: Record, reservation_id: str) -> Record:
 
 def check_party(state: Record, reservation_id: str, party_size: int) -> Record:
     reservation = changeable(state, reservation_id, late_ok=False)
-    if party_size > MAX_PARTY:
+    if party_size > MAX_PARTY:  # a rule of check_slot refuses it
         check_move(state, reservation_id, reservation["date"], reservation["time"], party_size)
-    number(party_size, "party_size", low=1, high=MAX_PARTY, integer=True)
+    else:
+        number(party_size, "party_size", low=1, high=MAX_PARTY, integer=True)
     return reservation
 
 
@@ -125,11 +128,11 @@ def check_move(state: Record, reservation_id: str, date: str, time: str, party: 
 def check_request(state: Record, reservation_id: str, note: str) -> Record:
     text(note, "note", max_chars=200)
     reservation = changeable(state, reservation_id)
-    if len(reservation["requests"]) >= MAX_REQUESTS:
-        raise TooManyRequests(
-            f"a reservation holds at most {MAX_REQUESTS} special requests, and "
-            f"{reservation['reservation_id']} has {len(reservation['requests'])}: "
-            + "; ".join(reservation["requests"]),
-            shows=tuple(reservation["requests"]),
-        )
+    TooManyRequests.raise_if(
+        len(reservation["requests"]) >= MAX_REQUESTS,
+        f"a reservation holds at most {MAX_REQUESTS} special requests, and "
+        f"{reservation['reservation_id']} has {len(reservation['requests'])}: "
+        + "; ".join(reservation["requests"]),
+        *reservation["requests"],
+    )
     return reservation

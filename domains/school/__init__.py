@@ -208,7 +208,7 @@ class SchoolDomain(StatefulDomain):
     """A school office: 45 classes, 160 families, ~250 students, ~1,100 enrolments, 10 trips."""
 
     name = "school"
-    version = "1.1"
+    version = "1.2"
     toolkit = SchoolTools
     rules = rules
     entities = ENTITIES

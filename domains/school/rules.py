@@ -75,46 +75,46 @@ def check_enrol(state: Record, student_id: str, class_id: str) -> Record:
     course = lookup(state, "classes", class_id, "class")
     if any(e["class_id"] == course["class_id"] for e in mine(state, "enrolments", student_id)):
         raise ToolError(f"{student['first_name']} is already in {course['name']}")
-    if course["year"] != student["year"]:
-        raise WrongYear(
-            f"{course['name']} is for year {course['year']}, and {student['first_name']} is in "
-            f"year {student['year']}",
-            shows=(student["student_id"],),
-        )
-    if taken(state, course["class_id"]) >= course["capacity"]:
-        raise ClassFull(
-            f"{course['name']} is full ({course['capacity']} places)",
-            shows=(course["class_id"],),
-        )
+    WrongYear.raise_if(
+        course["year"] != student["year"],
+        f"{course['name']} is for year {course['year']}, and {student['first_name']} is in "
+        f"year {student['year']}",
+        student["student_id"],
+    )
+    ClassFull.raise_if(
+        taken(state, course["class_id"]) >= course["capacity"],
+        f"{course['name']} is full ({course['capacity']} places)",
+        course["class_id"],
+    )
     electives = [
         e
         for e in mine(state, "enrolments", student_id)
         if state["classes"][e["class_id"]]["elective"]
     ]
-    if course["elective"] and len(electives) >= MAX_ELECTIVES:
-        raise TooManyElectives(
-            f"a student takes at most {MAX_ELECTIVES} electives, and {student['first_name']} "
-            f"has {len(electives)}",
-            shows=tuple(e["enrolment_id"] for e in electives),
-        )
+    TooManyElectives.raise_if(
+        course["elective"] and len(electives) >= MAX_ELECTIVES,
+        f"a student takes at most {MAX_ELECTIVES} electives, and {student['first_name']} "
+        f"has {len(electives)}",
+        *(e["enrolment_id"] for e in electives),
+    )
     return course
 
 
 def check_drop(state: Record, enrolment_id: str) -> Record:
     enrolment = lookup(state, "enrolments", enrolment_id, "enrolment")
     course = state["classes"][enrolment["class_id"]]
-    if not course["elective"]:
-        raise CoreSubject(
-            f"{course['subject']} is a core subject and cannot be dropped",
-            shows=(enrolment["enrolment_id"],),
-        )
+    CoreSubject.raise_if(
+        not course["elective"],
+        f"{course['subject']} is a core subject and cannot be dropped",
+        enrolment["enrolment_id"],
+    )
     last = shift(enrolment["enrolled_on"], DROP_WINDOW_DAYS)
-    if last < state["today"]:
-        raise DropWindowClosed(
-            f"an elective can be dropped within {DROP_WINDOW_DAYS} days of enrolling, and "
-            f"{enrolment['enrolment_id']} began on {enrolment['enrolled_on']}",
-            shows=(enrolment["enrolled_on"],),
-        )
+    DropWindowClosed.raise_if(
+        course["elective"] and last < state["today"],  # the window is an elective's
+        f"an elective can be dropped within {DROP_WINDOW_DAYS} days of enrolling, and "
+        f"{enrolment['enrolment_id']} began on {enrolment['enrolled_on']}",
+        enrolment["enrolled_on"],
+    )
     return enrolment
 
 
@@ -137,36 +137,35 @@ def check_trip(state: Record, student_id: str, trip_id: str) -> Record:
     student, trip = state["students"][student_id.strip()], state["trips"][trip_id.strip()]
     if student["student_id"] in trip["going"]:
         raise ToolError(f"{student['first_name']} is already signed up for {trip['name']}")
-    if student["year"] not in trip["years"]:
-        raise WrongYear(
-            f"the {trip['name']} is for years {', '.join(map(str, trip['years']))}, and "
-            f"{student['first_name']} is in year {student['year']}",
-            shows=(student["student_id"],),
-        )
-    if trip["consent_by"] < state["today"]:
-        raise ConsentClosed(
-            f"consent for the {trip['name']} closed on {trip['consent_by']}",
-            shows=(trip["consent_by"],),
-        )
-    if quote["seats_left"] < 1:
-        raise TripFull(f"the {trip['name']} is full", shows=(trip["trip_id"],))
+    WrongYear.raise_if(
+        student["year"] not in trip["years"],
+        f"the {trip['name']} is for years {', '.join(map(str, trip['years']))}, and "
+        f"{student['first_name']} is in year {student['year']}",
+        student["student_id"],
+    )
+    ConsentClosed.raise_if(
+        trip["consent_by"] < state["today"],
+        f"consent for the {trip['name']} closed on {trip['consent_by']}",
+        trip["consent_by"],
+    )
+    TripFull.raise_if(quote["seats_left"] < 1, f"the {trip['name']} is full", trip["trip_id"])
     owed = overdue(state, student["student_id"])
-    if owed > FEES_BLOCK_OVER:
-        raise FeesOverdue(
-            f"trips are closed to students with more than ${FEES_BLOCK_OVER:.2f} of overdue "
-            f"fees, and {student['first_name']} has ${owed:.2f}",
-            shows=(owed,),
-        )
+    FeesOverdue.raise_if(
+        owed > FEES_BLOCK_OVER,
+        f"trips are closed to students with more than ${FEES_BLOCK_OVER:.2f} of overdue "
+        f"fees, and {student['first_name']} has ${owed:.2f}",
+        owed,
+    )
     return quote
 
 
 def check_payment(state: Record, invoice_id: str) -> Record:
     invoice = lookup(state, "invoices", invoice_id, "invoice")
-    if invoice["paid"]:
-        raise AlreadyPaid(
-            f"invoice {invoice['invoice_id']} was paid on {invoice['paid']}",
-            shows=(invoice["paid"],),
-        )
+    AlreadyPaid.raise_if(
+        bool(invoice["paid"]),
+        f"invoice {invoice['invoice_id']} was paid on {invoice['paid']}",
+        invoice["paid"],
+    )
     return invoice
 
 
@@ -180,29 +179,28 @@ def check_absence(state: Record, student_id: str, date: str, reason: str) -> Rec
         last = shift(state["today"], ABSENCE_AHEAD_DAYS) < day
     except ValueError:
         raise ToolError(f"date {day!r}: use YYYY-MM-DD") from None
-    if day < state["today"]:
-        raise PastDate(
-            f"absences are reported on the day or ahead, and {day} has passed; the register "
-            "for it is closed"
-        )
+    PastDate.raise_if(
+        day < state["today"],
+        f"absences are reported on the day or ahead, and {day} has passed; the register "
+        "for it is closed",
+    )
     if last:
         raise ToolError(f"absences can be reported at most {ABSENCE_AHEAD_DAYS} days ahead")
-    if reason == "holiday":
-        raise TermTimeHoliday(
-            f"holidays in term time need the head teacher's approval ({student['first_name']}, "
-            f"{day})",
-            shows=(student["student_id"],),
-        )
+    TermTimeHoliday.raise_if(
+        reason == "holiday",
+        f"holidays in term time need the head teacher's approval ({student['first_name']}, {day})",
+        student["student_id"],
+    )
     return student
 
 
 def check_pickup(state: Record, student_id: str, name: str) -> Record:
     student = lookup(state, "students", student_id, "student")
     text(name, "name", max_chars=80)
-    if len(student["pickups"]) >= MAX_PICKUPS:
-        raise TooManyPickups(
-            f"a student has at most {MAX_PICKUPS} people allowed to collect them, and "
-            f"{student['first_name']} has: " + "; ".join(student["pickups"]),
-            shows=tuple(student["pickups"]),
-        )
+    TooManyPickups.raise_if(
+        len(student["pickups"]) >= MAX_PICKUPS,
+        f"a student has at most {MAX_PICKUPS} people allowed to collect them, and "
+        f"{student['first_name']} has: " + "; ".join(student["pickups"]),
+        *student["pickups"],
+    )
     return student

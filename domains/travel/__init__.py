@@ -174,7 +174,7 @@ class TravelDomain(StatefulDomain):
     """A travel agency's desk: 40 hotels in ten cities, 150 travellers, ~300 trips, their stays."""
 
     name = "travel"
-    version = "1.1"
+    version = "1.2"
     toolkit = TravelTools
     rules = rules
     entities = ENTITIES

@@ -128,7 +128,7 @@ def insurance_quote(state: Record, trip_id: str, plan: str) -> Record:
     held, start = trip["insurance"], trip["start"]
     AlreadyInsured.raise_if(bool(held), f"the trip is insured already ({held} plan)", held)
     InsuranceTooLate.raise_if(
-        days_between(TODAY, start) < INSURANCE_MIN_DAYS,
+        start > TODAY and days_between(TODAY, start) < INSURANCE_MIN_DAYS,  # else departed
         f"insurance is sold until {INSURANCE_MIN_DAYS} days before departure ({start})",
         start,
     )

@@ -374,7 +374,7 @@ class WeatherDomain(StatefulDomain):
     """A weather service's account desk: 36 locations, 150 accounts, ~320 alerts, ~110 stations."""
 
     name = "weather"
-    version = "1.1"
+    version = "1.2"
     toolkit = WeatherDeskTools
     rules = rules
     entities = ENTITIES

@@ -79,12 +79,12 @@ def plan_of(state: Record, account: Record) -> Record:
 
 
 def paid_up(account: Record) -> None:
-    if account["balance_due"] > 0:
-        raise PastDue(
-            f"account {account['account_id']} has an unpaid balance of "
-            f"${account['balance_due']:.2f}; it must be paid before any purchase or plan change",
-            shows=(account["balance_due"],),
-        )
+    PastDue.raise_if(
+        account["balance_due"] > 0,
+        f"account {account['account_id']} has an unpaid balance of "
+        f"${account['balance_due']:.2f}; it must be paid before any purchase or plan change",
+        account["balance_due"],
+    )
 
 
 def plan_quote(state: Record, account_id: str, plan_id: str) -> Record:
@@ -106,15 +106,16 @@ def plan_quote(state: Record, account_id: str, plan_id: str) -> Record:
 def check_plan_change(state: Record, account_id: str, plan_id: str) -> Record:
     quote = plan_quote(state, account_id, plan_id)
     account, new = state["accounts"][quote["account_id"]], state["plans"][plan_id.strip()]
-    if new["name"] == SALES_PLAN:
-        raise SalesOnly(f"the {SALES_PLAN} plan is arranged by our sales team")
+    SalesOnly.raise_if(
+        new["name"] == SALES_PLAN, f"the {SALES_PLAN} plan is arranged by our sales team"
+    )
     paid_up(account)
-    if account["calls_used"] > new["quota"]:
-        raise OverQuota(
-            f"the {new['name']} plan allows {new['quota']} calls a month and the account has "
-            f"used {account['calls_used']} this month",
-            shows=(account["calls_used"],),
-        )
+    OverQuota.raise_if(
+        account["calls_used"] > new["quota"],
+        f"the {new['name']} plan allows {new['quota']} calls a month and the account has "
+        f"used {account['calls_used']} this month",
+        account["calls_used"],
+    )
     return quote
 
 
@@ -122,15 +123,18 @@ def check_packs(state: Record, account_id: str, packs: int) -> Record:
     account = lookup(state, "accounts", account_id, "account")
     number(packs, "packs", low=1, high=100, integer=True)
     plan = plan_of(state, account)
-    if not plan["pack_price"]:
-        raise FreePlan(f"call packs are not sold on the {plan['name']} plan", shows=(plan["name"],))
+    FreePlan.raise_if(
+        not plan["pack_price"],
+        f"call packs are not sold on the {plan['name']} plan",
+        plan["name"],
+    )
     paid_up(account)
-    if account["packs_bought"] + packs > MAX_PACKS:
-        raise PackLimit(
-            f"at most {MAX_PACKS} call packs can be bought a month, and this account has bought "
-            f"{account['packs_bought']}",
-            shows=(account["packs_bought"],),
-        )
+    PackLimit.raise_if(
+        account["packs_bought"] + packs > MAX_PACKS,
+        f"at most {MAX_PACKS} call packs can be bought a month, and this account has bought "
+        f"{account['packs_bought']}",
+        account["packs_bought"],
+    )
     return {"cost": round(plan["pack_price"] * packs, 2)}
 
 
@@ -148,23 +152,25 @@ def check_alert(state: Record, account_id: str, location_id: str, kind: str, cha
     plan, mine = plan_of(state, account), active_alerts(state, account["account_id"])
     if any((s["location_id"], s["kind"]) == (location["location_id"], kind) for s in mine):
         raise ToolError(f"there is already an active {kind} alert for {location['name']}")
-    if channel == "sms" and not plan["monthly_fee"]:
-        raise SmsNeedsPaidPlan(
-            f"SMS alerts need a paid plan; this account is on {plan['name']}", shows=(plan["name"],)
-        )
-    if len(mine) >= plan["max_alerts"]:
-        raise AlertLimit(
-            f"the {plan['name']} plan allows {plan['max_alerts']} active alerts, and all are used",
-            shows=(plan["max_alerts"],),
-        )
+    SmsNeedsPaidPlan.raise_if(
+        channel == "sms" and not plan["monthly_fee"],
+        f"SMS alerts need a paid plan; this account is on {plan['name']}",
+        plan["name"],
+    )
+    AlertLimit.raise_if(
+        len(mine) >= plan["max_alerts"],
+        f"the {plan['name']} plan allows {plan['max_alerts']} active alerts, and all are used",
+        plan["max_alerts"],
+    )
 
 
 def check_unsubscribe(state: Record, subscription_id: str) -> None:
     sub = lookup(state, "subscriptions", subscription_id, "subscription")
-    if sub["status"] != "active":
-        raise NotActive(
-            f"subscription {sub['subscription_id']} is {sub['status']}", shows=(sub["status"],)
-        )
+    NotActive.raise_if(
+        sub["status"] != "active",
+        f"subscription {sub['subscription_id']} is {sub['status']}",
+        sub["status"],
+    )
 
 
 def check_report(
@@ -180,19 +186,21 @@ def check_report(
         raise ToolError(f"date {quoted(day)}: use YYYY-MM-DD") from None
     if back < 0:
         raise ToolError(f"{day} is in the future; readings are reported after they are taken")
-    if station["status"] == "suspended":
-        raise StationSuspended(
-            f"station {station['station_id']} is suspended", shows=(station["status"],)
-        )
+    StationSuspended.raise_if(
+        station["status"] == "suspended",
+        f"station {station['station_id']} is suspended",
+        station["status"],
+    )
     due = shift(station["calibrated"], CALIBRATION_DAYS)
-    if due < TODAY:
-        raise CalibrationDue(
-            f"station {station['station_id']} was last calibrated on {station['calibrated']}; "
-            f"its calibration ran out on {due}",
-            shows=(station["calibrated"],),
-        )
-    if back > REPORT_DAYS:
-        raise ReportTooOld(f"readings can be reported at most {REPORT_DAYS} days back")
+    CalibrationDue.raise_if(
+        due < TODAY,
+        f"station {station['station_id']} was last calibrated on {station['calibrated']}; "
+        f"its calibration ran out on {due}",
+        station["calibrated"],
+    )
+    ReportTooOld.raise_if(
+        back > REPORT_DAYS, f"readings can be reported at most {REPORT_DAYS} days back"
+    )
     if day in station["reports"]:
         raise ToolError(f"station {station['station_id']} already reported for {day}")
     return station

@@ -20,7 +20,10 @@ domain on the kit), `--per-template` draws of every template, so that a rare one
   can say plus stock policy phrases fails it, and so does one with no call that says the gold
   final message (a refusal without the look-up that justifies it). A domain without named
   templates gets it on further indexes until every template has been drawn (`PARROT_DRAWS` per
-  template at most; a template never drawn is a warning).
+  template at most; a template never drawn is a warning);
+- one_reason (stateful domains on the kit): a refusal task's refused call, replayed with every
+  rule checked, breaks exactly one declared rule and meets no other refusal
+  (`toolscale.check.one_reason`).
 
 Then, on the domain: schemas (every tool's schema derives, with a description and an `Args:`
 entry for each parameter and no other), before any task; reachable (every tool appears in some

@@ -29,6 +29,7 @@ ORDER = (
     "read_purity",
     "do_nothing",
     "parrot",
+    "one_reason",
 )
 
 

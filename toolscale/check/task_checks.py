@@ -4,7 +4,8 @@
 where gold actions that fail or a READ tool that writes are a GoldError, then checks its
 determinism, that the reference teacher's gold attempt verifies and no attempt it plays crashes a
 tool, the READ purity of its other routes, that doing nothing fails it, and (stateful domains)
-that parroting the caller fails it. A gold attempt that crashes or does not verify stops the
+that parroting the caller fails it, and that a refusal task's refused call breaks one rule only
+(`toolscale.check.one_reason`). A gold attempt that crashes or does not verify stops the
 checks of that task there: what the later ones found would follow from it.
 `schema_findings` checks a domain's tool schemas, before any task.
 """
@@ -15,6 +16,7 @@ import inspect
 from dataclasses import replace
 
 from toolscale.check.findings import Finding
+from toolscale.check.one_reason import one_reason
 from toolscale.core.contract import Action, Domain, ToolKind, Toolkit, canonical_state, state_hash
 from toolscale.core.schema import SchemaError, function_schema
 from toolscale.economics.prices import Economics
@@ -172,6 +174,10 @@ async def check_task(
     used |= {a.name for _, route in built.other_routes() for a in route}
     item = prepare(built, Economics(), {"none": 1.0})
     found += await _attempts(pool, domain, item, index)
+    task = built.task
+    found += await one_reason(
+        pool, domain.name, task.template, task.initial_state, built.refused, index
+    )
     return [
         replace(f, template=built.task.template, named=template is not None) for f in found
     ], used

@@ -24,7 +24,7 @@ import inspect
 import json
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cache
@@ -290,6 +290,8 @@ class TaskSpec:
     other route the task admits, each named and with its own final message (an orchestration
     domain's tools, experts and their combinations); `gold_route` names the gold actions among
     them. The pipeline plays them all and makes the best one the gold route (the oracle).
+    `refused` is the call a refusal task's caller asks for, which the policy refuses for one
+    reason (check-domain checks that it breaks exactly one rule); None on other tasks.
     """
 
     template: str
@@ -305,6 +307,7 @@ class TaskSpec:
     scenario: UserScenario | None = None
     routes: list[Route] = field(default_factory=list)
     gold_route: str = "gold"
+    refused: Action | None = None
 
 
 class Domain(ABC):
@@ -369,7 +372,7 @@ class Domain(ABC):
         return []
 
     def consent_problems(
-        self, scenario: UserScenario | None, turns: list[tuple[str, str, list[str]]]
+        self, scenario: UserScenario | None, turns: Sequence[tuple[str, str, Sequence[str]]]
     ) -> list[str]:
         """Why an attempt's changes were not agreed to (`turns`: each message as (role, text,
         names of the tools it calls)); nothing by default. A domain on the kit requires the

@@ -16,7 +16,9 @@ For every `Goal` (toolscale.kit.declare) it makes, by name:
 
 Every draft states its reason for the call and its task instructions from its own records and
 wording; a draw that does not fit (no such record, a gold path over `MAX_ACTIONS`, no fact only a
-look-up gives) is drawn again, `TRIES` times, before the intent returns None.
+look-up gives) is drawn again, `TRIES` times, before the intent returns None; a refusal's records
+are drawn `REFUSAL_DRAWS` times a try, since it must break its rule and no other
+(`toolscale.kit.draws`).
 """
 
 from __future__ import annotations
@@ -28,7 +30,8 @@ from dataclasses import replace
 from functools import partial
 from typing import Any, cast
 
-from toolscale.core.contract import ToolError, ToolKind
+from toolscale.core.contract import Action, ToolError, ToolKind
+from toolscale.kit.broken_rules import tool_reasons
 from toolscale.kit.declare import Draw, Goal, PolicyError, Record
 from toolscale.kit.draft import Draft
 from toolscale.kit.draws import draw_for
@@ -49,6 +52,9 @@ from toolscale.kit.shots import (
 from toolscale.kit.words import as_written
 
 TRIES = 60
+# Records a refusal draws per try: a draw is cheap, and one that breaks its rule alone is rare
+# where rules go together (a used ticket is mostly for a game that is over).
+REFUSAL_DRAWS = 10
 ACCEPT = "If the agent explains that the policy does not allow it, accept that and end the call."
 
 
@@ -223,8 +229,11 @@ class Composer:
     def _refusal(
         self, goal: Goal, rule: type[PolicyError], rng: random.Random, world: Record
     ) -> Draft | None:
-        drawn = draw_for(self.graph, goal, rng, world, want=rule)
-        if drawn is None:
+        for _ in range(REFUSAL_DRAWS):
+            drawn = draw_for(self.graph, goal, rng, world, want=rule)
+            if drawn is not None:
+                break
+        else:
             return None
         draw, error = drawn
         plan = Plan.on(self.graph.toolkit, world)
@@ -248,6 +257,10 @@ class Composer:
             )
         if type(error) is not rule:
             return None
+        refused = Action(goal.tool, dict(draw.args))
+        kit = self.graph.toolkit
+        if goal.check is None and not tool_reasons(kit, world, goal.tool, draw.args).only():
+            return None  # a second reason to refuse (the check already ruled those out)
         words, _ = wordings(self.graph, goal, plan, draw)
         said = " ".join([*words, *goal.motives, *plan.known.values(), *plan.stated.values()])
         facts = reason_facts(error, plan.outputs, world, said)
@@ -262,7 +275,8 @@ class Composer:
             final = f"I'm sorry, I can't {you(words[0])}: {error}."
             assertion = f"The agent makes no change and explains the policy ({rule.rule})."
         shot = Shot(words, with_facts(final, facts), facts, [ACCEPT])
-        return self._draft(goal, plan, draw, shot, writes=False, assertions=[assertion])
+        made = self._draft(goal, plan, draw, shot, writes=False, assertions=[assertion])
+        return None if made is None else replace(made, refused=refused)
 
     # -- two goals --------------------------------------------------------------------------
     def _pairs(self) -> list[tuple[Goal, Goal]]:

@@ -22,13 +22,17 @@ from __future__ import annotations
 import random
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from toolscale.core.contract import ToolError
 
 Record = dict[str, Any]
+# The rules broken inside `collecting()`, in the order checked; None outside it (raise_if raises).
+_BROKEN: ContextVar[list[PolicyError] | None] = ContextVar("broken_rules", default=None)
 
 
 class PolicyError(ToolError):
@@ -49,9 +53,15 @@ class PolicyError(ToolError):
     @classmethod
     def raise_if(cls, broken: bool, message: str, *shows: Any) -> None:
         """Raise this rule's error, with `message` and the values `shows`, when `broken`:
-        `TooLate.raise_if(hours < 24, f"changes need a day's notice ...", reservation["time"])`."""
+        `TooLate.raise_if(hours < 24, f"changes need a day's notice ...", reservation["time"])`.
+        Inside `collecting()` the error is recorded and the check goes on, so that every rule a
+        request breaks is found (`toolscale.kit.broken_rules`), not only the first."""
         if broken:
-            raise cls(message, shows=shows)
+            error = cls(message, shows=shows)
+            found = _BROKEN.get()
+            if found is None:
+                raise error
+            found.append(error)
 
     def __init_subclass__(cls, handoff: bool | None = None, **kwargs: Any) -> None:
         """`class LargeParty(PolicyError, handoff=True): ...` declares a rule in one line."""
@@ -60,6 +70,17 @@ class PolicyError(ToolError):
             cls.handoff = handoff
         if "rule" not in cls.__dict__:
             cls.rule = re.sub(r"(?<!^)(?=[A-Z])", "_", cls.__name__).lower()
+
+
+@contextmanager
+def collecting() -> Iterator[list[PolicyError]]:
+    """Within it, `raise_if` records a broken rule in the list it yields instead of raising."""
+    found: list[PolicyError] = []
+    token = _BROKEN.set(found)
+    try:
+        yield found
+    finally:
+        _BROKEN.reset(token)
 
 
 def rule(name: str, *, handoff: bool = False) -> type[PolicyError]:

@@ -4,6 +4,7 @@ templates can be sampled one by one (`sample_named`)."""
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from toolscale.core.contract import Domain, TaskSpec, ToolKind, UserScenario
@@ -75,6 +76,6 @@ class KitDomain(Domain):
         return missing_evidence(facts, scenario, looked, reads)
 
     def consent_problems(
-        self, scenario: UserScenario | None, turns: list[tuple[str, str, list[str]]]
+        self, scenario: UserScenario | None, turns: Sequence[tuple[str, str, Sequence[str]]]
     ) -> list[str]:
         return consent_problems(self.toolkit.specs(), scenario, turns)

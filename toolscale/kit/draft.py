@@ -40,7 +40,9 @@ class Draft:
     """A template's task: the request, the gold actions (played by `GoldRunner`), the correct
     final reply and the facts it must state. `state` is the task's own initial state when the
     template changed the world (None: the world as it is); `writes` says the request implies a
-    change of state; `nl_assertions` are statements about a correct conversation (tau2)."""
+    change of state; `nl_assertions` are statements about a correct conversation (tau2).
+    `refused` is the call the caller asked for that the policy refuses (a refusal task): it must
+    break exactly one rule (`toolscale.kit.broken_rules`), which check-domain checks."""
 
     request: Request
     actions: list[Action]
@@ -50,3 +52,4 @@ class Draft:
     state: dict[str, Any] | None = None
     alternatives: list[list[Action]] = field(default_factory=list)
     nl_assertions: list[str] = field(default_factory=list)
+    refused: Action | None = None

@@ -4,8 +4,10 @@
 owner is already drawn, and among the records of an owner higher up when that one is) and adds
 the owners they imply; `draw_for` adds the goal's values and
 arguments (the goal's `args`, or by parameter name: `ToolGraph.arguments`) and classifies the
-draw by the policy check: the draw is kept when the check passes (`want` None) or raises exactly
-the rule `want` (a refusal). A goal without a check keeps every draw; the composer then lets the
+draw by the policy check: the draw is kept when the check passes (`want` None) or when `want` is
+its one reason to refuse (a refusal: the check raises `want`, and, checked on past it with
+`toolscale.kit.broken_rules`, breaks no other rule and meets no other refusal; a draw with two
+reasons is drawn again). A goal without a check keeps every draw; the composer then lets the
 tool itself decide, on the task's scratch copy.
 """
 
@@ -14,6 +16,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+from toolscale.kit.broken_rules import reasons
 from toolscale.kit.declare import Draw, Goal, PolicyError, Record
 from toolscale.kit.graph import ToolGraph
 from toolscale.kit.identify import children
@@ -95,6 +98,9 @@ def draw_for(
         goal.check(world, **draw.args)
     except PolicyError as exc:
         error = exc
-    if (want is None and error is None) or (want is not None and type(error) is want):
-        return draw, error
-    return None
+    if want is None:
+        return (draw, None) if error is None else None
+    if type(error) is not want:
+        return None
+    check = goal.check
+    return (draw, error) if reasons(lambda: check(world, **draw.args)).only() else None

@@ -241,6 +241,7 @@ def task_spec(
         required_facts=list(draft.facts),
         alternatives=list(draft.alternatives),
         scenario=scenario,
+        refused=draft.refused,
     )
 
 

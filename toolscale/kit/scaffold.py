@@ -129,13 +129,17 @@ class Urgent(PolicyError):
 
 def check_close(state: dict[str, Any], ticket_id: str) -> None:
     ticket = lookup(state, "tickets", ticket_id, "ticket")
-    if ticket["status"] != "open":
-        raise AlreadyClosed(f"ticket {{ticket_id}} is already closed", shows=(ticket["status"],))
-    if ticket["priority"] == URGENT:
-        raise Urgent(
-            f"ticket {{ticket_id}} is {{URGENT}}: only a human agent may close it",
-            shows=(ticket["priority"], ticket["hours_open"]),
-        )
+    # raise_if, not a bare raise: the kit then sees every rule a request breaks, and draws each
+    # refusal for one reason only (toolscale.kit.broken_rules)
+    AlreadyClosed.raise_if(
+        ticket["status"] != "open", f"ticket {{ticket_id}} is already closed", ticket["status"]
+    )
+    Urgent.raise_if(
+        ticket["priority"] == URGENT,
+        f"ticket {{ticket_id}} is {{URGENT}}: only a human agent may close it",
+        ticket["priority"],
+        ticket["hours_open"],
+    )
 '''
 
 TOOLS = '''"""The {name} agent's tools: find customers and their requests, close a request;

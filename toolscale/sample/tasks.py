@@ -75,6 +75,9 @@ class SampledTask:
     routes: list[Route] = field(default_factory=list)
     gold_route: str = "gold"
     route_outcomes: dict[str, tuple[list[CallOutcome], str]] = field(default_factory=dict)
+    # The call a refusal task's caller asked for (TaskSpec.refused): check-domain's one-reason
+    # check replays it.
+    refused: Action | None = None
 
     def other_routes(self) -> list[tuple[str, list[Action]]]:
         """Every route besides the gold one, named as the reference teacher names its attempt:
@@ -224,6 +227,7 @@ def build_task(
         digest,
         list(spec.routes),
         spec.gold_route,
+        refused=spec.refused,
     )
     return with_economics(item, Economics())
 
@@ -272,6 +276,7 @@ def with_economics(
         item.state_digest,
         [r for r in item.routes if all(a.name in kept for a in r.actions)],
         item.gold_route,
+        refused=item.refused,
     )
 
 
@@ -342,6 +347,7 @@ def with_preference(item: SampledTask, spread: Mapping[str, float]) -> SampledTa
         item.state_digest,
         item.routes,
         item.gold_route,
+        refused=item.refused,
     )
 
 
