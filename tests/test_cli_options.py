@@ -49,7 +49,14 @@ def test_a_declared_option_is_a_flag_with_its_default_help_and_parser() -> None:
 def test_generate_has_a_flag_for_every_option_its_config_declares_and_no_other() -> None:
     command = typer.main.get_command(app).commands["generate"]
     params = {p.name: p for p in command.params}
-    extra = {"split", "tau2_tasks", "reward_weights", "reward_options", "config"}
+    extra = {
+        "split",
+        "tau2_tasks",
+        "reward_weights",
+        "reward_options",
+        "reward_components",
+        "config",
+    }
     options = {d.flag: d for d in declared(GenerateConfig)}
     assert set(params) == set(options) | extra
     for name, item in options.items():

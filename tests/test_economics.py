@@ -13,6 +13,7 @@ import pytest
 from toolscale.check.reward_check import passed, tabulate
 from toolscale.economics.prices import BUILTIN, parse_schedules, price_call
 from toolscale.judge.rewards import RewardConfig, efficiency_reward
+from toolscale.judge.verify import PASTE_MIN
 from toolscale.tools.experts import CANNOT
 
 DOMAINS = ["math", "knowledge", "bank", "railway"]
@@ -60,7 +61,16 @@ def test_pasting_every_tool_result_is_rejected_at_the_outcome_stage(gaming_rows)
         for r in gaming_rows
         if r["variant"] == "gold" and [c["name"] for c in r["tool_calls"]] == ["ask_expert"]
     }
-    assert len(pasted) == 160 - len(relays) and relays
+    # Nor where it makes one call whose whole result is shorter than PASTE_MIN (a program's
+    # printed "1309"): pasting that is the answer, bare, as a JSON answer's field may be.
+    answering = {
+        r["task_id"]
+        for r in gaming_rows
+        if r["variant"] == "gold"
+        and len(r["tool_calls"]) == 1
+        and len("".join(r["tool_calls"][0]["output"].split())) < PASTE_MIN
+    }
+    assert len(pasted) == 160 - len(relays | answering) and relays
     assert all(r["failure_stage"] == "outcome" for r in pasted)
     long_results = [r for r in pasted if any(len(c["output"]) >= 24 for c in r["tool_calls"])]
     assert long_results and all(
