@@ -163,3 +163,12 @@ def test_values_are_recognised_as_people_write_them() -> None:
     assert holds("paid on 13 September", "2025-09-13")
     assert holds("a charge of $1,708.50", "1708.5") and not holds("$1,708.55", "1708.5")
     assert options("Shall I proceed?") == []
+
+
+def test_a_bare_please_confirm_or_ok_to_asks_for_a_yes_not_a_detail() -> None:
+    """Found by the agent panel: "... Please confirm." and "OK to ...?" got a non-answer."""
+    from toolscale.dialogue import user_reading as read
+
+    assert read.OFFER.search("I will enrol him in class CL783. Please confirm.")
+    assert read.OFFER.search("OK to cancel booking BK1?")
+    assert not read.OFFER.search("Please confirm your email address.")

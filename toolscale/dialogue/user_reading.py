@@ -16,11 +16,16 @@ import re
 from datetime import date
 
 # An offer put as a question without "shall I": an either-or with leaving things as they are,
-# or a request for a yes ("(yes/no)", "Please reply yes", "Please confirm you want ...").
+# or a request for a yes ("(yes/no)", "Please reply yes", "Please confirm you want ...", a bare
+# "Please confirm.", "OK to cancel it?").
 OFFER = re.compile(
     r"\bor (?:leave|keep)\b|\bor (?:not|would you rather)\b|\(yes/no\)|\byes or no\b"
     r"|\breply (?:with )?[\"']?yes\b"
-    r"|\bconfirm (?:that |whether |if )?you(?:'d| would)? (?:like|want)\b",
+    r"|\bconfirm (?:that |whether |if )?you(?:'d| would)? (?:like|want)\b"
+    # "... Please confirm." / "Can you confirm?" / "OK to go ahead?" / "Is that OK?": a yes asked
+    # for (not "Please confirm your email", which asks for a detail)
+    r"|\b(?:please|can you|could you) confirm\s*(?:[.!?]|$|,? (?:and|so|then) )"
+    r"|\b(?:ok|okay) to \w+|\bis (?:that|this) (?:ok|okay|alright|all right|fine)\b",
     re.IGNORECASE,
 )
 # A proposal whose scope is several records ("all three alerts", "both tickets").
