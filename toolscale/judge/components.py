@@ -125,4 +125,8 @@ def total(values: Mapping[str, float], config: RewardConfig) -> float:
     """`reward_total`: each value times its weight (`outcome` by w_o, an extra `x` by w_x). With
     weights 1, 1, 1 and no extras a verified, quick gold trace scores 1 - 0.16 + 0.5 = 1.34; an
     extra `brevity` of 0.2 at weight 0.5 adds 0.1."""
-    return sum(c.weight * values[c.name] for c in components(config))
+    # By the weights' keys, not `components(config)`: no second import of the extra functions
+    # per attempt. `values` is in the components' order (`scores`), as the weights are.
+    weights = config.weights()
+    keys = [key for _, key, _ in BUILT_IN] + [f"w_{name}" for name, _, _ in config.components]
+    return sum(weights[key] * values[name] for key, name in zip(keys, values, strict=True))
