@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
-from toolscale.core.written import Written, dates, plain
+from toolscale.core.written import MONTHS, WEEKDAYS, Written, dates, plain
 from toolscale.economics.preferences import answer_text
 
 MAX_COUNT = 20  # the largest count a shown amount is multiplied by ("3 tickets at $45.00")
@@ -63,9 +63,7 @@ _PERIOD_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "si
 _DAYS = {"day": 1, "week": 7}
 # A number that begins a name: "89 Tracy Fort", "22 David Rapid" (not "3 May Road"'s date).
 _NAMED = re.compile(r"(?<![\w.,$])\d+(?= [A-Z][a-z]+ [A-Z])")
-_MONTH_OR_DAY = re.compile(
-    r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)", re.I
-)
+_WORD = re.compile(r" ([A-Za-z]+)")
 
 
 @dataclass(frozen=True)
@@ -206,11 +204,17 @@ def shown(records: Iterable[str], instructions: Iterable[str] = ()) -> Shown:
     )
 
 
+def _dated(text: str, end: int) -> bool:
+    """Whether the word after a number is a month or a weekday ("3 May", not "137 Martinez")."""
+    word = _WORD.match(text, end)
+    return word is not None and word[1].casefold() in {*MONTHS, *WEEKDAYS}
+
+
 def stated(text: str) -> tuple[list[tuple[Written, str]], list[Figure]]:
     """The dates (each with its wording) and the numbers an agent's message states: a JSON
     answer's "answer" field; not a time, a list number, or a number that begins a name."""
     text = answer_text(text)
-    text = _NAMED.sub(lambda m: m[0] if _MONTH_OR_DAY.match(text[m.end() + 1 :]) else "#", text)
+    text = _NAMED.sub(lambda m: m[0] if _dated(text, m.end()) else "#", text)
     low = plain(text)
     mentions = dates(text)  # spans in `plain(text)`
     for start, end in {m.span for m in mentions}:  # a date's day and year are no numbers
@@ -218,7 +222,7 @@ def stated(text: str) -> tuple[list[tuple[Written, str]], list[Figure]]:
     low = _TIME.sub(lambda m: " " * len(m[0]), low)
     low = _LIST_MARK.sub(lambda m: " " * len(m[0]), low)
     said = plain(text)
-    return [(m, said[m.span[0] : m.span[1]]) for m in mentions], _figures(low, 2)
+    return [(m, said[m.span[0] : m.span[1]].rstrip(".")) for m in mentions], _figures(low, 2)
 
 
 def unbacked_figures(
