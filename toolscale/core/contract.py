@@ -330,6 +330,10 @@ class Domain(ABC):
     # Whether a gold call may be answered with a tool error: tau2's gold routes hold such calls,
     # which its evaluator runs and ignores; the expected state is what the others leave.
     gold_errors_allowed: ClassVar[bool] = False
+    # Whether the verifier rejects an amount, count or date the agent tells the caller that
+    # nothing it was shown backs (`toolscale.judge.figures`): the kit's domains do; tau2's
+    # adapter does not, so that its verdicts stay tau2's evaluator's.
+    checks_figures: ClassVar[bool] = False
 
     def world(self, seed: int) -> dict[str, Any] | None:
         """The run's shared database for run seed `seed` (derived from `seed` alone), or None
