@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -12,13 +12,13 @@ from rich.table import Table
 
 from toolscale.check.check_domain import CheckDomainConfig
 from toolscale.cli.options import GENERATE_EXTRA, argument, flag, flags_of
-from toolscale.cli.progress import StageProgress, console, show_errors
+from toolscale.cli.progress import StageProgress, console, fail, show_errors
+from toolscale.cli.synthesize_domain import synthesize_domain_command
 from toolscale.config.files import with_run_config
 from toolscale.config.generate import GenerateConfig
 from toolscale.config.option import from_flags
 from toolscale.config.synthesize import SynthesizeConfig
 from toolscale.core.errors import ConfigError
-from toolscale.domaingen.config import DomainGenConfig
 
 if TYPE_CHECKING:
     pass
@@ -30,9 +30,7 @@ app = typer.Typer(
 )
 
 
-def fail(message: str, code: int = 2) -> NoReturn:
-    console.print(f"[red]error:[/red] {message}", highlight=False, soft_wrap=True)
-    raise typer.Exit(code)
+app.command("synthesize-domain")(synthesize_domain_command)
 
 
 @app.command()
@@ -123,42 +121,6 @@ def synthesize(ctx: typer.Context, **flags: Any) -> None:
     funnel = summary["synthesis"]["funnel"]
     console.print(
         f"wrote {out}: " + " -> ".join(f"{k.replace('_', ' ')} {v}" for k, v in funnel.items()),
-        highlight=False,
-    )
-
-
-# Teacher options that mean nothing to a model writing a domain.
-UNUSED_BY_DOMAINGEN = (
-    "attempts", "experts", "user", "user_base_url", "user_model", "user_api_key_env",
-    "max_turns", "concurrency", "top_p",
-)  # fmt: skip
-
-
-@app.command("synthesize-domain")
-@flags_of(DomainGenConfig, skip=UNUSED_BY_DOMAINGEN)
-@with_run_config
-def synthesize_domain_command(ctx: typer.Context, **flags: Any) -> None:
-    """An LLM writes kit v2 domains from topics; only those that pass every execution gate in
-    the sandbox are kept (docs/synthesize-domain.md)."""
-    from toolscale.domaingen.run import BudgetStop, synthesize_domain
-
-    if flags["out"] is None:
-        fail("--out is required (on the command line or in --config)")
-    try:
-        summary = synthesize_domain(from_flags(DomainGenConfig, flags))
-    except ConfigError as exc:
-        fail(str(exc))
-    except BudgetStop as stopped:
-        console.print(
-            f"stopped: {stopped.summary['stop_reason']}; finished topics are kept; continue "
-            "with --resume and a higher --max-cost-usd (cached requests cost nothing)",
-            highlight=False,
-        )
-        raise typer.Exit(3) from None
-    funnel = summary["domaingen"]["funnel"]
-    console.print(
-        f"wrote {flags['out']}: "
-        + " -> ".join(f"{k.replace('_', ' ')} {v}" for k, v in funnel.items()),
         highlight=False,
     )
 
