@@ -37,8 +37,10 @@ def install() -> None:
         raise PermissionError(f"blocked by the toolscale sandbox: {what} {detail}")
 
     def hook(event: str, args: tuple) -> None:
-        if event in NETWORK:
-            report(event, args[1] if event.startswith("socket.") and len(args) > 1 else args)
+        if event == "socket.getaddrinfo":
+            report(event, f"{args[0]}:{args[1]}")
+        elif event in NETWORK:
+            report(event, args[1] if len(args) > 1 else args)
         elif event in FILES and args and isinstance(args[0], (str, bytes)):
             path = os.fsdecode(args[0])
             path = os.path.abspath(path)
