@@ -70,6 +70,9 @@ def test_a_shard_writes_only_its_topics(tmp_path: Path) -> None:
     topics = json.loads((tmp_path / "out/run.json").read_text())["domaingen"]["topics"]
     assert sorted(topics) == ["elsewhere"]
     assert plans.asked == [("spec", "elsewhere", 0)]
+    kept = tmp_path / "out/rejected/elsewhere"
+    assert (kept / "answer.md").read_text() == "I would rather not."  # what the model wrote
+    assert json.loads((kept / "reason.json").read_text())["stage"] == "spec"
 
 
 @pytest.mark.parametrize(

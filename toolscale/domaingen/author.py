@@ -55,6 +55,7 @@ class Authored:
     problems: list[str] = field(default_factory=list)
     spec: dict[str, Any] | None = None
     files: dict[str, str] = field(default_factory=dict)
+    answer: str = ""  # the model's last answer, as it wrote it
     repairs: dict[str, int] = field(default_factory=dict)
     contained: bool = False
     measured: dict[str, Any] = field(default_factory=dict)
@@ -71,6 +72,7 @@ class Author:
     ) -> None:  # fmt: skip
         self.config, self.client, self.usage = config, client, usage
         self.kit_doc, self.example, self.work = kit_doc, example, work
+        self.answer = ""
 
     async def _ask(self, messages: list[dict[str, str]], kind: str, key: dict[str, Any]) -> str:
         params = {
@@ -80,7 +82,8 @@ class Author:
         }
         done = await self.client.complete(messages, [], params)
         self.usage.add(kind, done.prompt_tokens, done.completion_tokens, done.cached)
-        return str(done.message.get("content") or "")
+        self.answer = str(done.message.get("content") or "")
+        return self.answer
 
     def _round(self, result: Authored, stage: str) -> int | None:
         """The next repair round of `stage`, or None when its rounds are spent."""
@@ -93,10 +96,12 @@ class Author:
     async def write(self, topic: str, name: str, others: dict[str, set[str]]) -> Authored:
         started = time.perf_counter()
         result = Authored(topic, name)
+        self.answer = ""
         try:
             await self._write(result, others)
         except TeacherFailure as failure:
             result.problems = [f"the endpoint failed: {failure.reason}"]
+        result.answer = self.answer
         result.wall_s = round(time.perf_counter() - started, 3)
         return result
 

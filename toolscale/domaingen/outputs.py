@@ -3,7 +3,8 @@ reason, and the topic's marker (what `--resume` skips), each written whole or no
 
     DIR/domains/<name>/        the five files and test_<name>.py; DIR/domains/README.md has a
                                line per accepted domain saying how to install it
-    DIR/rejected/<name>/       the files as last written (or spec.json), and reason.json
+    DIR/rejected/<name>/       the files as last written (or the model's last answer, answer.md),
+                               spec.json when the spec passed, and reason.json
     DIR/.toolscale/topics/<name>.json   the topic's record, written last
 """
 
@@ -87,7 +88,7 @@ def write_topic(root: Path, result: Authored, usage: dict[str, Any]) -> dict[str
         test = TEST.format(name=result.name, cls=result.measured["domain_class"])
         _folder(root / "domains" / result.name, {**result.files, f"test_{result.name}.py": test})
     else:
-        kept = dict(result.files)
+        kept = dict(result.files) or {"answer.md": result.answer}
         if result.spec is not None:
             kept["spec.json"] = json.dumps(result.spec, indent=2) + "\n"
         why = {k: entry[k] for k in ("topic", "stage", "problems", "contained", "repairs")}
