@@ -39,7 +39,6 @@ class RunConfig(Protocol):
     def resolved(self) -> dict[str, Any]: ...
 
 
-
 def open_output(
     config: RunConfig,
     probe: Callable[[], Coroutine[Any, Any, None]],
