@@ -42,6 +42,7 @@ from toolscale.economics.preferences import NO_PREFERENCE, as_json_answer, sampl
 from toolscale.economics.prices import Economics, describe, draw, price_table, prices_rng
 from toolscale.judge.metrics import route_totals
 from toolscale.sample import worlds
+from toolscale.sample.odds import route_odds
 from toolscale.sandbox.execute import CallOutcome, execute, fresh_toolkit
 from toolscale.tools.capabilities import capability_text
 
@@ -75,6 +76,9 @@ class SampledTask:
     routes: list[Route] = field(default_factory=list)
     gold_route: str = "gold"
     route_outcomes: dict[str, tuple[list[CallOutcome], str]] = field(default_factory=dict)
+    # The chance that each route resting on an expert's answer is right, by its skill profile
+    # (`toolscale.sample.odds`); a route not named here is right or wrong as played.
+    route_odds: dict[str, float] = field(default_factory=dict)
 
     def other_routes(self) -> list[tuple[str, list[Action]]]:
         """Every route besides the gold one, named as the reference teacher names its attempt:
@@ -224,6 +228,7 @@ def build_task(
         digest,
         list(spec.routes),
         spec.gold_route,
+        route_odds=route_odds(kit, [Route(spec.gold_route, spec.gold_actions), *spec.routes]),
     )
     return with_economics(item, Economics())
 
@@ -272,6 +277,7 @@ def with_economics(
         item.state_digest,
         [r for r in item.routes if all(a.name in kept for a in r.actions)],
         item.gold_route,
+        route_odds=item.route_odds,
     )
 
 
@@ -320,6 +326,7 @@ def with_preference(item: SampledTask, spread: Mapping[str, float]) -> SampledTa
         task.gold_actions,
         [*item.alternatives, *(r.actions for r in item.routes if not r.detour)],
         (task.reference_latency_ms, task.reference_cost),
+        routed=bool(item.routes),
     )
     body = task_fields(task)
     body["preference"] = preference.model_dump()
@@ -342,6 +349,7 @@ def with_preference(item: SampledTask, spread: Mapping[str, float]) -> SampledTa
         item.state_digest,
         item.routes,
         item.gold_route,
+        route_odds=item.route_odds,
     )
 
 
