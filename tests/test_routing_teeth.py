@@ -139,3 +139,20 @@ def test_a_stated_budget_binds_exactly_an_unstated_one_twice():
     ]
     # the field is left out of a row where it is False: older rows and ids read the same
     assert "budget_stated" not in unstated.model_dump()
+
+
+def test_a_stated_budget_mostly_rules_out_the_gold_route():
+    """Latencies 0.8 s, 2.5 s (the gold route) and 6 s are separated by 1, 2, 3 and 5 seconds;
+    the two the gold route is over are drawn 3 times in 4, and a half of the rest."""
+    import random
+
+    vector = PreferenceVector(latency=1.0)
+    hurry = Preference(profile="hurry", instruction="Be quick.", vector=vector,
+                       max_latency_ms=2500.0)  # fmt: skip
+    said = [
+        stated(hurry, [0.0] * 3, [800.0, 2500.0, 6000.0], random.Random(i), None, (0.0, 2500.0))
+        for i in range(400)
+    ]
+    amounts = [s.max_latency_ms for s in said if s is not None]
+    assert set(amounts) == {1000.0, 2000.0, 3000.0, 5000.0}
+    assert 0.8 < sum(a <= 2000.0 for a in amounts) / 400 < 0.95

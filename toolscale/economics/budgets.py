@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from toolscale.core.preference import Preference
 
 MARGIN = 1.15
+BELOW_GOLD_SHARE = 0.75  # how often a stated budget rules out the gold route (when one can)
 # (amount in $, how a user says it)
 MONEY: tuple[tuple[float, str], ...] = (
     (0.0001, "a hundredth of a cent"),
@@ -97,11 +98,14 @@ def stated(
     latencies: Sequence[float],
     rng: random.Random,
     solved: Sequence[bool] | None = None,
+    gold: tuple[float, float] | None = None,
 ) -> Preference | None:
     """`preference` (a `cheap` or `hurry` one) with a budget the user states, drawn from `rng`
     among the amounts that separate the routes' `costs` (cheap) or `latencies` (hurry), a route
     that fits being one of the `solved` ones when given; None for another profile, or when no
-    amount separates them."""
+    amount separates them. With `gold` (the gold route's cost and latency), an amount the gold
+    route is clearly over is drawn with probability BELOW_GOLD_SHARE when there is one: the
+    gold route is often the best one, which such a budget rules out."""
     if preference.profile not in SAYINGS:
         return None
     cheap = preference.profile == "cheap"
@@ -109,6 +113,12 @@ def stated(
     options = separating(ladder, values, solved)
     if not options:
         return None
+    below: list[int] = []
+    if gold is not None:
+        gold_value = gold[0] if cheap else gold[1]
+        below = [i for i in options if ladder[i][0] * MARGIN <= gold_value]
+    if below and rng.random() < BELOW_GOLD_SHARE:
+        options = below
     amount, said = ladder[rng.choice(options)]
     sentence = rng.choice(SAYINGS[preference.profile]).format(amount=said)
     limit = ("max_cost", "max_latency_ms") if cheap else ("max_latency_ms", "max_cost")

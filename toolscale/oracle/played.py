@@ -126,12 +126,13 @@ def scores(
 def _facts(task: Task, played: list[PlayedRoute], rubric: Rubric) -> list[Played]:
     """What fitting the user's limits reads of each played route (`toolscale.sample.budgets`)."""
     found = []
-    for p in played:
+    for i, p in enumerate(played):  # the first is the gold route (`candidates`)
         metrics, _ = rubric.measure(task, p.draft, p.verdict.verified)
         tools = frozenset(a.name for a in p.route.actions)
         found.append(
             Played(
                 p.route.detour,
+                i == 0,
                 tools,
                 metrics["total_cost"],
                 metrics["total_latency_ms"],

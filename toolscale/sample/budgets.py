@@ -8,7 +8,8 @@ sentence (the task's first message is never priced). So the oracle calls `fitted
 and before scoring:
 
 - a `cheap` or `hurry` user states an amount that separates the routes, one that answered right
-  among those that fit (`with_stated_budget`; with no such amount the preference is kept);
+  among those that fit, mostly one that rules the gold route out (`with_stated_budget`; with no
+  such amount the preference is kept);
 - an `avoid_tool` user who forbids a tool every right route calls (a tool of the gold route,
   `toolscale.economics.preferences._avoidable_tool`) forbids instead one off the gold route, as
   at a task without routes: as ToolScale keeps only tasks some attempt solves, a constraint no
@@ -34,6 +35,7 @@ class Played:
     """What the fitting reads of one played route."""
 
     detour: bool
+    gold: bool  # the task's gold route, as the domain gives it (before the oracle)
     tools: frozenset[str]
     total_cost: float
     total_latency_ms: float
@@ -52,12 +54,14 @@ def with_stated_budget(task: Task, routes: Sequence[Played]) -> Task:
     """`task` with its user's budget stated, from the routes that are no detour (see the module
     docstring). The id is left to the caller, which changes the task again."""
     mine = [r for r in routes if not r.detour]
+    gold = next(((r.total_cost, r.total_latency_ms) for r in routes if r.gold), None)
     found = stated(
         task.preference,
         [r.total_cost for r in mine],
         [r.total_latency_ms for r in mine],
         budget_rng(task.domain, task.seed, task.index),
         [r.verified for r in mine],
+        gold,
     )
     return task if found is None else _with(task, found)
 
