@@ -277,10 +277,10 @@ def test_the_command_evaluates_a_checkpoint_and_writes_both_tables(
     assert len(attempts) == 4 == policy["tasks"] == len(body["task_ids"])
     drawn = [t for t in rows(dataset, "tasks") if t["id"] in body["task_ids"]]
     names = {s["name"] for t in drawn for s in t["route_table"] if not s["detour"]}
-    assert {"calculator", "expert-1"} <= names  # math and knowledge tasks admit both
+    assert len(names) >= 3  # several routes drawn, so the row set below is a real check
     assert {r["policy"] for r in body["rows"]} == {
-        "checkpoint", "oracle", "always cheapest", "always dearest",
-        *(f"always {name}" for name in names),
+        "checkpoint", "oracle", "expected oracle", "router baseline", "always cheapest",
+        "always dearest", *(f"always {name}" for name in names),
     }  # fmt: skip
     assert policy["mean_reward"] == pytest.approx(sum(a["reward_total"] for a in attempts) / 4)
     assert sum(sum(c.values()) for c in policy["confusion"].values()) == 4
