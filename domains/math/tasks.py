@@ -52,7 +52,7 @@ KINDS = {"arithmetic": 0.1, "word": 0.25, "program": 0.35, "facts": 0.3}
 DIFFICULTIES: tuple[Difficulty, ...] = ("easy", "medium", "hard")
 MAX_DRAWS = 200  # draws are cheap; a template needing more has a bug
 # The provider set-ups a task draws (toolscale.tools.price_setups): where the fast route is dear.
-SETUPS = {"listed": 0.5, "metered_sandbox": 1.0, "self_hosted_frontier": 1.0}
+SETUPS = {"listed": 1.0, "metered_sandbox": 1.0, "self_hosted_frontier": 1.0}
 
 fake = Faker()
 

@@ -20,8 +20,8 @@ from collections.abc import Sequence
 
 from toolscale.core.preference import Preference
 
-MARGIN = 1.15
-BELOW_GOLD_SHARE = 0.75  # how often a stated budget rules out the gold route (when one can)
+MARGIN = 1.1
+BELOW_GOLD_SHARE = 1.0  # how often a stated budget rules out the gold route (when one can)
 # (amount in $, how a user says it)
 MONEY: tuple[tuple[float, str], ...] = (
     (0.0001, "a hundredth of a cent"),
