@@ -43,9 +43,26 @@ FAULTS = (
 )
 
 
+def question(item: Any) -> str:
+    """A sampled task's instruction less its preference sentence: the key of its plan. The
+    oracle may restate the preference (a budget fitted to the routes as played,
+    `toolscale.sample.budgets`), so the run's first message ends differently."""
+    instruction, said = item.task.instruction, item.task.preference.instruction or ""
+    return instruction[: -len(said)] if said and instruction.endswith(said) else instruction
+
+
+def _planned(mapping: dict[str, Any], instruction: str) -> str | None:
+    """The key of `mapping` that `instruction` is, or (the longest) it begins with."""
+    if instruction in mapping:
+        return instruction
+    found = [k for k in mapping if instruction.startswith(k)]
+    return max(found, key=len) if found else None
+
+
 class Plans:
-    """instruction -> list of turns; a turn is {"calls": [(name, args_dict), ...]} or
-    {"content": str}. `faults` maps instruction -> fault name."""
+    """question -> list of turns; a turn is {"calls": [(name, args_dict), ...]} or
+    {"content": str}. `faults` maps question -> fault name. A request is planned by its first
+    user message: the key it equals or begins with (`question`)."""
 
     def __init__(
         self, turns: dict[str, list[dict[str, Any]]], faults: dict[str, str] | None = None
@@ -63,8 +80,9 @@ class Plans:
     def reply(self, body: dict[str, Any], authorization: str = "") -> tuple[str, Any]:
         """("json", dict) | ("raw", (status, headers, text)) | ("hang", s) | ("drop", None)."""
         messages = body["messages"]
-        instruction = next(m["content"] for m in messages if m["role"] == "user")
-        fault = self.faults.get(instruction, "")
+        first_message = next(m["content"] for m in messages if m["role"] == "user")
+        instruction = _planned(self.turns, first_message) or first_message
+        fault = self.faults.get(_planned(self.faults, first_message) or first_message, "")
         key = json.dumps(body, sort_keys=True)
         turn = sum(1 for m in messages if m["role"] == "assistant")
         first = self.seen[key] == 0 and turn == 0  # transient faults hit each task once
@@ -236,7 +254,7 @@ def gold_turns(domain: str, num_tasks: int, seed: int = 0) -> dict[str, list[dic
             {"calls": [(a["name"], a["arguments"])]} for a in item.task.gold_actions
         ]
         steps.append({"content": item.final_message})
-        turns[item.task.instruction] = steps
+        turns[question(item)] = steps
     return turns
 
 
@@ -280,7 +298,7 @@ def hostile_turns(domain: str, num_tasks: int, seed: int = 0) -> dict[str, list[
         second = [(n, {"expression": bomb}) for n in arithmetic for bomb in BOMBS]
         if index % 2:  # the others' attempts get past the format check to later stages
             second += [(offered[0], text) for text in UNREADABLE_ARGUMENTS]
-        turns[task.task.instruction] = [
+        turns[question(task)] = [
             {"calls": calls},
             {"calls": second},
             {"content": "I could not complete this request."},

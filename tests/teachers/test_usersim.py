@@ -22,7 +22,7 @@ QUESTION = "Which amount do you mean?"
 
 def test_the_simulator_answers_then_stops_and_its_turns_are_marked(monkeypatch):
     task = with_preference(build_task(get_domain("math"), 0, 0, 15.0), DEFAULT_SPREAD).task
-    gold = gold_turns("math", 1)[task.instruction]
+    gold = next(iter(gold_turns("math", 1).values()))
     turns = {
         # The agent first asks, then (after the user's reply) plays the gold route.
         task.instruction: [{"content": QUESTION}, *gold],
