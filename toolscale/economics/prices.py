@@ -245,8 +245,9 @@ def price_table(
     models: Mapping[str, ToolPrice] | None = None,
 ) -> dict[str, ToolPrice]:
     """Every tool's price under `schedule`, its models' and the orchestrator's, then the task's
-    own `overrides`. `models` holds the fee and token prices of models backed by a configured
-    real endpoint: they replace the schedule's, whose latency model still applies."""
+    own `overrides` (a provider set-up). `models` holds the fee and token prices of models backed
+    by a configured real endpoint: they replace the schedule's and the set-up's (what the
+    endpoint bills is what the task shows), whose latency model still applies."""
     table = {
         name: schedule.tool_price(name, spec.kind, spec.price)
         for name, spec in domain.toolkit.specs().items()
@@ -255,16 +256,14 @@ def price_table(
         if alias not in schedule.models:
             raise ConfigError(f"price schedule {schedule.name!r} has no price for model {alias!r}")
         table[alias] = _price(schedule.models[alias])
-        if alias in (models or {}):  # a real endpoint's own prices; latency stays modelled
-            real = models[alias]  # type: ignore[index]
-            table[alias] = replace(
-                table[alias],
-                fee=real.fee,
-                input_per_m=real.input_per_m,
-                output_per_m=real.output_per_m,
-            )
     table[ORCHESTRATOR] = _price(schedule.orchestrator)
     table.update(overrides or {})
+    for alias, real in (models or {}).items():
+        if alias in table:  # a real endpoint's own prices win; latency stays modelled
+            table[alias] = replace(
+                table[alias], fee=real.fee, input_per_m=real.input_per_m,
+                output_per_m=real.output_per_m,
+            )  # fmt: skip
     return table
 
 
