@@ -29,7 +29,7 @@ class BankDomain(StatefulDomain):
     """A retail bank's customer service: one bank of about 1,700 records per run seed."""
 
     name = "bank"
-    version = "4.2"
+    version = "4.3"
     toolkit = BankTools
     rules = rules
     entities = ENTITIES

@@ -167,10 +167,14 @@ def open_account(state: Record, account_id: str) -> Record:
 
 
 def _funds(account: Record, cents: int, what: str) -> None:
+    """Raises InsufficientFunds unless `account` holds `cents`, which `what` says in words a
+    caller can check ("250.00 plus its transfer fee"): a total no record shows (an amount plus
+    a fee the policy computes) is never stated, so an agent repeating the reason states only
+    figures it was shown."""
     InsufficientFunds.raise_if(
         to_cents(account["balance"]) < cents,
-        f"insufficient funds: {money(cents)} needed {what}, and account "
-        f"{account['account_id']} holds {money(to_cents(account['balance']))}",
+        f"insufficient funds: account {account['account_id']} holds "
+        f"{money(to_cents(account['balance']))}, less than {what}",
         money(to_cents(account["balance"])),
     )
 
@@ -204,7 +208,7 @@ def check_transfer(
         fee, counterparty = external_fee(tier, cents), payee["name"]
     else:
         raise ToolError(f"destination {quoted(destination_id)} is neither an account nor a payee")
-    _funds(source, cents + fee, "incl. fee")
+    _funds(source, cents + fee, f"{money(cents)} plus its transfer fee" if fee else money(cents))
     return {"cents": cents, "fee": fee, "source": source, "target": target, "to": counterparty}
 
 
@@ -230,7 +234,7 @@ def check_replace(state: Record, card_id: str, expedited: bool = False) -> tuple
     )
     account = open_account(state, card["account_id"])
     fee = replacement_fee(tier_of(state, account), expedited)
-    _funds(account, fee, "for the replacement fee")
+    _funds(account, fee, f"the {money(fee)} replacement fee")
     return account, fee
 
 

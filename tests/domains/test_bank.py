@@ -168,7 +168,8 @@ def test_internal_transfer_moves_money_between_own_accounts_only() -> None:
 @pytest.mark.parametrize(
     ("source", "destination", "amount", "message"),
     [
-        ("ACC-1", "PAY-1", 999.0, "insufficient funds: 1005.00"),  # fee 1.00 + 4.995 -> 6.00
+        # fee 1.00 + 4.995 -> 6.00: 1005.00 is over the 1000.00 held, a total no record shows
+        ("ACC-1", "PAY-1", 999.0, "holds 1000.00, less than 999.00 plus its transfer fee"),
         ("ACC-1", "ACC-2", 10.005, "at most 2 decimals"),
         ("ACC-1", "PAY-404", 10.0, "no payee with id"),
         ("ACC-1", "CUS-2", 10.0, "neither an account nor a payee"),
