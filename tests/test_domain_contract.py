@@ -10,6 +10,7 @@ from types import SimpleNamespace
 import pytest
 
 from toolscale.core.contract import (
+    Action,
     ToolKind,
     answer_matches,
     canonical_json,
@@ -18,6 +19,7 @@ from toolscale.core.contract import (
 )
 from toolscale.core.records import Message
 from toolscale.core.registry import get_domain, names
+from toolscale.dialogue.conversation import converse
 from toolscale.judge.metrics import tool_call_record
 from toolscale.judge.verify import outcome_problems
 from toolscale.sample.tasks import build_task
@@ -51,12 +53,20 @@ def test_gold_trace_scores_one_and_empty_trace_scores_zero(name):
             assert outcome.status == "ok"
             arguments = canonical_json(action["arguments"])
             calls.append(tool_call_record(task, f"call_{n}", action["name"], arguments, outcome))
-        # The gold final message states the answer and pastes no tool result.
+        # The gold final message states the answer and pastes no tool result; in a conversation
+        # the scripted user's replies to the gold conversation say what the caller told (the
+        # figures the message states are backed by them).
+        actions = [Action(a["name"], a["arguments"]) for a in task.gold_actions]
+        talk = converse(task.user_scenario, actions, domain.toolkit.specs())
         gold = SimpleNamespace(
             final_answer=item.final_message,
             final_state_hash=state_hash(kit.state),
             tool_calls=calls,
-            messages=[Message(role="assistant", content=item.final_message)],
+            messages=[
+                Message(role="user", content=task.instruction),
+                *(Message(role="user", content=t.reply) for t in talk if t.reply),
+                Message(role="assistant", content=item.final_message),
+            ],
         )
         assert outcome_problems(task, gold) == [], (name, index)
         empty = SimpleNamespace(

@@ -188,8 +188,12 @@ def outcome_problems(task: Task, attempt: Attempt) -> list[str]:
     )
     if domain.checks_figures:  # every amount, count and date told the caller is backed
         told = [m.content for m in attempt.messages if m.role == "assistant" and m.content]
-        records = [m.content for m in attempt.messages if m.role in ("user", "tool")]
-        given = [m.content for m in attempt.messages if m.role not in ("assistant", "user", "tool")]
+        records = [task.instruction, *(str(c.output) for c in attempt.tool_calls)]
+        records += [m.content for m in attempt.messages if m.role in ("user", "tool")]
+        given = [task.system_prompt, domain.policy]
+        given += [
+            m.content for m in attempt.messages if m.role not in ("assistant", "user", "tool")
+        ]
         problems += unbacked_figures(told, records, given)
     turns = [(m.role, m.content, [c.name for c in m.tool_calls]) for m in attempt.messages]
     problems += domain.consent_problems(task.user_scenario, turns)  # a write needs a yes
