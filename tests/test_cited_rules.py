@@ -46,3 +46,37 @@ def test_a_denied_word_is_not_the_fact() -> None:
     assert fact_stated("blocked", "Card CARD-1 is blocked, not active.")
     assert fact_stated("active", "Card CARD-1 is active; only a blocked card is replaced.")
     assert fact_stated("not started", "The class has not started.")
+
+
+def test_a_refusal_trace_for_another_rule_fails_and_its_own_passes() -> None:
+    import asyncio
+    from dataclasses import replace
+
+    from toolscale.core.records import Message
+    from toolscale.judge.verify import verify
+    from toolscale.play.reference import ReferenceTeacher
+    from toolscale.sample.tasks import build_task
+    from toolscale.sandbox.pool import SandboxPool
+
+    domain = get_domain("ecommerce")
+    item = build_task(domain, 0, 0, 15.0, template="return.no.final_sale")
+
+    async def verdicts(finals: list[str]) -> list[tuple[bool, list[str]]]:
+        async with SandboxPool(workers=1) as pool:
+            gold = (await ReferenceTeacher().attempts(item, pool))[0]
+            found = []
+            for final in finals:
+                said = Message(role="assistant", content=final)
+                attempt = replace(gold, messages=[*gold.messages[:-1], said], final_answer=final)
+                verdict = await verify(item.task, attempt, pool)
+                found.append((verdict.verified, verdict.reasons))
+            return found
+
+    own = "I'm sorry, I can't return it: it was bought as final sale and cannot be returned."
+    other = "I've checked. I'm sorry, I can't do that: out of stock."
+    assert item.task.required_facts == []  # the gold route's look-up is its evidence
+    [(passed, _), (failed, reasons)] = asyncio.run(verdicts([own, other]))
+    assert passed
+    assert not failed and reasons == [
+        "the refusal gives a reason that does not apply: 'out_of_stock'"
+    ]
