@@ -4,7 +4,7 @@ know"; the panel's options agent matches that against what it listed."""
 
 from __future__ import annotations
 
-from tests.panel.agent import _Talk
+from tests.panel.agent import _Talk, agreed
 from tests.panel.endpoints import user_answer
 from tests.panel.voices import Voice
 from toolscale.core.contract import UserScenario
@@ -53,3 +53,20 @@ def test_the_panels_llm_user_and_options_agent_do_the_same() -> None:
         assert done.value is True
     else:
         raise AssertionError("the agent did not take the description as the caller's pick")
+
+
+def test_a_terse_ok_to_naming_what_they_said_is_a_proposal_not_a_request() -> None:
+    # "item" is a word of the proposal, and the caller said their item in the opening
+    exchange = UserScenario(
+        reason_for_call="The size is wrong.",
+        opening="I'd like to exchange the Canvas Sneaker in size 8 for size 11.",
+        known={"email": "d@example.net"},
+        stated={"item": "the Canvas Sneaker in size 8", "option": "size 11"},
+        manner="polite",
+        wants="exchange the Canvas Sneaker in size 8 for size 11",
+    )
+    proposal = "OK to exchange item (order id O1, variant id V1, new variant id V2)?"
+    answer = reply(exchange, ["Your email?", proposal])
+    assert answer is not None and agreed(answer) is True  # a yes, not the item again
+    assert reply(exchange, ["Your email?", "Your item?"]) is not None
+    assert "Canvas Sneaker" in (reply(exchange, ["Your email?", "Which item?"]) or "")

@@ -182,6 +182,8 @@ class ScriptedUser:
         if listed and not asked and not chosen and self.scenario.wants and not self.described:
             self.described = True  # as a person does: "not sure which; I want to ..."
             return self._pick(say.DESCRIBE, wants=self.scenario.wants)
+        if asked and read.asks_yes(message) and all(self._told(k, message) for k in asked):
+            return self._proposal(message)  # "OK to exchange item (...)?" asks for a yes
         if asked and not self._read_back(message, questions, asked):
             if read.OTHER.search(requests) and all(k in self.given for k in asked):
                 return self._only(asked[0])
@@ -197,6 +199,18 @@ class ScriptedUser:
         if (questions or requests) and not all(_DONE.search(q) for q in questions or [requests]):
             return self._unknown(requests)
         return None
+
+    def _told(self, key: str, message: str) -> bool:
+        """Whether the detail `key` is no news to the agent: given, said in the opening, or in
+        `message` itself (a proposal naming it asks for a yes, not for the detail)."""
+        value = self.details[key]
+        return key in self.given or key in self.scenario.stated or read.holds(message, value)
+
+    def _told(self, key: str, message: str) -> bool:
+        """Whether the detail `key` is no news to the agent: given, said in the opening, or in
+        `message` itself (a proposal naming it asks for a yes, not for the detail)."""
+        value = self.details[key]
+        return key in self.given or key in self.scenario.stated or read.holds(message, value)
 
     def _read_back(self, message: str, questions: list[str], keys: list[str]) -> bool:
         """Whether the message repeats the value of a detail already given and asks whether it
