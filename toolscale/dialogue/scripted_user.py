@@ -206,12 +206,6 @@ class ScriptedUser:
         value = self.details[key]
         return key in self.given or key in self.scenario.stated or read.holds(message, value)
 
-    def _told(self, key: str, message: str) -> bool:
-        """Whether the detail `key` is no news to the agent: given, said in the opening, or in
-        `message` itself (a proposal naming it asks for a yes, not for the detail)."""
-        value = self.details[key]
-        return key in self.given or key in self.scenario.stated or read.holds(message, value)
-
     def _read_back(self, message: str, questions: list[str], keys: list[str]) -> bool:
         """Whether the message repeats the value of a detail already given and asks whether it
         is right ("So that's BK1234. Did I get that right?"): it asks for a yes, not for the
