@@ -67,3 +67,47 @@ def test_the_kits_domains_check_figures_and_others_do_not() -> None:
 
 def test_a_house_number_before_a_street_named_like_a_month_is_no_figure() -> None:
     assert problems("Your addresses: 137 Martinez Lock and 8 Moore Course.") == []
+
+
+# A cancellation receipt and the caller's game listing: what `toolscale.judge.attributed` reads.
+RECEIPT = '{"reservation_id": "RS1", "cancellation_fee": 0.0, "deposit_refund": 20.0}'
+SEATS = '{"booking_id": "B1", "showing_id": "S1", "date": "2025-09-18", "seats": 2, "price": 7.0}'
+LISTING = '[{"game_id": "G1", "date": "2025-11-12"}, {"game_id": "G2", "date": "2025-11-15"}]'
+
+
+def test_an_amount_said_of_a_field_must_be_that_fields() -> None:
+    # 7.00 is the booking's price, but the receipt's cancellation fee is 0.00
+    records = [CALLER, RECEIPT, SEATS]
+    assert unbacked_figures(["Cancelled; the fee is 7.00."], records) == [
+        "stated fee is not the records': '7.00'"
+    ]
+    assert unbacked_figures(["Cancelled; the late cancellation fee: 7.00."], records) == [
+        "stated cancellation fee is not the records': '7.00'"
+    ]
+    assert unbacked_figures(["Cancelled; the cancellation fee is 0.00."], records) == []
+    # 14.00 = 2 x the price of 7.00: a field's value times a count
+    assert unbacked_figures(["For both seats the price is 14.00."], records) == []
+    # said of no field: only the records' figures count (7.00 is shown)
+    assert unbacked_figures(["You pay 7.00."], records) == []
+
+
+def test_a_date_said_of_a_record_must_be_that_records() -> None:
+    # 2025-11-15 is G2's date, not G1's; said of nothing in particular it is backed
+    assert unbacked_figures(["Game G1 tips off on 2025-11-15 at 19:30."], [LISTING]) == [
+        "stated date is not that of G1: '2025-11-15'"
+    ]
+    assert unbacked_figures(["Game G1 tips off on Wednesday 12 November."], [LISTING]) == []
+    assert unbacked_figures(["The game tips off on 2025-11-15."], [LISTING]) == []
+    # the caller's own date, in a clause naming G1, is the caller's
+    said = ["I can't move game G1 to 15 November."]
+    assert unbacked_figures(said, ["Please move G1 to 15 November.", LISTING]) == []
+
+
+def test_a_yearless_weekday_is_not_backed_by_the_same_day_a_year_off() -> None:
+    # 2025-12-10 is a Wednesday; 11 December 2025 a Thursday, 11 December 2024 a Wednesday
+    records = ['{"game_id": "G1", "date": "2025-12-11"}', '{"today": "2025-12-01"}']
+    policy = ["Season passes run for a year."]
+    assert unbacked_figures(["The game is on Wednesday 11 December."], records, policy) == [
+        "stated date not backed by any record: 'wednesday 11 december'"
+    ]
+    assert unbacked_figures(["The game is on Thursday 11 December."], records, policy) == []

@@ -212,7 +212,7 @@ class EcommerceDomain(StatefulDomain):
     """An online shop's support desk: ~60 products, 150 customers, ~500 orders, gift cards."""
 
     name = "ecommerce"
-    version = "1.2"
+    version = "1.3"
     toolkit = EcommerceTools
     rules = rules
     entities = ENTITIES

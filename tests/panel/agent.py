@@ -295,10 +295,15 @@ class _Talk:
 
     def picked(self, options: list[Option], chosen: str) -> Generator[Say, str, bool]:
         """List the options and ask which; True when the caller picks `chosen` (by its id, or
-        by a value only it shows)."""
+        by a value only it shows), or says what they want instead ("Not sure which. I want to
+        upgrade the York to Cambridge train I booked"): a capable agent matches that against
+        the records it listed, as the gold route's next call does."""
+        wants = self.scenario.wants.casefold() if self.scenario else ""
         for _ in range(2):
             reply = yield Say(self.voice.which([text for text, _, _ in options]))
             self.heard += "\n" + reply
+            if wants and wants in reply.casefold():
+                return True
             named = [i for _, i, _ in options if said(reply, i)]
             if not named:
                 values = [v for _, _, shown in options for v in shown]

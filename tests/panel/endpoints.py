@@ -9,8 +9,9 @@ sends the script what came back since its last turn; a caller who answers the fi
 `UserEndpoint` answers a user simulator's requests as a capable LLM playing the caller would,
 from the task's scenario: it gives the details asked for (all it has that the agent names, or
 another identifier when it lacks the one asked), says yes to the change it called for and no to
-others, picks the option its details name, follows its change of mind, and ends (###STOP###)
-when the agent has answered or refused.
+others, picks the option its details name (else says once what it wants, then guesses by its
+words), follows its change of mind, and ends (###STOP###) when the agent has answered or
+refused.
 """
 
 from __future__ import annotations
@@ -99,6 +100,10 @@ def _names_change(text: str, marker: str) -> bool:
     )
 
 
+def _described(mine: str, scenario: UserScenario) -> bool:
+    return not scenario.wants or f"I want to {scenario.wants}." in mine
+
+
 def user_answer(scenario: UserScenario, view: list[dict[str, Any]]) -> str:
     """The caller's next message in `view` (the conversation from their side: their own turns
     as "assistant", the agent's as "user")."""
@@ -121,10 +126,12 @@ def user_answer(scenario: UserScenario, view: list[dict[str, Any]]) -> str:
     if options:
         words = set(re.findall(r"[a-z0-9]+", f"{scenario.wants} {scenario.opening}".casefold()))
         by_value = [o for o in options if any(said(o, v) for v in details.values())]
-        by_words = sorted(
-            options, key=lambda o: -len(words & set(re.findall(r"[a-z0-9]+", o.casefold())))
-        )
-        return f"I mean {(by_value or by_words)[0]}."
+        if len(by_value) == 1:
+            return f"I mean {by_value[0]}."
+        if not _described(mine, scenario):  # none named by a detail: say what they want
+            return f"I'm not sure which one that is. I want to {scenario.wants}."
+        scores = [len(words & set(re.findall(r"[a-z0-9]+", o.casefold()))) for o in options]
+        return f"I mean {options[scores.index(max(scores))]}."
     asked = [k for k in details if _asks_for(agent, k)]
     if asked:
         return " ".join(f"My {k} is {details[k]}." for k in asked)

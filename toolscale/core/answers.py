@@ -31,6 +31,12 @@ _SENTENCE_END = re.compile(
     r"(?<=[.!?])(?<!\bdr\.)(?<!\bmr\.)(?<!\bms\.)(?<!\bmrs\.)(?<!\bst\.)\s+|\n+", re.IGNORECASE
 )
 _SPELLINGS = {"canceled": "cancelled", "cancelation": "cancellation"}
+# What makes the word after it a denial: "not active", "isn't active", "no longer active",
+# "never been active" (a required "active" is not stated by any of them).
+_DENIED = re.compile(
+    r"(?:\bnot|\bcannot|n['’]t|\bnever|\bno longer|\bnon)\s+(?:(?:be|been|being|yet|currently|"
+    r"an?|the|really|actually)\s+)?$"
+)
 
 
 def answer_field(final_answer: str) -> str | None:
@@ -135,7 +141,9 @@ def fact_stated(fact: str, final_message: str) -> bool:
     - a time ("19:30") is stated ("7:30 pm", "19:30"), and a date and time ("2025-07-31
       18:00") both;
     - any other fact (a name, a status, an id) appears as whole words, ignoring case, commas,
-      spacing, "_" and "-" ("no_show" in "a no-show"; "active" not in "inactive").
+      spacing, "_" and "-" ("no_show" in "a no-show"; "active" not in "inactive"), and not
+      only where it is denied ("active" not in "the card is not active" nor "isn't active";
+      "returned" not in "cannot be returned").
     """
     try:
         value = float(fact.replace(",", ""))
@@ -153,5 +161,6 @@ def fact_stated(fact: str, final_message: str) -> bool:
     if hour is not None and hour in times(final_message):
         return True
     wanted = _words(fact)
-    found = re.search(rf"(?<!\w){re.escape(wanted)}(?!\w)", _words(final_message))
-    return bool(wanted) and found is not None
+    said = _words(final_message)
+    found = re.finditer(rf"(?<!\w){re.escape(wanted)}(?!\w)", said)
+    return bool(wanted) and any(not _DENIED.search(said[: m.start()][-40:]) for m in found)

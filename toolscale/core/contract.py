@@ -379,6 +379,13 @@ class Domain(ABC):
         from a look-up (`toolscale.kit.evidence`)."""
         return []
 
+    def refusal_problems(self, template: str, final_answer: str, records: list[str]) -> list[str]:
+        """Why the reason an attempt's final answer gives for a refusal is not the task's
+        (`template`: the task's template; `records`: its tool results); nothing by default. A
+        domain on the kit rejects one that cites another of its policy rules
+        (`toolscale.kit.cited`)."""
+        return []
+
     def consent_problems(
         self, scenario: UserScenario | None, turns: Sequence[tuple[str, str, Sequence[str]]]
     ) -> list[str]:

@@ -24,7 +24,9 @@ Agents that are not the reference teacher are followed too (what a turn lists, o
 refuses is read by `toolscale.dialogue.user_reading`): every turn that asks something, with or
 without a question mark, gets an answer; of the options an agent lists ("Lisa (Year 9) and
 Brandy (Year 10). Which one?") the user picks the one a detail of theirs names (a name, an id,
-a date or an amount in any common wording, else the words of their request); asked for an
+a date or an amount in any common wording, else the words of their request), and when none
+does, says once that they can't tell which and what they want (the agent can match it); asked
+for an
 identifier they lack, they say so and give one they have not given yet; an either-or offer
 ("... or leave things as they are?") is a proposal; a proposal on several records ("cancel all
 three alerts?") from a user who asked about one gets "only that one"; after a refusal they
@@ -136,6 +138,7 @@ class ScriptedUser:
         self.refused = False  # the agent said it cannot do what was asked
         self.accepted = False  # ... and the user accepted that
         self.changed = False  # the user changed their request (`scenario.change`)
+        self.described = False  # options none of their details picks: what they want, said
         self.last = ""  # the user's last reply: a non-answer is never said twice in a row
 
     def _pick(self, pool: say.Pool | tuple[str, ...], **values: str) -> str:
@@ -176,6 +179,11 @@ class ScriptedUser:
         if chosen:
             self.kind = "pick"
             return self._pick(say.PICK, choice=chosen)
+        if listed and not asked and not chosen and self.scenario.wants and not self.described:
+            self.described = True  # as a person does: "not sure which; I want to ..."
+            return self._pick(say.DESCRIBE, wants=self.scenario.wants)
+        if asked and read.asks_yes(message) and all(self._told(k, message) for k in asked):
+            return self._proposal(message)  # "OK to exchange item (...)?" asks for a yes
         if asked and not self._read_back(message, questions, asked):
             if read.OTHER.search(requests) and all(k in self.given for k in asked):
                 return self._only(asked[0])
@@ -191,6 +199,12 @@ class ScriptedUser:
         if (questions or requests) and not all(_DONE.search(q) for q in questions or [requests]):
             return self._unknown(requests)
         return None
+
+    def _told(self, key: str, message: str) -> bool:
+        """Whether the detail `key` is no news to the agent: given, said in the opening, or in
+        `message` itself (a proposal naming it asks for a yes, not for the detail)."""
+        value = self.details[key]
+        return key in self.given or key in self.scenario.stated or read.holds(message, value)
 
     def _read_back(self, message: str, questions: list[str], keys: list[str]) -> bool:
         """Whether the message repeats the value of a detail already given and asks whether it

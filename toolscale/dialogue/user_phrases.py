@@ -240,6 +240,13 @@ LACK_OFFER: Pool = {  # asked for an identifier they do not have: another they d
     "hurried": ("Don't have it. {Key}: {value}.",),
     "unsure": ("Hmm, I don't think I have that. My {key} is {value}, though.",),
 }
+DESCRIBE: Pool = {  # options listed that none of their details tells apart: what they want
+    "terse": ("Not sure which. I want to {wants}.",),
+    "polite": ("I'm not sure which of those it is, sorry. I'd like to {wants}.",),
+    "chatty": ("Oh, I couldn't tell you which one that is! I just want to {wants}.",),
+    "hurried": ("Don't know which. I need to {wants}.",),
+    "unsure": ("Hmm, I'm not sure which one. I think I want to {wants}.",),
+}
 AGAIN = (  # a non-answer said just before, said otherwise
     "As I said, I'm afraid I can't help with that.",
     "Sorry, I really don't have anything more on that.",

@@ -36,6 +36,7 @@ from typing import Any
 
 from toolscale.core.written import MONTHS, WEEKDAYS, Written, dates, plain
 from toolscale.economics.preferences import answer_text
+from toolscale.judge.attributed import fields, misdated
 
 MAX_COUNT = 20  # the largest count a shown amount is multiplied by ("3 tickets at $45.00")
 MONEY_INT = 100  # a whole number this large in a record may be an amount ("daily_limit": 750)
@@ -73,6 +74,7 @@ class Figure:
     value: float
     text: str
     money: bool
+    start: int = -1  # where it begins in the text read
 
     @property
     def cents(self) -> int:
@@ -87,6 +89,7 @@ def _figures(text: str, places: int) -> list[Figure]:
             float(m["value"]),
             m[0].strip(),
             bool(m["dollar"] or m["unit"] or (m["cents"] and len(m["cents"]) >= places)),
+            m.start(),
         )
         for m in _NUMBER.finditer(text)
     ]
@@ -125,8 +128,7 @@ class Shown:
         """Whether the stated date `said` is shown, or a shown date moved by a shown period."""
         if any(said.means(day) for day in self.dates):
             return True
-        steps = [(n * sign, unit) for n, unit in self.periods for sign in (1, -1)]
-        if any(said.means(d) for day in self.dates for n, u in steps for d in _moved(day, n, u)):
+        if any(said.means(d) for day in self.dates for d in self.moved(day, said.year is None)):
             return True
         return any(
             (p.month, p.day) == (said.month, said.day)
@@ -134,6 +136,14 @@ class Shown:
             and said.weekday in (None, p.weekday)  # "Sunday 17 November" is not "17 November"
             for p in self.partial
         )
+
+    def moved(self, day: dt.date, yearless: bool = False) -> list[dt.date]:
+        """`day` moved by each shown period, both ways; for a `yearless` mention not by whole
+        years, which keep the day and month and so would back any weekday ("Wednesday 11
+        December" is not a Thursday's 11 December a year on)."""
+        steps = [(n * sign, unit) for n, unit in self.periods for sign in (1, -1)]
+        days = [d for n, unit in steps for d in _moved(day, n, unit)]
+        return [d for d in days if not yearless or (d.month, d.day) != (day.month, day.day)]
 
 
 def _moved(day: dt.date, n: int, unit: str) -> list[dt.date]:
@@ -210,9 +220,10 @@ def _dated(text: str, end: int) -> bool:
     return word is not None and word[1].casefold() in {*MONTHS, *WEEKDAYS}
 
 
-def stated(text: str) -> tuple[list[tuple[Written, str]], list[Figure]]:
+def stated(text: str) -> tuple[list[tuple[Written, str]], list[Figure], str]:
     """The dates (each with its wording) and the numbers an agent's message states: a JSON
-    answer's "answer" field; not a time, a list number, or a number that begins a name."""
+    answer's "answer" field; not a time, a list number, or a number that begins a name. Last,
+    the text read (casefolded), where the spans and starts of both lie."""
     text = answer_text(text)
     text = _NAMED.sub(lambda m: m[0] if _dated(text, m.end()) else "#", text)
     low = plain(text)
@@ -222,7 +233,8 @@ def stated(text: str) -> tuple[list[tuple[Written, str]], list[Figure]]:
     low = _TIME.sub(lambda m: " " * len(m[0]), low)
     low = _LIST_MARK.sub(lambda m: " " * len(m[0]), low)
     said = plain(text)
-    return [(m, said[m.span[0] : m.span[1]].rstrip(".")) for m in mentions], _figures(low, 2)
+    mentioned = [(m, said[m.span[0] : m.span[1]].rstrip(".")) for m in mentions]
+    return mentioned, _figures(low, 2), said
 
 
 def unbacked_figures(
@@ -230,11 +242,14 @@ def unbacked_figures(
 ) -> list[str]:
     """One reason per figure of the agent's messages `said` that what it was shown (`records`:
     tool results and the caller's messages; `instructions`: the policy) does not back:
-    "stated amount not backed by any record: '$52.99'"."""
+    "stated amount not backed by any record: '$52.99'". A backed figure said of a field or a
+    record must be that one's (`toolscale.judge.attributed`)."""
+    records = list(records)
     seen = shown(records, instructions)
+    known = fields(records)
     problems: list[str] = []
     for text in said:
-        mentions, numbers = stated(text)
+        mentions, numbers, read = stated(text)
         problems += [
             f"stated date not backed by any record: {words!r}"
             for mention, words in mentions
@@ -245,4 +260,10 @@ def unbacked_figures(
             for figure in numbers
             if not seen.backs(figure)
         ]
+        for figure in (f for f in numbers if f.money and seen.backs(f)):
+            label = known.label_before(read, figure.start)
+            if label is not None and not known.amount_fits(label, figure.cents):
+                problems.append(f"stated {label} is not the records': {figure.text!r}")
+        backed = [(m, words) for m, words in mentions if seen.has_date(m)]
+        problems += misdated(known, read, backed, seen.moved)
     return list(dict.fromkeys(problems))

@@ -13,7 +13,8 @@
   followed the caller's yes (`Domain.consent_problems`: on the kit, a WRITE call after a caller's
   message that agrees), every amount, count and date the agent told the caller is backed by
   what it was shown (`toolscale.judge.figures`, on a domain whose `checks_figures` is set: the
-  kit's), and the expected answer (when there is one) is
+  kit's), a refusal gives no reason of another policy rule (`Domain.refusal_problems`: on the
+  kit, `toolscale.kit.cited`), and the expected answer (when there is one) is
   the answer it commits to (`toolscale.core.contract.committed_answer`: one "The answer is X." or
   "Answer: X" statement). A final answer that is a JSON object with an "answer" field is judged
   on that field (so a stated confidence is never the answer), bare ("1708.50") or as a
@@ -195,6 +196,8 @@ def outcome_problems(task: Task, attempt: Attempt) -> list[str]:
             m.content for m in attempt.messages if m.role not in ("assistant", "user", "tool")
         ]
         problems += unbacked_figures(told, records, given)
+    results = [m.content for m in attempt.messages if m.role == "tool"]
+    problems += domain.refusal_problems(task.template, answer, results)  # the task's own reason
     turns = [(m.role, m.content, [c.name for c in m.tool_calls]) for m in attempt.messages]
     problems += domain.consent_problems(task.user_scenario, turns)  # a write needs a yes
     expected = task.expected_answer  # judged on the whole answer: a JSON one's field is bare

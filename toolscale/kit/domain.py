@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 
 from toolscale.core.contract import Domain, TaskSpec, ToolKind, UserScenario
 from toolscale.kit import sampling
+from toolscale.kit.cited import cited_rules, rule_of
 from toolscale.kit.consent import consent_problems
 from toolscale.kit.evidence import missing_evidence
 from toolscale.kit.sampling import KitError, Template
@@ -80,3 +81,8 @@ class KitDomain(Domain):
         self, scenario: UserScenario | None, turns: Sequence[tuple[str, str, Sequence[str]]]
     ) -> list[str]:
         return consent_problems(self.toolkit.specs(), scenario, turns)
+
+    def refusal_problems(self, template: str, final_answer: str, records: list[str]) -> list[str]:
+        rules = [rule for rule in map(rule_of, self.template_table) if rule]
+        cited = cited_rules(rule_of(template), rules, final_answer, records)
+        return [f"the refusal gives a reason that does not apply: {rule!r}" for rule in cited]

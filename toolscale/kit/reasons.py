@@ -7,8 +7,8 @@ the caller's own customer id, a booking, a doctor, a plan, a train found by a lo
 
 1. the rule's `shows` that a look-up result shows ("refunded", "3991.09", "2025-09-15");
 2. the values of the looked-up records that the policy error's message states, one word each
-   ("blocked" in "card CARD-52B6BE is blocked, not active", a class size, a points balance; not
-   a name);
+   and not denied there ("blocked" in "card CARD-52B6BE is blocked, not active", a class size,
+   a points balance; not a name, nor "returned" in "cannot be returned");
 3. the numbers of the message: the policy's limits ("older than 60 days", "at most 8 seats").
 
 A rule whose reason the caller already said, or which no value states (a trip that "already
@@ -61,7 +61,8 @@ def reason_facts(error: PolicyError, outputs: list[Any], world: Record, said: st
     shown = [v for v in error.shows if any(fact_stated(v, t) for t in texts) and fits(v)]
     if not shown:
         values = dict.fromkeys(v for o in outputs for v in leaves(o))
-        shown = [v for v in values if " " not in v and _whole(v, message) and fits(v)]
+        stated = [v for v in values if " " not in v and _whole(v, message)]
+        shown = [v for v in stated if fact_stated(v, message) and fits(v)]
     if not shown:
         shown = [f"{n:g}" for n in numbers(message) if fits(f"{n:g}")]
     return list(dict.fromkeys(shown))
