@@ -55,6 +55,16 @@ def test_a_date_a_few_days_off_or_two_policy_amounts_are_not_derived() -> None:
     ]
 
 
+def test_a_money_fields_whole_number_is_an_amount() -> None:
+    # "balance": 63 is money by its field's name, so "63 dollars" is backed; a wrong one is not
+    account = ['{"account_id": "A1", "balance": 63, "year": 7}']
+    assert unbacked_figures(["The balance is 63 dollars."], account) == []
+    assert unbacked_figures(["Your balance is $63.00."], account) == []
+    assert unbacked_figures(["The balance is 64 dollars."], account) == [
+        "stated amount not backed by any record: '64 dollars'"
+    ]
+
+
 def test_times_ids_names_and_list_numbers_are_no_figures() -> None:
     said = "1. Order O1 at 7:30 pm, sent to 89 Tracy Fort; ticket TK22071 at 19:30."
     assert problems(said) == []

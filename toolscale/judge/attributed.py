@@ -78,7 +78,8 @@ def _ends(label: str, end: str) -> bool:
     return label == end or label.endswith(" " + end)
 
 
-def _dicts(value: Any) -> Iterator[dict[str, Any]]:
+def dicts(value: Any) -> Iterator[dict[str, Any]]:
+    """Every dict in a JSON value, nested ones included."""
     stack = [value]
     while stack:
         item = stack.pop()
@@ -105,7 +106,7 @@ def fields(records: Iterable[str]) -> Fields:
         except (ValueError, RecursionError):
             said += dates(text)
             continue
-        for record in _dicts(value):
+        for record in dicts(value):
             days: set[dt.date] = set()
             ids: list[str] = []
             for key, item in record.items():

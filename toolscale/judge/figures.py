@@ -36,7 +36,7 @@ from typing import Any
 
 from toolscale.core.written import MONTHS, WEEKDAYS, Written, dates, plain
 from toolscale.economics.preferences import answer_text
-from toolscale.judge.attributed import fields, misdated
+from toolscale.judge.attributed import dicts, fields, misdated
 
 MAX_COUNT = 20  # the largest count a shown amount is multiplied by ("3 tickets at $45.00")
 MONEY_INT = 100  # a whole number this large in a record may be an amount ("daily_limit": 750)
@@ -199,6 +199,7 @@ def shown(records: Iterable[str], instructions: Iterable[str] = ()) -> Shown:
         figures = _figures(plain(text), 1)
         if len(figures) == 1 and figures[0].text == text.strip():  # a calculator's "71"
             figures = [Figure(figures[0].value, figures[0].text, True)]
+        figures += _money_fields(text)
         found += figures
         mine += figures if of_records else []
         counts.update(_counts(text))
@@ -212,6 +213,30 @@ def shown(records: Iterable[str], instructions: Iterable[str] = ()) -> Shown:
     return Shown(
         tuple(found), tuple(mine), frozenset(counts), days, tuple(partial), frozenset(periods)
     )
+
+
+# A record's field that holds money whatever its number looks like ("balance": 63).
+_MONEY_KEY = re.compile(
+    r"balance|amount|price|fee|cost|total|credit|due|refund|paid|charge|fare|limit|deposit"
+)
+
+
+def _money_fields(text: str) -> list[Figure]:
+    """The numbers of a JSON record's money fields, as money: "balance": 63 backs "$63", where
+    a bare 63 in text is no amount (a "year 7" backs no "7.00")."""
+    if not text.lstrip().startswith(("{", "[")):
+        return []
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        return []
+    return [
+        Figure(float(item), str(item), True)
+        for record in dicts(value)
+        for key, item in record.items()
+        if isinstance(item, int | float) and not isinstance(item, bool)
+        and _MONEY_KEY.search(key.casefold())
+    ]  # fmt: skip
 
 
 def _dated(text: str, end: int) -> bool:
