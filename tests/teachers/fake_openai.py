@@ -51,7 +51,7 @@ def question(item: Any) -> str:
     return instruction[: -len(said)] if said and instruction.endswith(said) else instruction
 
 
-def _planned(mapping: dict[str, Any], instruction: str) -> str | None:
+def planned(mapping: dict[str, Any], instruction: str) -> str | None:
     """The key of `mapping` that `instruction` is, or (the longest) it begins with."""
     if instruction in mapping:
         return instruction
@@ -81,8 +81,8 @@ class Plans:
         """("json", dict) | ("raw", (status, headers, text)) | ("hang", s) | ("drop", None)."""
         messages = body["messages"]
         first_message = next(m["content"] for m in messages if m["role"] == "user")
-        instruction = _planned(self.turns, first_message) or first_message
-        fault = self.faults.get(_planned(self.faults, first_message) or first_message, "")
+        instruction = planned(self.turns, first_message) or first_message
+        fault = self.faults.get(planned(self.faults, first_message) or first_message, "")
         key = json.dumps(body, sort_keys=True)
         turn = sum(1 for m in messages if m["role"] == "assistant")
         first = self.seen[key] == 0 and turn == 0  # transient faults hit each task once

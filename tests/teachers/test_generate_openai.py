@@ -11,7 +11,7 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
-from tests.teachers.fake_openai import FakeOpenAI, Plans, gold_turns
+from tests.teachers.fake_openai import FakeOpenAI, Plans, gold_turns, planned
 from toolscale.config.generate import GenerateConfig
 from toolscale.pipeline.generate import generate
 
@@ -89,7 +89,7 @@ def test_every_task_ends_as_exactly_one_row_at_the_expected_stage(faulty_run):
     assert sorted(r["task_id"] for r in ended) == sorted(tasks)  # none lost, none twice
     fault_of = dict(zip(turns, FAULTS, strict=True))
     for row in ended:
-        fault = fault_of[tasks[row["task_id"]]["instruction"]]
+        fault = fault_of[planned(fault_of, tasks[row["task_id"]]["instruction"])]
         assert row["failure_stage"] == EXPECTED.get(fault), (fault, row["failure_reasons"])
     assert summary["status"] == "complete"
     assert summary["counts"]["verified"] == len(FAULTS) - len(EXPECTED)
@@ -121,7 +121,7 @@ def test_run_json_counts_retries_faults_and_model_mistakes_by_kind(faulty_run):
 
 def test_text_embedded_calls_are_recorded_as_structured_calls(faulty_run):
     out, *_, turns = faulty_run
-    tasks = {r["id"]: r["instruction"] for r in rows(out, "tasks")}
+    tasks = {r["id"]: planned(turns, r["instruction"]) for r in rows(out, "tasks")}
     hermes = next(t for t in rows(out, "traces") if tasks[t["task_id"]] == list(turns)[11])
     first_call = next(m for m in hermes["messages"] if m["tool_calls"])
     assert first_call["content"] == "Let me check."

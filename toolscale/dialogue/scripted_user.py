@@ -179,7 +179,15 @@ class ScriptedUser:
         if chosen:
             self.kind = "pick"
             return self._pick(say.PICK, choice=chosen)
-        if listed and not asked and not chosen and self.scenario.wants and not self.described:
+        offer = bool(read.OFFER.search(message))  # "..., or leave things as they are?"
+        if (
+            listed
+            and not asked
+            and not chosen
+            and not offer
+            and self.scenario.wants
+            and (not self.described)
+        ):
             self.described = True  # as a person does: "not sure which; I want to ..."
             return self._pick(say.DESCRIBE, wants=self.scenario.wants)
         if asked and read.asks_yes(message) and all(self._told(k, message) for k in asked):

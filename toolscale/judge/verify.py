@@ -196,7 +196,8 @@ def outcome_problems(task: Task, attempt: Attempt) -> list[str]:
             m.content for m in attempt.messages if m.role not in ("assistant", "user", "tool")
         ]
         problems += unbacked_figures(told, records, given)
-    results = [m.content for m in attempt.messages if m.role == "tool"]
+    results = [str(c.output) for c in attempt.tool_calls]  # the records the agent was shown
+    results += [m.content for m in attempt.messages if m.role == "tool"]
     problems += domain.refusal_problems(task.template, answer, results)  # the task's own reason
     turns = [(m.role, m.content, [c.name for c in m.tool_calls]) for m in attempt.messages]
     problems += domain.consent_problems(task.user_scenario, turns)  # a write needs a yes
