@@ -161,7 +161,8 @@ class SynthesizeConfig(TeacherOptions):
         return values
 
 
-def _at_least(flag: str, value: float, minimum: float) -> None:
+def at_least(flag: str, value: float, minimum: float) -> None:
+    """Raises ConfigError unless `value` (the option `flag`) is at least `minimum`."""
     if value < minimum:
         raise ConfigError(f"{flag} must be at least {minimum:g} (got {value:g})")
 
@@ -169,16 +170,16 @@ def _at_least(flag: str, value: float, minimum: float) -> None:
 def check_synthesize(config: SynthesizeConfig) -> SynthesizeConfig:
     """Raise ConfigError for any option that cannot work; return the config with its domains
     resolved. Sends nothing and writes nothing."""
-    _at_least("--num-tasks", config.num_tasks, 1)
-    _at_least("--solver-attempts", config.solver_attempts, 1)
-    _at_least("--evolve", config.evolve, 0)
-    _at_least("--intents-per-request", config.intents_per_request, 1)
-    _at_least("--world-chars", config.world_chars, 200)
-    _at_least("--workers", config.workers, 1)
+    at_least("--num-tasks", config.num_tasks, 1)
+    at_least("--solver-attempts", config.solver_attempts, 1)
+    at_least("--evolve", config.evolve, 0)
+    at_least("--intents-per-request", config.intents_per_request, 1)
+    at_least("--world-chars", config.world_chars, 200)
+    at_least("--workers", config.workers, 1)
     if not 0 < config.dedup_threshold <= 1:
         raise ConfigError(f"--dedup-threshold must be in (0, 1] (got {config.dedup_threshold:g})")
     if config.solver_temperature is not None:
-        _at_least("--solver-temperature", config.solver_temperature, 0)
+        at_least("--solver-temperature", config.solver_temperature, 0)
     if config.teacher not in TEACHERS:
         raise ConfigError(
             f"--teacher {config.teacher!r} cannot propose tasks; use one of: {', '.join(TEACHERS)}"

@@ -17,6 +17,7 @@ from typing import Any
 
 from toolscale.config.option import option
 from toolscale.config.shard import Shard
+from toolscale.config.synthesize import at_least
 from toolscale.config.teacher import TeacherOptions
 from toolscale.config.teacher_checks import check_teacher
 from toolscale.core.errors import ConfigError
@@ -104,11 +105,6 @@ class DomainGenConfig(TeacherOptions):
         return values
 
 
-def _at_least(flag: str, value: float, minimum: float) -> None:
-    if value < minimum:
-        raise ConfigError(f"{flag} must be at least {minimum:g} (got {value:g})")
-
-
 def check_name(topic: str, taken: set[str]) -> str:
     """The topic's domain name, or ConfigError when it cannot be one."""
     name = slug(topic)
@@ -152,14 +148,14 @@ def check_domaingen(config: DomainGenConfig) -> DomainGenConfig:
             f"--teacher {config.teacher!r} cannot write domains; use one of: {', '.join(TEACHERS)}"
         )
     check_teacher(config.teacher, config)
-    _at_least("--repairs", config.repairs, 0)
-    _at_least("--min-tools", config.min_tools, 1)
-    _at_least("--min-templates", config.min_templates, 1)
-    _at_least("--check-tasks", config.check_tasks, 1)
-    _at_least("--check-per-template", config.check_per_template, 0)
-    _at_least("--fuzz", config.fuzz, 0)
-    _at_least("--gate-timeout", config.gate_timeout_s, 5)
-    _at_least("--gate-memory-mb", config.gate_memory_mb, 512)
+    at_least("--repairs", config.repairs, 0)
+    at_least("--min-tools", config.min_tools, 1)
+    at_least("--min-templates", config.min_templates, 1)
+    at_least("--check-tasks", config.check_tasks, 1)
+    at_least("--check-per-template", config.check_per_template, 0)
+    at_least("--fuzz", config.fuzz, 0)
+    at_least("--gate-timeout", config.gate_timeout_s, 5)
+    at_least("--gate-memory-mb", config.gate_memory_mb, 512)
     if not 0 < config.dup_threshold <= 1:
         raise ConfigError(f"--dup-threshold must be in (0, 1] (got {config.dup_threshold:g})")
     if config.example not in installed:

@@ -17,29 +17,13 @@ from pathlib import Path
 from typing import Any
 
 from toolscale.domaingen.author import Authored
+from toolscale.kit.scaffold import domain_test
 from toolscale.write.output import MARKER, atomic_write, write_json
 
-TEST = '''"""The {name} domain passes every check of `toolscale check-domain --strict`.
-
-Written by `toolscale synthesize-domain`. Run it with DIR/domains on PYTHONPATH, after a person
-has read the domain (docs/synthesize-domain.md).
-"""
-
-from __future__ import annotations
-
-import os
-
-from toolscale.check.check_domain import CheckDomainConfig, check_domain
-
-
-def test_the_{name}_domain_passes_check_domain_strict(monkeypatch) -> None:
-    entry = "{name}={name}:{cls}"
-    known = os.environ.get("TOOLSCALE_DOMAINS", "")
-    if entry not in known:
-        monkeypatch.setenv("TOOLSCALE_DOMAINS", f"{{known}},{{entry}}" if known else entry)
-    report = check_domain("{name}", CheckDomainConfig(tasks=40, strict=True, fuzz=8))
-    assert report.lines() == []
-'''
+ABOUT = (
+    "Written by `toolscale synthesize-domain`. Run it with DIR/domains on PYTHONPATH, after a\n"
+    "person has read the domain (docs/synthesize-domain.md)."
+)
 
 
 def topics_dir(root: Path) -> Path:
@@ -85,7 +69,8 @@ def write_topic(root: Path, result: Authored, usage: dict[str, Any]) -> dict[str
     """The topic's folder, then its marker; returns its record."""
     entry = record(result, usage)
     if entry["accepted"]:
-        test = TEST.format(name=result.name, cls=result.measured["domain_class"])
+        cls = result.measured["domain_class"]
+        test = domain_test(result.name, cls, result.name, ABOUT)
         _folder(root / "domains" / result.name, {**result.files, f"test_{result.name}.py": test})
     else:
         kept = dict(result.files) or {"answer.md": result.answer}

@@ -231,7 +231,7 @@ ${{CREDIT_PER_HOUR:.2f}} per hour the ticket has been open; use the calculator.
 
 TEST = '''"""The {name} domain passes every check of `toolscale check-domain --strict`.
 
-Run it with pytest on this folder; keep it passing while you change the domain (docs/kit.md).
+{about}
 """
 
 from __future__ import annotations
@@ -243,13 +243,22 @@ from toolscale.check.check_domain import CheckDomainConfig, check_domain
 
 def test_the_{name}_domain_passes_check_domain_strict(monkeypatch) -> None:
     # Installed as an entry point, or named here (sandbox workers inherit the variable).
-    entry = "{name}=domains_pkg.{name}:{cls}"
+    entry = "{name}={module}:{cls}"
     known = os.environ.get("TOOLSCALE_DOMAINS", "")
     if entry not in known:
         monkeypatch.setenv("TOOLSCALE_DOMAINS", f"{{known}},{{entry}}" if known else entry)
     report = check_domain("{name}", CheckDomainConfig(tasks=40, strict=True, fuzz=8))
     assert report.lines() == []
 '''
+KIT_ABOUT = (
+    "Run it with pytest on this folder; keep it passing while you change the domain (docs/kit.md)."
+)
+
+
+def domain_test(name: str, cls: str, module: str, about: str = KIT_ABOUT) -> str:
+    """The text of a domain folder's test: `check-domain --strict` on the domain `module:cls`
+    (registered through TOOLSCALE_DOMAINS unless installed), with `about` under its title."""
+    return TEST.format(name=name, cls=cls, module=module, about=about)
 
 
 def camel(name: str) -> str:
@@ -280,7 +289,6 @@ def new_domain(name: str, into: Path) -> list[Path]:
         "tools.py": TOOLS,
         "world.py": WORLD,
         "policy.md": POLICY,
-        f"test_{name}.py": TEST,
     }
     folder.mkdir()
     written = []
@@ -290,4 +298,6 @@ def new_domain(name: str, into: Path) -> list[Path]:
         ).replace("domains_pkg", package)
         (folder / file).write_text(text, encoding="utf-8")
         written.append(folder / file)
-    return written
+    test = folder / f"test_{name}.py"
+    test.write_text(domain_test(name, class_name(name), f"{package}.{name}"), encoding="utf-8")
+    return [*written, test]
