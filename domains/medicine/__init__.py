@@ -5,6 +5,7 @@ The world is `world.build_world`, the tool graph `tools`, the policy `rules` (po
 from __future__ import annotations
 
 from domains.medicine import rules, world
+from domains.medicine.invariants import INVARIANTS
 from domains.medicine.tools import ClinicTools
 from toolscale.kit import Draw, Entity, Goal, Record, StatefulDomain
 from toolscale.kit.clock import shift, weekday
@@ -239,7 +240,8 @@ class MedicineDomain(StatefulDomain):
     """A clinic desk: 30 doctors, 7 pharmacies, 200 patients, ~450 visits, ~500 prescriptions."""
 
     name = "medicine"
-    version = "1.3"
+    version = "1.4"
+    invariants = INVARIANTS
     toolkit = ClinicTools
     rules = rules
     entities = ENTITIES

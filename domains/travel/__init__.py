@@ -8,6 +8,7 @@ Declared, not templated: the world (`world.build_world`), the tool graph (`tools
 from __future__ import annotations
 
 from domains.travel import rules, world
+from domains.travel.invariants import INVARIANTS
 from domains.travel.tools import TravelTools
 from toolscale.kit import Draw, Entity, Goal, Record, StatefulDomain
 from toolscale.kit.clock import days_between, shift
@@ -174,7 +175,8 @@ class TravelDomain(StatefulDomain):
     """A travel agency's desk: 40 hotels in ten cities, 150 travellers, ~300 trips, their stays."""
 
     name = "travel"
-    version = "1.2"
+    version = "1.3"
+    invariants = INVARIANTS
     toolkit = TravelTools
     rules = rules
     entities = ENTITIES

@@ -12,6 +12,7 @@ import random
 from typing import Any
 
 from domains.weather import rules
+from domains.weather.invariants import INVARIANTS
 from domains.weather.tools import WeatherDeskTools
 from domains.weather.world import build_world
 from toolscale.kit import Draw, Entity, Goal, StatefulDomain
@@ -186,7 +187,7 @@ GOALS = (
         words=alts(
             "set up {kind} alerts for {location} by {channel}",
             "get {kind} warnings for {location} sent by {channel}",
-            "subscribe me to {kind} alerts in {location} through {channel}",
+            "start {kind} alerts in {location} through {channel}",
         ),
         done="You are subscribed to {kind} alerts for {location} by {channel}: subscription "
         "{subscription_id}.",
@@ -374,7 +375,8 @@ class WeatherDomain(StatefulDomain):
     """A weather service's account desk: 36 locations, 150 accounts, ~320 alerts, ~110 stations."""
 
     name = "weather"
-    version = "1.2"
+    version = "1.3"
+    invariants = INVARIANTS
     toolkit = WeatherDeskTools
     rules = rules
     entities = ENTITIES
