@@ -5,7 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from toolscale.check.consistency import invariant_problems, motives_of, scenario_problems
+from toolscale.check.consistency import (
+    invariant_problems,
+    motives_of,
+    past_first,
+    scenario_problems,
+)
 from toolscale.check.receipts import receipt_problems
 from toolscale.core.contract import Action, ToolKind, Toolkit, tool
 from toolscale.core.preference import Preference, PreferenceVector
@@ -96,7 +101,8 @@ def test_each_scenario_check_fails_on_a_broken_scenario() -> None:
         task_instructions="After the agent's first reply, change your mind.",
     )
     state = {"today": "2025-06-10"}
-    assert {"past_first", "change_trigger"} <= _kinds(_task(change, state=state))
+    assert "change_trigger" in _kinds(_task(change, state=state))
+    assert past_first(_task(change, state=state)) == ["Friday 6 June"]
 
 
 def test_preference_checks_fail_on_an_unfitting_sentence() -> None:

@@ -28,7 +28,7 @@ CHANGES = (
         check=rules.check_block,
         extra=lambda d: dict(zip(("reason", "what"), d.rng.choice(LOSSES), strict=True)),
         motives=(
-            "I only noticed this morning.",
+            "I only just noticed.",
             "I've checked everywhere.",
             "It happened on the bus.",
             "I don't want a replacement for now.",
@@ -75,7 +75,7 @@ CHANGES = (
         words=(
             "raise the daily limit on {card} to {limit}",
             "change the daily spending limit of {card} to {limit}",
-            "let me spend up to {limit} a day with {card}",
+            "allow spending of up to {limit} a day on {card}",
             "set the daily cap on {card} at {limit}",
             "change what I can spend per day on {card} to {limit}",
             "make the daily limit of {card} {limit}",

@@ -8,7 +8,6 @@ on in the texts a task gives them:
 - `daytime`: a greeting or situation names a part of the day the task's clock is not in, or a
   world with no clock (`toolscale.kit.daytime`);
 - `today_dated`: "today" after a request that names its own day ("... on Saturday 28 June today");
-- `past_first`: a caller who changes their mind opens with a request for a date already past;
 - `change_trigger`: a `change` caller's instructions do not say when to change their mind;
 - `grammar`: a slot filled against its words ("You was", "one rooms", "a 11:30 am", "subscribe
   you");
@@ -18,6 +17,8 @@ on in the texts a task gives them:
   (`toolscale.economics.fit.plausible_avoid`), or the calculator where nothing is summed;
 - `json_every_reply`: a chat whose JSON profile asks for every reply in JSON, not the final one.
 
+`past_first` counts a changing caller's first request dated in the past (a reading-pass figure:
+a refusal's record no longer opens such a call, and a dispute of a past charge rightly does).
 `invariant_problems` lists the domain's world invariants the task's initial state breaks
 (`toolscale.kit.invariants`); the receipt rule is `toolscale.check.receipts`.
 """
@@ -107,7 +108,7 @@ def scenario_problems(
     if scenario is None:
         return []
     found = [("motive", m) for m in _motive(task, motives)]
-    hour, today = hour_of(task.initial_state), _today(task.initial_state)
+    hour = hour_of(task.initial_state)
     for name, text in (("opening", task.instruction), ("reason", scenario.reason_for_call)):
         if parts_named(text) and not fits(text, hour):
             found.append(("daytime", f"the {name} names {sorted(parts_named(text))} at {hour}h"))
@@ -115,15 +116,22 @@ def scenario_problems(
             found.append(("today_dated", f"the {name} says 'today' after a dated request"))
     said = " ".join([task.instruction, scenario.reason_for_call, scenario.task_instructions])
     found += [("grammar", f"{m.group(0)!r}") for g in _GRAMMAR for m in g.finditer(said)]
-    if scenario.behaviour == "change":
-        if past := _past_dates(scenario.first_request, today):
-            found.append(("past_first", f"opens with a request for {past[0]}, before {today}"))
-        if "first message" not in scenario.task_instructions:
-            found.append(("change_trigger", "no stated point at which to change their mind"))
-    for key in re.findall(r"\bYour ([^.]+?) is ", scenario.known_info):
+    if scenario.behaviour == "change" and "first message" not in scenario.task_instructions:
+        found.append(("change_trigger", "no stated point at which to change their mind"))
+    known = scenario.known_info.split(" Your request already gives")[0]
+    for key in re.findall(r"\bYour ([^.]+?) is ", known):
         if key not in scenario.known:
             found.append(("slot", f"what the user knows says 'Your {key} is ...'"))
     return found + _preference(task, toolkit, list(alternatives))
+
+
+def past_first(task: Task) -> list[str]:
+    """A `change` caller's dropped first request dated before today: counted by the reading
+    pass, not a check (a dispute of a past charge is about a past date, rightly)."""
+    scenario = task.user_scenario
+    if scenario is None or scenario.behaviour != "change":
+        return []
+    return _past_dates(scenario.first_request, _today(task.initial_state))
 
 
 def invariant_problems(domain: Any, task: Task) -> list[str]:
