@@ -1,13 +1,20 @@
 """Is the routing economy worth learning? Per domain of a generate output: the share of tasks each
-route is the oracle (best) route on, and each fixed route's mean reward relative to the oracle's.
+route is the oracle (best) route on, and each fixed route's mean reward relative to the oracle's;
+then the learnability table (`benchmarks/learnability.py`): can a light router learn the choice.
 
-    python benchmarks/routing_economy.py OUT
+    python benchmarks/routing_economy.py OUT [--before OLD_OUT]
+
+With `--before`, the learnability table shows an older output's figures beside OUT's (the same
+command on data made by an earlier tree).
 
 Fixed routes and the oracle are those of `toolscale.stats.routes` (the data card shows the same
 tables).
 Also printed: the share of rejected attempts per domain (traces vs rejected configs). Checks the
 issue-22 targets: >= 3 routes best on >= 10% each, none on > 60%, some expert alias on >= 10%, no
-fixed route above 70% of the oracle; exits 1 when one fails.
+fixed route above 70% of the oracle; and the issue-35 targets, against the expected-reward
+oracle: a class router by template alone at most 75% of it in each domain, the router baseline at
+least 90%, at least 30% of the tasks with an `expected_route` other than their template's most
+common one. Exits 1 when one fails.
 """
 
 from __future__ import annotations
@@ -17,6 +24,7 @@ from collections import Counter
 from pathlib import Path
 
 import datasets
+import learnability as learn  # this folder's: a script's own folder is on its path
 
 from toolscale.stats.routes import routing
 
@@ -60,5 +68,57 @@ def report(out: Path) -> bool:
     return ok
 
 
+def _cell(value: float | None, share: float | None) -> str:
+    if value is None:
+        return "n/a"
+    return f"{value:.3f} ({'n/a' if share is None else f'{100 * share:.1f}%'})"
+
+
+def learnability(out: Path, before: Path | None) -> bool:
+    """The learnability table of `out` (beside `before`'s) and the issue-35 targets."""
+    rows = [t for t in _load(out, "tasks") if t.get("route_table")]
+    old = [t for t in _load(before, "tasks") if t.get("route_table")] if before else []
+    ok = True
+    print("\n## Learnability: trained on one half of each domain's tasks, scored on the other")
+    for domain in sorted({r["domain"] for r in rows}):
+        mine = [r for r in rows if r["domain"] == domain]
+        found = learn.table(mine)
+        share = learn.shares(found)
+        then: dict = {}
+        if old:
+            then = learn.table([r for r in old if r["domain"] == domain])
+        print(f"\n### {domain}: {len(mine)} tasks ({len(mine) // 2} or so scored)\n")
+        head = "| row | mean reward (share of the expected-reward oracle) |"
+        if old:
+            head += " before: mean reward (share of the oracle) |"
+        print(head + "\n|---|---|" + ("---|" if old else ""))
+        for name in learn.ROWS:
+            line = f"| {name} | {_cell(found[name], share[name])} |"
+            if old:
+                line += f" {_cell(then[name], learn.shares(then)[name])} |"
+            print(line)
+        checks = {
+            "class router by template <= 75% of the expected-reward oracle": (
+                share["class router: template"] or 1.0
+            )
+            <= 0.75,
+            "router baseline >= 90% of the expected-reward oracle": (
+                share["router baseline"] or 0.0
+            )
+            >= 0.90,
+        }
+        for check, passed in checks.items():
+            print(f"- {'PASS' if passed else 'FAIL'}: {check}")
+            ok &= passed
+    differs = learn.mode_differs(rows)
+    passed = differs >= 0.30
+    print(f"\n- {'PASS' if passed else 'FAIL'}: >= 30% of tasks with an expected_route other than "
+          f"their template's most common one ({100 * differs:.1f}%)")  # fmt: skip
+    return ok and passed
+
+
 if __name__ == "__main__":
-    sys.exit(0 if report(Path(sys.argv[1])) else 1)
+    before = Path(sys.argv[sys.argv.index("--before") + 1]) if "--before" in sys.argv else None
+    out = Path(sys.argv[1])
+    economy = report(out)
+    sys.exit(0 if learnability(out, before) and economy else 1)

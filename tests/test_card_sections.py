@@ -101,7 +101,9 @@ def test_variants_are_counted_per_kind_and_domain(dataset):
         for domain, cell in zip(domains, cells[1 : 1 + len(domains)], strict=True):
             ok, failed = expected[(cells[0], domain, True)], expected[(cells[0], domain, False)]
             assert cell == f"{ok} / {failed}", (cells[0], domain)
-    assert 'keep `variant == "gold"`' in text_of(dataset)
+    assert "the trace of its `expected_route` where it has routes" in " ".join(
+        text_of(dataset).split()
+    )
 
 
 def test_kinds_come_from_the_route_table():
@@ -154,16 +156,22 @@ def test_the_oracle_table_matches_the_route_tables(dataset):
         assert f"`{domain}`: {len(mine)} tasks, oracle mean reward {oracle:.3f}" in shown
         part = shown.split(f"`{domain}`: ", 1)[1].split("\n\n`", 1)[0]
         cells = [[c.strip() for c in ln.strip("|").split("|")] for ln in part.splitlines()]
-        lines = {c[0]: c[1:] for c in cells if len(c) == 4}
+        lines = {c[0]: c[1:] for c in cells if len(c) == 5}
         best = Counter(t["oracle_route"] for t in mine)
         for route, count in best.items():
             assert lines[route][0] == f"{100 * count / len(mine):.0f}%"
+        for route, count in Counter(t["expected_route"] for t in mine).items():
+            assert lines[route][1] == f"{100 * count / len(mine):.0f}%"
+        differ = sum(t["expected_route"] != t["oracle_route"] for t in mine) / len(mine)
+        assert f"the two routes differ on {100 * differ:.0f}% of the tasks" in " ".join(
+            part.split()
+        )
         calc = sum(
             next((s["reward_total"] for s in t["route_table"] if s["name"] == "calculator"), 0)
             for t in mine
         ) / len(mine)
         if "calculator" in lines:
-            assert lines["calculator"][1] == f"{calc:.3f}"
+            assert lines["calculator"][2] == f"{calc:.3f}"
 
 
 def test_fixed_routes_by_hand():

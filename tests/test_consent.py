@@ -76,3 +76,52 @@ def test_no_scenario_and_read_calls_need_no_yes() -> None:
     assert consent_problems(SPECS, unasked, at_once) == []
     reads = [OPENING, ("assistant", "", ["get_booking"])]
     assert consent_problems(SPECS, SCENARIO, reads) == []
+
+
+def test_a_negation_or_a_question_is_no_yes() -> None:
+    for no in ("That's not right.", "That isn't correct.", "I'm not sure.", "OK, but how much?"):
+        assert not agrees(no), no
+
+
+def test_a_yes_must_answer_a_proposal_of_the_change() -> None:
+    """The caller's "Yes, of course: BK1." gives a detail, and "That's not right." to a read-back
+    is no yes: a write after either fails, with the reason naming what the caller answered."""
+    detail = [
+        OPENING,
+        ("assistant", "Could you tell me your booking id?", []),
+        ("user", "Yes, of course: BK1.", []),
+        ("assistant", "", ["cancel_booking"]),
+    ]
+    assert consent_problems(SPECS, SCENARIO, detail) == [
+        "cancel_booking was called without asking the caller for a yes to it (the caller's "
+        "'Yes, of course: BK1.' answered 'Could you tell me your booking id?')"
+    ]
+    negated = [
+        OPENING,
+        ("assistant", "Just to check: your booking id is BK2. Is that right?", []),
+        ("user", "That's not right.", []),
+        ("assistant", "", ["cancel_booking"]),
+    ]
+    assert consent_problems(SPECS, SCENARIO, negated) == [
+        "cancel_booking was called before the caller agreed to it (the caller last said "
+        '"That\'s not right.")'
+    ]
+    read_back = [*negated[:2], ("user", "Yes, that's right.", []), negated[3]]
+    assert len(consent_problems(SPECS, SCENARIO, read_back)) == 1
+
+
+def test_every_common_way_to_ask_for_a_yes_counts() -> None:
+    for ask in (
+        "I will cancel booking BK1. Please confirm.",
+        "OK to cancel BK1?",
+        "Would you like me to cancel BK1, or leave things as they are?",
+        "To confirm, I will cancel BK1. Is that correct?",
+        "I can cancel BK1 for you now. Please reply yes if you want me to go ahead.",
+    ):
+        turns = [
+            OPENING,
+            ("assistant", ask, []),
+            ("user", "Yes.", []),
+            ("assistant", "", ["cancel_booking"]),
+        ]
+        assert consent_problems(SPECS, SCENARIO, turns) == [], ask

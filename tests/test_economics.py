@@ -39,9 +39,26 @@ def test_no_gaming_policy_ever_wins_in_any_domain_and_profile(gaming_rows):
         assert all(v < means["gold"] for v in gaming.values()), cell
         assert cell["gaming_best"] == 0 and cell["gaming_best_group"] == 0, cell
         assert cell["gold_best"] == 1.0, cell
-        if cell["profile"] == "cheap":
-            assert cell["cheapest_wins"] == 1.0, cell
     assert passed(table)
+
+
+def test_under_cheap_the_cheapest_correct_attempt_wins_or_a_faster_one_in_budget(gaming_rows):
+    """Asked for cheap, the best attempt is the cheapest correct one; where the user stated a
+    budget ("keep it under 1 cent": math and knowledge), a dearer one within it may win by being
+    faster, never by being slower."""
+    groups: dict[str, list[dict]] = {}
+    for row in gaming_rows:
+        if row["preference_profile"] == "cheap":
+            groups.setdefault(row["task_id"], []).append(row)
+    assert groups
+    for rows in groups.values():
+        correct = [r for r in rows if r["verified"]]
+        cheapest = min(correct, key=lambda r: r["total_cost"])
+        best = max(rows, key=lambda r: r["reward_total"])
+        if best["reward_total"] > cheapest["reward_total"] + 1e-9:
+            assert best["domain"] in ("math", "knowledge"), best["domain"]
+            assert best["verified"] and best["preference_compliant"]
+            assert best["total_latency_ms"] < cheapest["total_latency_ms"]
 
 
 def test_the_expert_policies_are_played_where_experts_exist(gaming_rows):

@@ -115,7 +115,8 @@ def test_the_preference_label_flips_where_a_profile_forbids_a_detours_tool(datas
                 and row["variant"] == "plain_answer"
             )
             forbidden = any(t in used for t in preference["forbidden_tools"])
-            slack = BUDGET_SLACK  # over twice the hurry or cheap budget breaks the profile
+            # over twice the hurry or cheap budget breaks the profile; a stated one binds exactly
+            slack = 1.0 if preference.get("budget_stated") else BUDGET_SLACK
             over = (
                 preference["max_latency_ms"] is not None
                 and row["total_latency_ms"] > slack * preference["max_latency_ms"] + 1e-9
@@ -203,7 +204,13 @@ def test_profiles_follow_the_configured_spread(tmp_path):
     tasks = rows(out, "tasks")
     hurry = [t for t in tasks if t["preference_profile"] == "hurry"]
     sayings = SAYINGS["hurry"]  # the profile's sentence, in one of its wordings, ends the task's
-    assert all(t["instruction"].endswith(sayings) for t in hurry)
+    stated = [t for t in hurry if json.loads(t["preference"]).get("budget_stated")]
+    assert all(t["instruction"].endswith(sayings) for t in hurry if t not in stated)
+    # a routed task's user states the time instead ("I need the answer within 2 seconds.")
+    assert stated and all(t["domain"] in ("math", "knowledge") for t in stated)
+    assert all(
+        t["instruction"].endswith(json.loads(t["preference"])["instruction"]) for t in stated
+    )
     assert len({json.loads(t["preference"])["instruction"] for t in hurry}) >= 3
     # The domain part of each task is the same as with no preference at all: its instruction,
     # its state and the routes it admits. Which route is gold is the oracle's choice under the

@@ -36,8 +36,10 @@ def test_the_gold_route_is_the_stored_oracle_route_on_every_task(out):
         table = [RouteScore(**s) for s in task["route_table"]]
         oracle = next(s for s in table if s.name == task["oracle_route"])
         gold = traces[(task["id"], "gold")]
-        # the reference teacher's gold trace is the oracle route, scored as the table says
-        assert gold["verified"] and oracle.verified and oracle.compliant
+        # the reference teacher's gold trace is the oracle route, scored as the table says; it
+        # keeps the preference unless no route that keeps it answered right on this draw
+        assert gold["verified"] and oracle.verified
+        assert oracle.compliant or not any(s.verified and s.compliant for s in table)
         assert gold["reward_total"] == pytest.approx(task["oracle_reward"], abs=1e-12)
         assert oracle.reward_total == task["oracle_reward"]
         assert gold["num_tool_calls"] == oracle.num_tool_calls == len(json.loads(
@@ -45,7 +47,7 @@ def test_the_gold_route_is_the_stored_oracle_route_on_every_task(out):
         assert task["reference_cost"] == oracle.total_cost
         # no compliant verified route of the table scores above it
         rivals = [s.reward_total for s in table if s.verified and s.compliant]
-        assert task["oracle_reward"] >= max(rivals) - 1e-12
+        assert task["oracle_reward"] >= max(rivals, default=task["oracle_reward"]) - 1e-12
 
 
 def test_every_route_of_the_table_is_a_played_attempt_with_the_same_verdict(out):

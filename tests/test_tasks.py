@@ -29,7 +29,7 @@ def test_math_gold_route_by_hand_under_the_seed_schedule():
 
 
 def test_the_price_table_is_in_the_system_prompt():
-    task = build_task(get_domain("math"), 0, 4, 5).task  # standard
+    task = build_task(get_domain("math"), 0, 3, 5).task  # standard, no provider set-up
     prompt = task.system_prompt
     assert prompt.startswith(get_domain("math").policy.rstrip())
     assert "## Prices for this task" in prompt

@@ -2,8 +2,9 @@
 
 GRPO reads the `tasks` config: every row becomes a chat prompt (system prompt + instruction)
 and keeps all task columns, which the environment's `reset` rebuilds the task from. SFT reads the
-`traces` config: the traces `--variants` keeps (by default each task's best trace, the gold route;
-`trainer.selection`) become conversations with their tools. `--max_tasks N` draws N tasks across
+`traces` config: the traces `--variants` keeps (by default each task's best trace: its expected
+route's where it has routes, else its gold route; `trainer.selection`) become conversations with
+their tools. `--max_tasks N` draws N tasks across
 the domains in proportion (`trainer.selection.stratified`), for GRPO and SFT alike.
 """
 
@@ -203,10 +204,13 @@ def _chosen_traces(traces: Any, tasks: dict[str, dict[str, Any]], spec: str) -> 
             i: {s["name"]: bool(s["detour"]) for s in t.get("route_table") or []}
             for i, t in tasks.items()
         }
+        labels = {
+            i: label for i, t in tasks.items() if (label := selection.label_variant(t)) is not None
+        }
         columns = ["id", "task_id", "variant", "verified", "preference_compliant"]
         columns += ["reward_total", "num_tool_calls", "total_cost"]
         return traces.select(
-            selection.best_traces(traces.select_columns(columns).to_list(), tables)
+            selection.best_traces(traces.select_columns(columns).to_list(), tables, labels)
         )
     return traces.filter(lambda v: v in wanted, input_columns="variant")
 

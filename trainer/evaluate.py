@@ -6,7 +6,10 @@ training rolls it out (`trainer.checkpoint_rollouts`), or an OpenAI-compatible e
 generation's LLM teacher plays (`trainer.endpoint_rollouts`). Its tools run in the sandbox, each
 attempt is judged by the dataset's Rubric and scored with the dataset's reward (its run.json), and
 the table (`trainer.table`) sets it beside the oracle and every fixed route, played at the same
-tasks (`trainer.reference_routes`). With no `--model`, the table holds the reference rows only.
+tasks (`trainer.reference_routes`), and, at tasks with routes, beside the expected-reward oracle
+and the router baseline (`trainer.router_rows`: a light router trained on the training side's
+labels, the first row an orchestrator must beat). With no `--model`, the table holds the
+reference rows only.
 
 The tasks: the dataset's `tasks` rows (filtered by `--domains`, `--templates`, `--difficulties`),
 the split `--split all|train|heldout` of `--heldout_fraction` (the content-disjoint split training
@@ -38,12 +41,13 @@ from toolscale.sandbox.guard import check_isolation, isolation_warning
 from toolscale.sandbox.isolation import isolation_level
 from toolscale.write.output import Output
 from trainer.checkpoint_rollouts import evaluate_checkpoint
-from trainer.data import grpo_rows
+from trainer.data import grpo_rows, load_config
 from trainer.endpoint_rollouts import endpoint_records, teacher_options
 from trainer.environment import TASK_FIELDS
 from trainer.model import load
 from trainer.reference_routes import oracle_class, play_tasks, reference_attempts, summary
 from trainer.reward_config import stored_reward
+from trainer.router_rows import router_attempts, training_rows
 from trainer.selection import stratified
 from trainer.table import UNKNOWN_TOOL, Scored, Table, build
 
@@ -251,6 +255,11 @@ def evaluation(options: EvaluateArguments) -> Table:
         played = asyncio.run(play_tasks(tasks, settings, options.sandbox_workers))
         reference = reference_attempts(played)
         about["fixed_routes_admitted"] = summary(played)
+        if any(t.route_table for t in tasks):  # the router baseline, on the training side
+            everything = load_config(options.dataset, "tasks").to_list()
+            train = training_rows(everything, options.heldout_fraction)
+            routed, about["router"] = router_attempts(train, rows.to_list(), played)
+            reference.update(routed)
     evaluated = {}
     if endpoint is not None:
         rubric = Rubric(settings.reward, settings.teacher_price)

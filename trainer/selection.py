@@ -1,14 +1,19 @@
 """Which rows training reads: `--max_tasks` as a stratified draw across domains, and `--variants`,
-the SFT traces per task (by default the one best trace: the gold, i.e. oracle, route).
+the SFT traces per task (by default the one best trace: for a task with routes, its
+`expected_route`'s, the best route by expected reward, which is what a policy can know; else its
+gold route).
 
 `stratified` gives every domain a share of the N tasks in proportion to its tasks (largest
-remainders, ties by domain name), at least one each when N allows, and draws each domain's share
-by a seeded hash of the task ids (`SEED`), so the same rows and N always give the same tasks, in
-file order. `best_traces` keeps one trace per task: its verified `gold` trace (the reference
-teacher's oracle route), else its best verified trace by the oracle's own order
+remainders, ties by domain name), at least one each when N allows, and draws each domain's share by
+a seeded hash of the task ids (`SEED`), so the same rows and N always give the same tasks, in file
+order. `best_traces` keeps one trace per task. A task with routes keeps the verified trace of its
+`expected_route` (the gold trace when that is the oracle route too, else the variant of that name;
+none when it answered wrong on this draw: the ex-post `oracle_route`, which knows which expert
+happened to be right, would teach that luck). Any other task keeps its verified `gold` trace (the
+reference teacher's oracle route), else its best verified trace by the oracle's own order
 (`toolscale.oracle.played.best`: preference kept, then reward_total, fewer calls, lower cost; then
-the trace id), never a deliberate detour or format slip (`toolscale.stats.variants.kind`), which
-are there as GRPO contrast and the worse side of preference pairs.
+the trace id), never a deliberate detour or format slip (`toolscale.stats.variants.kind`), which are
+there as GRPO contrast and the worse side of preference pairs.
 """
 
 from __future__ import annotations
@@ -77,16 +82,35 @@ def _rank(trace: Mapping[str, Any]) -> tuple:
     )
 
 
+def label_variant(task: Mapping[str, Any]) -> str | None:
+    """The variant of a task's SFT label: its `expected_route`'s trace ("gold" when that is the
+    oracle route too), or None for a task without one (then the best trace is its gold)."""
+    expected = task.get("expected_route") or ""
+    if not expected:
+        return None
+    return "gold" if expected == task.get("oracle_route") else expected
+
+
 def best_traces(
-    traces: Sequence[Mapping[str, Any]], tables: Mapping[str, Mapping[str, bool]]
+    traces: Sequence[Mapping[str, Any]],
+    tables: Mapping[str, Mapping[str, bool]],
+    labels: Mapping[str, str] | None = None,
 ) -> list[int]:
     """The index of each task's best trace (see the module docstring), ascending; `tables` maps a
-    task id to its route table as route name -> detour. A task whose verified traces are all
-    detours gives none."""
+    task id to its route table as route name -> detour, `labels` a task id to the variant of its
+    label (`label_variant`). A task with a label gives that variant's verified trace, or none
+    when there is none (its expected route answered wrong on this draw, or was not played: no
+    `--detours`); a task whose verified traces are all detours gives none."""
+    labels = labels or {}
     by_task: dict[str, list[int]] = defaultdict(list)
     for i, trace in enumerate(traces):
-        if trace["verified"] and kind(trace["variant"], tables.get(trace["task_id"], {})) not in (
-            NOT_IMITATED
+        label = labels.get(trace["task_id"])
+        if label is not None:
+            if trace["verified"] and trace["variant"] == label:
+                by_task[trace["task_id"]].append(i)
+        elif (
+            trace["verified"]
+            and kind(trace["variant"], tables.get(trace["task_id"], {})) not in NOT_IMITATED
         ):
             by_task[trace["task_id"]].append(i)
     chosen = []

@@ -35,6 +35,8 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 ORACLE = "oracle"
+# The kind of each reference row that is no fixed route (`trainer.router_rows` adds the last two).
+KINDS = {ORACLE: ORACLE, "expected oracle": "expected", "router baseline": "baseline"}
 UNKNOWN_TOOL = "unknown_tool"  # the class of an attempt that called a tool its task lacks
 
 
@@ -69,7 +71,7 @@ class Row:
     """One policy's columns (see the module docstring)."""
 
     policy: str
-    kind: str  # "policy" (evaluated), "oracle", or "fixed" (a fixed route)
+    kind: str  # "policy" (evaluated), "oracle", "expected", "baseline" or "fixed" (a fixed route)
     tasks: int
     solved: int
     success: float
@@ -113,8 +115,9 @@ def row_of(policy: str, kind: str, attempts: Sequence[Scored], oracle_mean: floa
 
 @dataclass(frozen=True)
 class Table:
-    """The rows of one evaluation (evaluated policies first, then the oracle and the fixed
-    routes, best mean reward first), the attempts behind them, and what they were run on."""
+    """The rows of one evaluation (evaluated policies first, then the oracle, then the
+    expected-reward oracle, the router baseline and the fixed routes, best mean reward first),
+    the attempts behind them, and what they were run on."""
 
     rows: tuple[Row, ...]
     attempts: dict[str, list[Scored]]
@@ -162,10 +165,7 @@ def build(
     oracle = reference.get(ORACLE)
     oracle_mean = sum(a.reward_total for a in oracle) / len(oracle) if oracle else None
     rows = [row_of(p, "policy", found, oracle_mean) for p, found in evaluated.items()]
-    kept = [
-        row_of(p, ORACLE if p == ORACLE else "fixed", found, oracle_mean)
-        for p, found in reference.items()
-    ]
+    kept = [row_of(p, KINDS.get(p, "fixed"), found, oracle_mean) for p, found in reference.items()]
     kept.sort(key=lambda r: (r.kind != ORACLE, -r.mean_reward, r.policy))
     return Table(tuple(rows + kept), {**evaluated, **reference}, about)
 

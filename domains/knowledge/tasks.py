@@ -7,14 +7,16 @@ that entity's own document first. Year questions search two documents and subtra
 calculator. A draw whose gold search would not rank the needed document first is redrawn. Every
 task also offers the experts as routes, and detours: a wider search, a search the tool refuses then
 corrected, an expert's answer checked, and cheap routes that get the answer wrong (stopping after
-the first hop, trusting the travel guide). The pipeline makes the best route the gold one
+the first hop, trusting the travel guide). A task also draws a provider set-up
+(`toolscale.tools.price_setups`: a premium search beside a cheap small expert, a self-hosted
+frontier expert beside a hosted mid one). The pipeline makes the best route the gold one
 (`toolscale.oracle.played`).
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from domains.knowledge.corpus import DEFAULT_SIZE, Corpus
 from domains.knowledge.expert import known
@@ -28,6 +30,7 @@ from toolscale.core.contract import (
     normalize_text,
 )
 from toolscale.tools.experts import EXPERTS, simulated_answer
+from toolscale.tools.price_setups import draw_setup
 
 # (kind of the start entity, relations followed, question with {0} = the start entity's name)
 _CHAINS: dict[str, list[tuple[str, tuple[str, ...], str]]] = {
@@ -68,6 +71,8 @@ DIFFICULTY: dict[str, Difficulty] = {
 }
 EXPERT_TEMPLATES = ("unstated", "disputed")  # only a model that knows the world answers these
 TEMPLATES = tuple(DIFFICULTY)
+# The provider set-ups a task draws (toolscale.tools.price_setups): where the fast route is dear.
+SETUPS = {"listed": 1.0, "premium_search": 1.0, "self_hosted_frontier": 1.0}
 
 
 @dataclass(frozen=True)
@@ -252,7 +257,13 @@ def _search_routes(draft: Draft, index: Index) -> tuple[str, list[Action], list[
         *_experts(draft.instruction),
         Route("search_wide", wide, final, detour=True),
         Route("search_retry", retry, final, detour=True),
-        Route("expert-3_checked", [_ask("expert-3", draft.instruction), *gold], final, detour=True),
+        Route(
+            "expert-3_checked",
+            [_ask("expert-3", draft.instruction), *gold],
+            final,
+            detour=True,
+            checked=True,
+        ),
     ]
     if draft.expression is not None:
         typo = Action("calculator", {"expression": draft.expression.replace("-", "\u2212")})
@@ -325,5 +336,5 @@ def sample_task(rng: random.Random, seed: int, size: int = DEFAULT_SIZE) -> Task
         draft = _draft(rng, index.corpus, template)
         spec = _spec(template, draft, index, size, seed) if _checked(index, draft) else None
         if spec is not None:
-            return spec
+            return replace(spec, prices=draw_setup(rng, SETUPS))
     raise RuntimeError(f"no checkable {template} question in corpus {seed}/{size} after 100 draws")

@@ -13,7 +13,7 @@ from toolscale.core.contract import Domain, TaskSpec
 
 class MathDomain(Domain):
     name = "math"
-    version = "3.1"
+    version = "3.2"
     family = "orchestration"
     toolkit = MathTools
     policy = (Path(__file__).parent / "policy.md").read_text()

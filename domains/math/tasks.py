@@ -6,16 +6,19 @@ solves (`programs`: counting, iteration, search) and one no tool solves (`facts`
 mathematical facts that only a model knows). Every task offers the three experts on its whole
 question as routes, and with `--detours` the mistakes an agent makes and corrects: a calculator
 expression that the tool refuses, then the corrected one; a wrong tool first; an expert's answer
-checked; and a cheap route that gets the answer wrong (rejected at the outcome stage). The
-pipeline plays them all and makes the best the gold route (`toolscale.oracle.played`); the gold
-route
-given here is the textbook one (for a fact problem, an expert that answers it right).
+checked; and a cheap route that gets the answer wrong (rejected at the outcome stage). A task
+also draws a provider set-up (`toolscale.tools.price_setups`: a metered code sandbox beside a slow
+remote calculator, a self-hosted frontier expert beside a hosted mid one), so that the fast route
+and the cheap one differ. The pipeline plays them all and makes the best the gold route
+(`toolscale.oracle.played`); the gold route given here is the textbook one (for a fact problem,
+an expert that answers it right).
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import replace
 
 from faker import Faker
 
@@ -28,6 +31,7 @@ from domains.math.steps import Problem, Reject, money
 from toolscale.core.contract import Action, Difficulty, Route, TaskSpec, answer_matches
 from toolscale.tools.arith import evaluate
 from toolscale.tools.experts import EXPERTS, simulated_answer
+from toolscale.tools.price_setups import draw_setup
 
 Template = Callable[[random.Random, Difficulty, tuple[str, ...]], Problem]
 
@@ -47,6 +51,8 @@ TEMPLATES: tuple[str, ...] = ("arithmetic", *WORD_TEMPLATES, *PROGRAMS, "math_fa
 KINDS = {"arithmetic": 0.1, "word": 0.25, "program": 0.35, "facts": 0.3}
 DIFFICULTIES: tuple[Difficulty, ...] = ("easy", "medium", "hard")
 MAX_DRAWS = 200  # draws are cheap; a template needing more has a bug
+# The provider set-ups a task draws (toolscale.tools.price_setups): where the fast route is dear.
+SETUPS = {"listed": 1.0, "metered_sandbox": 1.0, "self_hosted_frontier": 1.0}
 
 fake = Faker()
 
@@ -178,7 +184,13 @@ def _word(rng: random.Random, level: Difficulty) -> TaskSpec:
         *_experts(problem.text),
         Route("calculator_retry", [_calc(typo), *gold], final, detour=True),
         Route("calculator_repeat", [*gold, gold[-1]], final, detour=True),
-        Route("expert-3_checked", [*_experts(problem.text)[2].actions, *gold], final, detour=True),
+        Route(
+            "expert-3_checked",
+            [*_experts(problem.text)[2].actions, *gold],
+            final,
+            detour=True,
+            checked=True,
+        ),
     ]
     if len(problem.steps) >= 2:
         early = evaluate(problem.steps[-2].calc)
@@ -245,8 +257,9 @@ def _facts(rng: random.Random, level: Difficulty) -> TaskSpec:
 
 
 def build_task(rng: random.Random) -> TaskSpec:
-    """One task, every choice drawn from `rng`."""
+    """One task, every choice drawn from `rng`: the problem, then its provider set-up."""
     kind = rng.choices(tuple(KINDS), weights=tuple(KINDS.values()))[0]
     level = rng.choice(DIFFICULTIES)
     make = {"arithmetic": _arithmetic, "word": _word, "program": _program, "facts": _facts}[kind]
-    return make(rng, level)
+    spec = make(rng, level)
+    return replace(spec, prices=draw_setup(rng, SETUPS))

@@ -97,17 +97,29 @@ def choice_at(item: SampledTask, actions: list[Action]) -> dict[int, tuple[list[
 
 
 def _option(record: dict[str, Any], key: str, records: list[dict[str, Any]]) -> Option:
-    """A record in words: its id and up to four fields that tell it from the others."""
-    shown = [
+    """A record in words, as a capable agent lists it: its id and up to five fields that tell it
+    from the others, what a caller knows a record by first (dates, then names and other words,
+    then numbers)."""
+    differing = [
         (k.replace("_", " "), str(v))
         for k, v in record.items()
         if k != key
         and not k.endswith("id")
         and isinstance(v, str | int | float)
+        and str(v)
         and len({str(r.get(k)) for r in records}) > 1
-    ][:4]
+    ]
+
+    def rank(field: tuple[str, str]) -> int:
+        value = field[1]
+        return 0 if _DATE.fullmatch(value) else 1 if re.search(r"[A-Za-z]", value) else 2
+
+    shown = sorted(differing, key=rank)[:5]
     words = ", ".join(f"{k} {v}" for k, v in shown)
     return f"{record[key]} ({words})", str(record[key]), [v for _, v in shown]
+
+
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
 def rules(domain: str) -> list[str]:

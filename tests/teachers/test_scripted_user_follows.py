@@ -172,3 +172,14 @@ def test_a_bare_please_confirm_or_ok_to_asks_for_a_yes_not_a_detail() -> None:
     assert read.OFFER.search("I will enrol him in class CL783. Please confirm.")
     assert read.OFFER.search("OK to cancel booking BK1?")
     assert not read.OFFER.search("Please confirm your email address.")
+
+
+def test_an_option_is_picked_by_the_date_or_the_count_the_caller_said() -> None:
+    games = [
+        "G9263 (date 2025-12-07, away team Ironwood Titans, status postponed)",
+        "G9937 (date 2025-11-30, away team Ironwood Titans, status scheduled)",
+    ]
+    assert choose(games, [], "lower seats at the Ironwood Titans game on Sunday 30 November") == 1
+    tickets = ["TK1 (quantity 2, section upper)", "TK2 (quantity 3, section upper)"]
+    assert choose(tickets, [], "return my three upper-deck seats") == 1
+    assert choose(tickets, [], "return my upper-deck seats") is None  # nothing tells them apart

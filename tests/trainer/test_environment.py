@@ -51,7 +51,7 @@ def test_sft_conversations_show_the_offered_tools_as_grpo_does(tmp_path):
 
     data = tmp_path / "data"
     generate(GenerateConfig(domains=["math"], num_tasks=6, out=data, tool_dropout=0.5))
-    options = ToolscaleArguments(dataset=str(data), domains="math")
+    options = ToolscaleArguments(dataset=str(data), domains="math", variants="all")  # each trace
     tasks = {r["id"]: r for r in datasets.load_dataset(str(data), "tasks", split="train")}
     prompts = {r["id"]: r["environment"] for r in grpo_rows(options)}
     traces = datasets.load_dataset(str(data), "traces", split="train")

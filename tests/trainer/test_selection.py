@@ -1,5 +1,6 @@
-"""SFT's default data is one best trace per task (the gold route, never a deliberate detour), and
-`--max_tasks` draws its tasks from every domain in proportion, the same ones every time."""
+"""SFT's default data is one best trace per task (its expected route's where it has routes, else
+the gold route, never a deliberate detour), and `--max_tasks` draws its tasks from every domain
+in proportion, the same ones every time."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from toolscale.config.generate import GenerateConfig
 from toolscale.core.errors import ConfigError
 from toolscale.pipeline.generate import generate
 from trainer.data import grpo_rows, sft_rows
-from trainer.selection import best_traces, quotas, stratified, variant_filter
+from trainer.selection import best_traces, label_variant, quotas, stratified, variant_filter
 
 pytestmark = pytest.mark.slow  # module fixtures that generate and play outputs
 
@@ -50,18 +51,29 @@ def trace_calls(trace) -> list[str]:
     return [c["name"] for c in trace["tool_calls"]]
 
 
-def test_default_sft_data_is_the_gold_trace_of_each_task(dataset):
+def test_default_sft_data_is_the_expected_route_else_the_gold_trace_of_each_task(dataset):
+    """A math task's label is its `expected_route`'s trace (the gold one when that is the oracle
+    route, none when it answered wrong on this draw); a bank task's is its gold trace."""
     import datasets
 
     traces = datasets.load_dataset(str(dataset), "traces", split="train")
+    tasks = {t["id"]: t for t in datasets.load_dataset(str(dataset), "tasks", split="train")}
     variants = Counter(traces["variant"])
     assert variants["gold"] == 6 and variants["guessed_id"] == 3 == variants["repeat_read"]
     assert len(traces) > 6 + 3 + 3  # other detours too: each must be left out
     rows = sft_rows(options(dataset))  # --variants best, the default
-    gold = [t for t in traces if t["variant"] == "gold"]
-    assert len(rows) == 6  # one per task
-    # In file order, each conversation is its task's gold trace: the same calls.
-    assert [called(r) for r in rows] == [trace_calls(t) for t in gold]
+
+    def label(task: dict) -> str:
+        if task["expected_route"] in ("", task["oracle_route"]):
+            return "gold"
+        return task["expected_route"]
+
+    chosen = [t for t in traces if t["variant"] == label(tasks[t["task_id"]])]
+    math = [t for t in tasks.values() if t["domain"] == "math"]
+    assert all(t["expected_route"] for t in math)
+    assert len(rows) == len(chosen) >= 3  # one per task whose label verified: every bank task
+    # In file order, each conversation is its task's label trace: the same calls.
+    assert [called(r) for r in rows] == [trace_calls(t) for t in chosen]
     guessed = {json.dumps(trace_calls(t)) for t in traces if t["variant"] == "guessed_id"}
     assert guessed and not guessed & {json.dumps(called(r)) for r in rows}
     assert len(sft_rows(options(dataset, variants="all"))) == len(traces)
@@ -100,6 +112,15 @@ def test_best_trace_is_gold_else_the_best_verified_route_never_a_detour():
     ]
     tables = {"B": {"calculator_retry": True, "expert-1": False, "code_executor": False}}
     assert best_traces(traces, tables) == [1, 4, 8, 12]
+    # A task labelled with its expected route keeps that route's verified trace, or none.
+    labels = {"A": "guessed_id", "B": "expert-1", "E": "gold"}
+    assert best_traces(traces, tables, labels) == [0, 3, 8]
+
+
+def test_the_label_variant_is_the_expected_route_or_gold():
+    assert label_variant({"expected_route": "expert-3", "oracle_route": "expert-1"}) == "expert-3"
+    assert label_variant({"expected_route": "search", "oracle_route": "search"}) == "gold"
+    assert label_variant({"expected_route": "", "oracle_route": ""}) is None
 
 
 def test_quotas_are_proportional_with_one_task_per_domain_at_least():

@@ -26,6 +26,7 @@ a refusal's record no longer opens such a call, and a dispute of a past charge r
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from datetime import date
 from typing import Any
 
@@ -100,7 +101,7 @@ def _preference(task: Task, toolkit: Any, alternatives: list[list[Any]]) -> list
 
 
 def scenario_problems(
-    task: Task, toolkit: Any, motives: tuple[str, ...] = (), alternatives: list[list[Any]] = ()
+    task: Task, toolkit: Any, motives: tuple[str, ...] = (), alternatives: Sequence[list[Any]] = ()
 ) -> list[tuple[str, str]]:
     """(class, message) for each inconsistency of the task's texts (see the module docstring);
     `motives` are the domain's motive wordings, `alternatives` the task's other routes."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -12,7 +12,8 @@ from rich.table import Table
 
 from toolscale.check.check_domain import CheckDomainConfig
 from toolscale.cli.options import GENERATE_EXTRA, argument, flag, flags_of
-from toolscale.cli.progress import StageProgress, console, show_errors
+from toolscale.cli.progress import StageProgress, console, fail, show_errors
+from toolscale.cli.synthesize_domain import synthesize_domain_command
 from toolscale.config.files import with_run_config
 from toolscale.config.generate import GenerateConfig
 from toolscale.config.option import from_flags
@@ -29,9 +30,7 @@ app = typer.Typer(
 )
 
 
-def fail(message: str, code: int = 2) -> NoReturn:
-    console.print(f"[red]error:[/red] {message}", highlight=False, soft_wrap=True)
-    raise typer.Exit(code)
+app.command("synthesize-domain")(synthesize_domain_command)
 
 
 @app.command()

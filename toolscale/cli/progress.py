@@ -1,12 +1,13 @@
 """What `toolscale generate` shows while it runs and when it fails: a live progress bar with counts
-per stage, and the run's first domain errors with a traceback.
+per stage, and the run's first domain errors with a traceback; every command's `error:` line.
 """
 
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import Any, NoReturn
 
+import typer
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Column
@@ -14,6 +15,12 @@ from rich.table import Column
 from toolscale.stats.run import RunStats
 
 console = Console(stderr=True)  # every command's messages go to stderr
+
+
+def fail(message: str, code: int = 2) -> NoReturn:
+    """One `error:` line, then exit with `code` (2: bad input)."""
+    console.print(f"[red]error:[/red] {message}", highlight=False, soft_wrap=True)
+    raise typer.Exit(code)
 
 
 class StageProgress:

@@ -269,12 +269,16 @@ class Route:
     agent ends with; None relays the answer of the route's last call (an expert's reply).
     A `detour` is a route a careful agent would not choose (a mistake it then corrects, a
     dearer way, a cheap route that gets the answer wrong); the oracle scores it like the others
-    (`toolscale.oracle.played`), and the reference teacher plays it with `--detours`."""
+    (`toolscale.oracle.played`), and the reference teacher plays it with `--detours`.
+    A route that asks an expert rests on its last expert's answer (its chance of being right is
+    that expert's, `toolscale.sample.odds`) unless it is `checked`: it then works the answer out
+    with other tools, whatever the expert said."""
 
     name: str
     actions: list[Action]
     final_message: str | None = None
     detour: bool = False
+    checked: bool = False
 
 
 @dataclass(frozen=True)
@@ -330,6 +334,10 @@ class Domain(ABC):
     # Whether a gold call may be answered with a tool error: tau2's gold routes hold such calls,
     # which its evaluator runs and ignores; the expected state is what the others leave.
     gold_errors_allowed: ClassVar[bool] = False
+    # Whether the verifier rejects an amount, count or date the agent tells the caller that
+    # nothing it was shown backs (`toolscale.judge.figures`): the kit's domains do; tau2's
+    # adapter does not, so that its verdicts stay tau2's evaluator's.
+    checks_figures: ClassVar[bool] = False
 
     def world(self, seed: int) -> dict[str, Any] | None:
         """The run's shared database for run seed `seed` (derived from `seed` alone), or None

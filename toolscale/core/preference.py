@@ -6,9 +6,9 @@ holds only the serialised form, which `Task` rows carry.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, SerializerFunctionWrapHandler, model_serializer
 
 
 class PreferenceVector(BaseModel):
@@ -36,3 +36,16 @@ class Preference(BaseModel):
     answer_format: Literal["text", "json_confidence"] = "text"
     max_latency_ms: float | None = None
     max_cost: float | None = None
+    # The user stated the budget as an amount ("keep it under 1 cent", "within 5 seconds"):
+    # it binds exactly, where an unstated one (the gold route's) allows twice itself
+    # (`toolscale.economics.preferences.BUDGET_SLACK`).
+    budget_stated: bool = False
+
+    @model_serializer(mode="wrap")
+    def _dump(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """The fields, less `budget_stated` when it is False: a row (and a task id) without a
+        stated budget reads as it did before the field existed."""
+        body: dict[str, Any] = handler(self)
+        if not body.get("budget_stated", True):
+            body.pop("budget_stated")
+        return body

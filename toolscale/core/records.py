@@ -39,9 +39,12 @@ TRACE_JSON = ("calls_per_tool",)
 
 class RouteScore(BaseModel):
     """One route the oracle played at a task (`toolscale.oracle.played`): its verdict, whether it
-    kept
-    the preference's hard constraints, its cost, latency and calls, and its `reward_total` with
-    the task's gold route being the oracle route."""
+    kept the preference's hard constraints, its cost, latency and calls, and its `reward_total`
+    with the task's gold route being the oracle route; then its chance of being right as a policy
+    can know it (`p_right`: its expert's skill profile, or 1 / 0 for a route that answers the
+    same every time) and its `expected_reward` (p_right x its reward if right + (1 - p_right) x
+    its reward if wrong, with the task's expected route as the gold, a reference a policy can
+    know; None in rows made before it existed)."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -54,6 +57,8 @@ class RouteScore(BaseModel):
     total_cost: float
     total_latency_ms: float
     reward_total: float
+    p_right: float | None = None
+    expected_reward: float | None = None
 
 
 class Task(BaseModel):
@@ -98,6 +103,9 @@ class Task(BaseModel):
     oracle_route: str = ""
     oracle_reward: float | None = None
     route_table: list[RouteScore] = []
+    # The expected-reward oracle: the route of the table with the best `expected_reward`, what a
+    # policy can know to be best from what it sees (the SFT label); "" for other tasks.
+    expected_route: str = ""
 
     def to_row(self, worlds: Mapping[str, dict[str, Any]] | None = None) -> dict[str, Any]:
         """The dataset row. A task on a world stores its state as a JSON Patch against it, so

@@ -58,20 +58,6 @@ _SYNONYMS = {
     "city": ("city", "town", "where", "live"),
 }
 _FILLER = {"of", "the", "a", "an", "for", "your", "my"}
-# A question asking to go ahead with an action (answered before any key it names: "I am about to
-# block card number 4111. Shall I proceed?" asks for a yes, not for the card number).
-_PROCEED = re.compile(
-    r"(?:^|[,:;]\s*)(?:shall|should|can|may) (?:i|we)\b"  # "Shall I proceed?", "OK, can I ...?"
-    r"(?! (?:have|get|ask|take|know|see|check|grab|confirm|just check)\b)"  # "May I have ...?"
-    r"|\b(?:do you want|would you like) (?:me|us) to\b"
-    r"|\b(?:proceed|go ahead)(?: (?:with|and)\b[^?]*)?\s*\?",  # "Proceed with it?", not "Go ahead:"
-    re.IGNORECASE,
-)
-_CONFIRM = re.compile(r"\b(confirm|is that (?:right|correct|ok))\b", re.IGNORECASE)
-# An action the agent says it will take ("I will cancel ... Is that correct?" proposes it).
-_WILL = re.compile(
-    r"\b(?:i will|i'll|i am about to|i'm about to|i am going to|i'm going to)\b", re.I
-)
 # A sentence that asks for something without a question mark ("Please tell me your email.").
 _REQUEST = re.compile(
     r"\b(please (?:\w+ ){0,2}?(?:tell|give|provide|share|send|confirm|let|reply|choose|pick|"
@@ -149,6 +135,7 @@ class ScriptedUser:
         self.kind = ""
         self.refused = False  # the agent said it cannot do what was asked
         self.accepted = False  # ... and the user accepted that
+        self.changed = False  # the user changed their request (`scenario.change`)
         self.last = ""  # the user's last reply: a non-answer is never said twice in a row
 
     def _pick(self, pool: say.Pool | tuple[str, ...], **values: str) -> str:
@@ -167,21 +154,24 @@ class ScriptedUser:
         self.refused = self.refused or bool(read.REFUSAL.search(message))
         if scenario.behaviour == "change" and self.turns == 1 and scenario.change:
             self.kind = "change"
+            self.changed = True
             return scenario.change
         for key in sorted(self.misled):  # the wrong detail read back, proposed or asked again
             if mentions(message, scenario.wrong[key]):
-                return self._correct(key, proposal=bool(_PROCEED.search(message)))
+                return self._correct(key, proposal=bool(read.PROCEED.search(message)))
         questions, requests = _asking(message)
-        if any(_PROCEED.search(q) for q in questions) or (
-            _WILL.search(message) and any(_CONFIRM.search(q) for q in questions)
+        if any(read.PROCEED.search(q) for q in questions) or (
+            read.WILL.search(message) and any(read.CONFIRM.search(q) for q in questions)
         ):
             return self._proposal(message)
+        listed = read.options(message) if requests and read.CHOICE.search(requests) else []
+        for option in listed:  # a listing's fields ("date 2025-11-30") ask for nothing
+            requests = requests.replace(option, " ")
         asked = [key for key in self.details if asks_for(requests, key)]
         if self.held:
             return self._give([*self.held, *(k for k in asked if k not in self.held)], message)
         if asked and self.refused and all(k in self.given for k in asked):
             return self._accept()  # asked again after a refusal: no details re-sent
-        listed = read.options(message) if requests and read.CHOICE.search(requests) else []
         chosen = self._chosen(listed) if not asked else None
         if chosen:
             self.kind = "pick"
@@ -196,7 +186,7 @@ class ScriptedUser:
         lacking = [key for key in scenario.lacks if asks_for(requests, key)]
         if lacking:
             return self._lack(lacking[0])
-        if any(_CONFIRM.search(q) for q in questions) or read.OFFER.search(message):
+        if any(read.CONFIRM.search(q) for q in questions) or read.OFFER.search(message):
             return self._proposal(message)
         if (questions or requests) and not all(_DONE.search(q) for q in questions or [requests]):
             return self._unknown(requests)
@@ -244,7 +234,8 @@ class ScriptedUser:
         """The option of `listed` the user's details pick out (None: none does); the details
         it holds count as given."""
         values = list(self.details.values())
-        words = " ".join((self.scenario.wants, self.scenario.opening, *values))
+        request = self.scenario.change if self.changed else self.scenario.opening
+        words = " ".join((self.scenario.wants, request, *values))
         index = read.choose(listed, values, words) if listed else None
         if index is None:
             return None

@@ -15,6 +15,22 @@ from __future__ import annotations
 import re
 from datetime import date
 
+from toolscale.core.written import dates, numbers
+
+# A question asking to go ahead with an action (answered before any key it names: "I am about to
+# block card number 4111. Shall I proceed?" asks for a yes, not for the card number).
+PROCEED = re.compile(
+    r"(?:^|[,:;]\s*)(?:shall|should|can|may) (?:i|we)\b"  # "Shall I proceed?", "OK, can I ...?"
+    r"(?! (?:have|get|ask|take|know|see|check|grab|confirm|just check)\b)"  # "May I have ...?"
+    r"|\b(?:do you want|would you like) (?:me|us) to\b"
+    r"|\b(?:proceed|go ahead)(?: (?:with|and)\b[^?]*)?\s*\?",  # "Proceed with it?", not "Go ahead:"
+    re.IGNORECASE,
+)
+CONFIRM = re.compile(r"\b(confirm|is that (?:right|correct|ok))\b", re.IGNORECASE)
+# An action the agent says it will take ("I will cancel ... Is that correct?" proposes it).
+WILL = re.compile(
+    r"\b(?:i will|i'll|i am about to|i'm about to|i am going to|i'm going to)\b", re.I
+)
 # An offer put as a question without "shall I": an either-or with leaving things as they are,
 # or a request for a yes ("(yes/no)", "Please reply yes", "Please confirm you want ...", a bare
 # "Please confirm.", "OK to cancel it?").
@@ -144,17 +160,62 @@ def _content(text: str) -> set[str]:
     return {w[:5] for w in words if w not in _STOP and len(w) > 1}
 
 
+def _days(text: str) -> set[tuple[int, int]]:
+    """The (month, day) of every date `text` names ("2 December", "2025-12-02", "Dec 2")."""
+    return {(m.month, m.day) for m in dates(text)}
+
+
+_NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+_COUNTS = {word: n for n, word in enumerate(_NUMBER_WORDS)}
+
+
+def _counts(text: str) -> set[float]:
+    """The small counts `text` states, in digits or words ("three seats", "quantity 3")."""
+    words = {float(_COUNTS[w]) for w in re.findall(r"[a-z]+", text.casefold()) if w in _COUNTS}
+    return words | {n for n in numbers(text) if n.is_integer() and 0 < n < len(_NUMBER_WORDS)}
+
+
 def choose(listed: list[str], values: list[str], words: str) -> int | None:
     """The index of the one option of `listed` that the caller's details pick out: the most of
-    `values` (their ids, names, dates, amounts) held in it, then the most words shared with the
-    caller's own `words` (what they asked for) that the other options lack; None on a tie or
-    when nothing picks one. Example: (["Lisa (Year 9)", "Brandy (Year 10)"], ["Lisa"], "") -> 0."""
+    `values` (their ids, names, dates, amounts) held in it, then the most dates of the caller's
+    own `words` (what they asked for: "the game on Tuesday 2 December") it names, then the
+    most words and counts ("three seats") shared with `words` that not every option has; None
+    on a tie or when nothing picks one. Example: (["Lisa (Year 9)", "Brandy (Year 10)"],
+    ["Lisa"], "") -> 0."""
     shared = set.intersection(*(_content(o) for o in listed)) if listed else set()
     mine = _content(words) - shared
+    every = set.intersection(*(_days(o) for o in listed)) if listed else set()
+    days = _days(words) - every
+    counted = set.intersection(*(_counts(o) for o in listed)) if listed else set()
+    counts = _counts(words) - counted
     scores = [
-        (sum(holds(o, v) for v in values), len((_content(o) - shared) & mine)) for o in listed
+        (
+            sum(holds(o, v) for v in values),
+            len(_days(o) & days),
+            len((_content(o) - shared) & mine) + len(_counts(o) & counts),
+        )
+        for o in listed
     ]
-    best = max(scores, default=(0, 0))
-    if best == (0, 0) or scores.count(best) > 1:
+    best = max(scores, default=(0, 0, 0))
+    if best == (0, 0, 0) or scores.count(best) > 1:
         return None
     return scores.index(best)
+
+
+def questions(message: str) -> list[str]:
+    """The sentences of `message` that end with a question mark."""
+    sentences = (s.strip() for s in re.split(r"(?<=[.?!])\s+", message))
+    return [s for s in sentences if s.endswith("?")]
+
+
+def asks_yes(message: str) -> bool:
+    """Whether the agent's message asks the caller for a yes to something it will do: a
+    question to go ahead ("Shall I cancel it?", "Would you like me to ...?"), an action it says
+    it will take and asks to confirm ("I will cancel BK1. Is that correct?"), or an offer
+    (`OFFER`: "(yes/no)", "Please confirm.", "OK to cancel it?", "... or leave things as they
+    are?"). A detail read back ("Your booking id is BK1. Is that right?") asks for no yes to a
+    change."""
+    asked = questions(message)
+    if any(PROCEED.search(q) for q in asked) or OFFER.search(message):
+        return True
+    return bool(WILL.search(message)) and any(CONFIRM.search(q) for q in asked)

@@ -59,6 +59,7 @@ BASE = 0.2  # the cost and latency weight of every profile that does not stress 
 # for speed (or thrift) does not accept more than twice it, so beyond that the attempt breaks the
 # profile's hard constraint (an exact bound would fail every answer a few tokens wordier).
 BUDGET_SLACK = 2.0
+GOLD_TOOL_SHARE = 1.0  # how often `avoid_tool` forbids a gold tool of a routed task (when it can)
 NO_PREFERENCE = Preference(
     profile="none", instruction="", vector=PreferenceVector(cost=BASE, latency=BASE)
 )
@@ -101,13 +102,33 @@ def _avoidable_tool(
     offered: list[str],
     gold: list[dict[str, Any]],
     alternatives: list[list[Any]],
+    routed: bool = False,
 ) -> str | None:
     """An offered tool the gold route does not use and that changes nothing (READ, GENERIC or
     MODEL); preferably one an alternative route uses, so that the constraint separates attempts.
-    In a stateful domain only one that fits the request (`plausible_avoid`)."""
+    In a stateful domain only one that fits the request (`plausible_avoid`).
+
+    With `routed` (a task whose domain offers routes, all of them played by the oracle), any such
+    tool that some route (the gold one or an alternative) uses and another does not: the gold
+    route's with probability GOLD_TOOL_SHARE, since it is often the best one, so the best route
+    is then forbidden and the oracle takes the best allowed one."""
     found = get_domain(domain)
     specs = found.toolkit.specs()
     used = {a["name"] for a in gold}
+    if routed:  # every route is as good a way as gold: the best one's tool may be forbidden
+        routes = [used, *({a.name for a in route} for route in alternatives)]
+        spared = sorted(
+            n
+            for n in {t for r in routes for t in r} & set(offered)
+            if n in specs
+            and specs[n].kind is not ToolKind.WRITE
+            and any(n not in r for r in routes)
+        )
+        on_gold = [n for n in spared if n in used]
+        if on_gold and rng.random() < GOLD_TOOL_SHARE:
+            return rng.choice(on_gold)
+        if spared:
+            return rng.choice(spared)
     allowed = sorted(
         n for n in offered if n in specs and n not in used and specs[n].kind is not ToolKind.WRITE
     )
@@ -127,6 +148,7 @@ def sample_preference(
     alternatives: list[list[Any]],
     budget: tuple[float, float],
     manner: str = "",
+    routed: bool = False,
 ) -> Preference:
     """Draw one profile with probability proportional to `spread` and fill it in for the task.
 
@@ -134,7 +156,8 @@ def sample_preference(
     preferences never changes the domain's tasks); `offered` are the task's tools; `budget` is
     (reference_latency_ms, reference_cost) of its gold route; `manner` the caller's persona in a
     chat ("" for none): a patient one says a hurry in calm words, and a chat's JSON profile asks
-    for the final summary in JSON. Example: spread {"hurry": 1} and budget (1200.0, 0.0101) give
+    for the final summary in JSON; `routed` says the task's alternatives are routes the oracle
+    plays (`_avoidable_tool`). Example: spread {"hurry": 1} and budget (1200.0, 0.0101) give
     max_latency_ms 1200.0.
     """
     names = [n for n in PROFILES if spread.get(n, 0.0) > 0]
@@ -155,7 +178,7 @@ def sample_preference(
             max_cost=cost,
         )
     if profile == "avoid_tool":
-        tool = _avoidable_tool(rng, domain, offered, gold, alternatives)
+        tool = _avoidable_tool(rng, domain, offered, gold, alternatives, routed)
         if tool is not None:
             return Preference(
                 profile=profile,
@@ -204,8 +227,10 @@ def answer_confidence(final_answer: str) -> float | None:
     return float(confidence)
 
 
-def _over(value: float, budget: float) -> bool:
-    return value > BUDGET_SLACK * budget + 1e-9  # slack for float sums
+def _over(value: float, budget: float, stated: bool) -> bool:
+    """Over the budget's hard limit: the budget itself when the user stated it, else
+    BUDGET_SLACK times it (1e-9 of slack for float sums)."""
+    return value > (1.0 if stated else BUDGET_SLACK) * budget + 1e-9
 
 
 def violations(
@@ -222,20 +247,25 @@ def violations(
     Example: a profile forbidding `ask_expert` and calls {"calculator": 2, "ask_expert": 1}
     give ["called forbidden tool 'ask_expert' (1 time)"]. A call counts even if it failed.
     A `hurry` budget of 1200 ms and an attempt of 2500 ms give ["took 2500 ms, over 2x the 1200 ms
-    budget of a user in a hurry"]; 2400 ms is still compliant (if slow).
+    budget of a user in a hurry"]; 2400 ms is still compliant (if slow). A budget the user stated
+    ("within 2 seconds": 2000 ms, `budget_stated`) binds exactly: 2001 ms breaks it.
     """
     problems = []
+    stated = preference.budget_stated
+    over = "over the" if stated else f"over {BUDGET_SLACK:g}x the"
     budget = preference.max_latency_ms
-    if budget is not None and total_latency_ms is not None and _over(total_latency_ms, budget):
+    if (
+        budget is not None
+        and total_latency_ms is not None
+        and _over(total_latency_ms, budget, stated)
+    ):
         problems.append(
-            f"took {total_latency_ms:.0f} ms, over {BUDGET_SLACK:g}x the {budget:.0f} ms "
-            "budget of a user in a hurry"
+            f"took {total_latency_ms:.0f} ms, {over} {budget:.0f} ms budget of a user in a hurry"
         )
     budget = preference.max_cost
-    if budget is not None and total_cost is not None and _over(total_cost, budget):
+    if budget is not None and total_cost is not None and _over(total_cost, budget, stated):
         problems.append(
-            f"cost ${total_cost:.6g}, over {BUDGET_SLACK:g}x the ${budget:.6g} budget of a "
-            "user who asked for cheap"
+            f"cost ${total_cost:.6g}, {over} ${budget:.6g} budget of a user who asked for cheap"
         )
     for tool in preference.forbidden_tools:
         if (times := calls_per_tool.get(tool, 0)) > 0:

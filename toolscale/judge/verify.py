@@ -11,7 +11,9 @@
   look-ups (`Domain.evidence_problems`: on the kit, a fact the caller did not give must be in a
   tool result, or the attempt made the gold route's look-up), every change of a conversation
   followed the caller's yes (`Domain.consent_problems`: on the kit, a WRITE call after a caller's
-  message that agrees), and the expected answer (when there is one) is
+  message that agrees), every amount, count and date the agent told the caller is backed by
+  what it was shown (`toolscale.judge.figures`, on a domain whose `checks_figures` is set: the
+  kit's), and the expected answer (when there is one) is
   the answer it commits to (`toolscale.core.contract.committed_answer`: one "The answer is X." or
   "Answer: X" statement). A final answer that is a JSON object with an "answer" field is judged
   on that field (so a stated confidence is never the answer), bare ("1708.50") or as a
@@ -46,6 +48,7 @@ from toolscale.core.records import Message, Task, ToolCall
 from toolscale.core.registry import get_domain
 from toolscale.core.task_state import state_json
 from toolscale.economics.preferences import answer_text, violations
+from toolscale.judge.figures import unbacked_figures
 from toolscale.sandbox.pool import SandboxPool
 
 
@@ -183,6 +186,11 @@ def outcome_problems(task: Task, attempt: Attempt) -> list[str]:
     problems += domain.evidence_problems(
         task.required_facts, task.user_scenario, looked, task.gold_actions
     )
+    if domain.checks_figures:  # every amount, count and date told the caller is backed
+        told = [m.content for m in attempt.messages if m.role == "assistant" and m.content]
+        records = [m.content for m in attempt.messages if m.role in ("user", "tool")]
+        given = [m.content for m in attempt.messages if m.role not in ("assistant", "user", "tool")]
+        problems += unbacked_figures(told, records, given)
     turns = [(m.role, m.content, [c.name for c in m.tool_calls]) for m in attempt.messages]
     problems += domain.consent_problems(task.user_scenario, turns)  # a write needs a yes
     expected = task.expected_answer  # judged on the whole answer: a JSON one's field is bare

@@ -22,6 +22,7 @@ class KitDomain(Domain):
     (check-domain draws every template through it)."""
 
     template_table: ClassVar[dict[str, tuple[Template, int]]] = {}
+    checks_figures: ClassVar[bool] = True
 
     def sample(self, rng: random.Random, seed: int, index: int) -> TaskSpec:
         """Task `index` of run seed `seed`: a template drawn by weight (`sampling.sample_task`)."""

@@ -9,20 +9,26 @@ under the task's own prices and preference). The best route is the highest
 verified ones when none keeps them; the task's own gold when none verifies), ties going to fewer
 calls, then lower cost, then the name.
 
-The reward measures cost and latency against the task's gold route, and "quick" against its
-number of calls, so the oracle is found by rounds: score every route against the domain's gold,
-make the best the gold (its actions, its cost and latency as the reference), score again, until
-the best route stays the same (at most MAX_ROUNDS). The task then stores `oracle_route`,
-`oracle_reward` and `route_table` (every route's score with the oracle as gold), and its gold
-actions are the oracle route's, so the reference teacher's gold trace is the oracle route.
-`toolscale validate` rebuilds each task through this function and compares, which re-checks the
-oracle fields. This module decides nothing about correctness (the verifier does) nor about
+Before scoring, the user's limits are fitted to the routes as played (`toolscale.sample.budgets`:
+a `cheap` or `hurry` user states a budget that separates them, a forbidden tool leaves a right
+answer). The reward measures cost and latency against the task's gold route,
+and "quick" against its number of calls, so the oracle is found by rounds: score every route against
+the domain's gold, make the best the gold (its actions, its cost and latency as the reference),
+score again, until the best route stays the same (at most MAX_ROUNDS). The task then stores
+`oracle_route`, `oracle_reward` and `route_table` (every route's score with the oracle as gold, and
+its expected reward from the experts' skill profiles, `toolscale.oracle.expected`, with the
+expected best as gold, found by the same rounds), `expected_route` (the best by expected reward:
+the ex-ante oracle, where `oracle_route` is the ex-post upper bound),
+and its gold actions are the oracle route's, so the reference teacher's gold trace is the oracle
+route. `toolscale validate` rebuilds each task through this function and compares, which re-checks
+the oracle fields. This module decides nothing about correctness (the verifier does) nor about
 reward (toolscale.judge.rewards does).
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -31,8 +37,10 @@ from toolscale.core.records import RouteScore, Task
 from toolscale.core.task_state import state_json
 from toolscale.judge.rubric import Rubric
 from toolscale.judge.verify import Verdict
+from toolscale.oracle.expected import expected, expected_best
 from toolscale.play.reference import relayed, route_draft
 from toolscale.play.transcript import Transcript
+from toolscale.sample.budgets import Played, fitted
 from toolscale.sample.tasks import SampledTask, identified, task_fields
 from toolscale.sandbox.execute import CallOutcome
 from toolscale.sandbox.pool import SandboxPool
@@ -81,25 +89,57 @@ async def play(item: SampledTask, pool: SandboxPool, rubric: Rubric) -> list[Pla
     return list(await asyncio.gather(*(one(i, r) for i, r in enumerate(candidates(item)))))
 
 
-def scores(task: Task, played: list[PlayedRoute], rubric: Rubric) -> list[RouteScore]:
-    """Each played route's score under `task` (its gold route and reference as they stand)."""
+def scores(
+    task: Task,
+    played: list[PlayedRoute],
+    rubric: Rubric,
+    odds: Mapping[str, float] | None = None,
+) -> list[RouteScore]:
+    """Each played route's score under `task` (its gold route and reference as they stand); with
+    `odds` (route name -> chance of being right, `SampledTask.route_odds`), its expected reward
+    too (`toolscale.oracle.expected`)."""
     table = []
     for p in played:
-        metrics, labels = rubric.measure(task, p.draft, p.verdict.verified)
+        verified = p.verdict.verified
+        metrics, labels = rubric.measure(task, p.draft, verified)
+        reward = labels["reward_total"]
+        extra = {}
+        if odds is not None:
+            extra = expected(task, p.draft, verified, reward, odds.get(p.route.name), rubric)
         table.append(
             RouteScore(
                 name=p.route.name,
                 detour=p.route.detour,
-                verified=p.verdict.verified,
+                verified=verified,
                 failure_stage=p.verdict.failure_stage,
                 compliant=labels["preference_compliant"],
                 num_tool_calls=metrics["num_tool_calls"],
                 total_cost=metrics["total_cost"],
                 total_latency_ms=metrics["total_latency_ms"],
-                reward_total=labels["reward_total"],
+                reward_total=reward,
+                **extra,
             )
         )
     return table
+
+
+def _facts(task: Task, played: list[PlayedRoute], rubric: Rubric) -> list[Played]:
+    """What fitting the user's limits reads of each played route (`toolscale.sample.budgets`)."""
+    found = []
+    for i, p in enumerate(played):  # the first is the gold route (`candidates`)
+        metrics, _ = rubric.measure(task, p.draft, p.verdict.verified)
+        tools = frozenset(a.name for a in p.route.actions)
+        found.append(
+            Played(
+                p.route.detour,
+                i == 0,
+                tools,
+                metrics["total_cost"],
+                metrics["total_latency_ms"],
+                p.verdict.verified,
+            )
+        )
+    return found
 
 
 def best(table: list[RouteScore], default: int = 0) -> int:
@@ -129,13 +169,31 @@ def _as_gold(task: Task, played: PlayedRoute, score: RouteScore, extra: dict[str
     return Task(id="", **body)
 
 
+def _expected(
+    base: Task, played: list[PlayedRoute], rubric: Rubric, odds: Mapping[str, float]
+) -> tuple[int, list[RouteScore]]:
+    """The expected-reward oracle's route and every route's expected score, found by rounds as
+    the played oracle is but with the expected best as the gold: a reference a policy can know
+    (the played oracle's would carry this draw's luck into every route's expected reward)."""
+    task, chosen = base, -1
+    for _ in range(MAX_ROUNDS):
+        table = scores(task, played, rubric, odds)
+        pick = expected_best(table)
+        if pick == chosen:
+            break
+        chosen = pick
+        task = _as_gold(base, played[chosen], table[chosen], {})
+    return chosen, scores(task, played, rubric, odds)
+
+
 async def with_oracle(item: SampledTask, pool: SandboxPool, rubric: Rubric) -> SampledTask:
     """The task with its oracle route as the gold route, and `oracle_route`, `oracle_reward`
     and `route_table` set; a task whose domain offers no routes is returned as it is."""
     if not item.routes:
         return item
     played = await play(item, pool, rubric)
-    task, chosen, seen = item.task, -1, []
+    base = fitted(item, _facts(item.task, played, rubric))
+    task, chosen, seen = base, -1, []
     for _ in range(MAX_ROUNDS):
         table = scores(task, played, rubric)
         pick = best(table)
@@ -143,15 +201,20 @@ async def with_oracle(item: SampledTask, pool: SandboxPool, rubric: Rubric) -> S
             break
         seen.append(pick)
         chosen = pick
-        task = _as_gold(item.task, played[chosen], table[chosen], {})
+        task = _as_gold(base, played[chosen], table[chosen], {})
     table = scores(task, played, rubric)
+    hoped, expected_table = _expected(base, played, rubric, item.route_odds)
     oracle = played[chosen]
     extra = {
         "oracle_route": oracle.route.name,
         "oracle_reward": table[chosen].reward_total,
-        "route_table": [s.model_dump() for s in table],
+        "route_table": [
+            {**s.model_dump(), "p_right": e.p_right, "expected_reward": e.expected_reward}
+            for s, e in zip(table, expected_table, strict=True)
+        ],
+        "expected_route": played[hoped].route.name,
     }
-    task = _as_gold(item.task, oracle, table[chosen], extra)
+    task = _as_gold(base, oracle, table[chosen], extra)
     final = oracle.route.final_message
     if final is None:  # the route relays its last call, an expert's answer
         final = relayed(oracle.outcomes[-1].output)

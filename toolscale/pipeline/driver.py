@@ -11,18 +11,32 @@ head; this module decides nothing about tasks, rows or failures.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Coroutine, Iterator
+from collections.abc import Callable, Coroutine, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
+from pathlib import Path
+from typing import Any, Protocol
 
-from toolscale.config.generate import GenerateConfig
 from toolscale.config.provenance import run_versions
-from toolscale.config.synthesize import SynthesizeConfig
 from toolscale.sandbox.guard import isolation_warning
 from toolscale.sandbox.isolation import isolation_level
 from toolscale.write.output import Output
 
-RunConfig = GenerateConfig | SynthesizeConfig
+
+class RunConfig(Protocol):
+    """What the driver reads of a command's config (`GenerateConfig`, `SynthesizeConfig`, and
+    `synthesize-domain`'s)."""
+
+    @property
+    def teacher(self) -> str: ...
+    @property
+    def model(self) -> str | None: ...
+    @property
+    def out(self) -> Path: ...
+    @property
+    def resume(self) -> bool: ...
+    @property
+    def domains(self) -> Sequence[str]: ...
+    def resolved(self) -> dict[str, Any]: ...
 
 
 def open_output(

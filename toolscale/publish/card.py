@@ -161,13 +161,23 @@ def routing_rows(table: Routing) -> dict[str, Any]:
     rows = []
     for policy, mean in table.fixed.items():
         route = policy.removeprefix("always ")
-        best = "—" if policy in POLICIES else f"{100 * table.share(route):.0f}%"
+        best, hoped = "—", "—"
+        if policy not in POLICIES:
+            best = f"{100 * table.share(route):.0f}%"
+            hoped = f"{100 * table.expected_share(route):.0f}%"
         ratio = table.of_oracle(policy)
-        rows.append([route, best, f"{mean:.3f}", "n/a" if ratio is None else f"{100 * ratio:.0f}%"])
-    for route in table.best:  # a detour can be the best route of a task: no fixed row of its own
-        if f"always {route}" not in table.fixed:
-            rows.append([route, f"{100 * table.share(route):.0f}%", "—", "—"])
+        rows.append([route, best, hoped, f"{mean:.3f}", "n/a" if ratio is None else
+                     f"{100 * ratio:.0f}%"])  # fmt: skip
+    for route in [*table.best, *table.expected]:  # a detour can be best: no fixed row of its own
+        if f"always {route}" not in table.fixed and route not in [r[0] for r in rows]:
+            rows.append([route, f"{100 * table.share(route):.0f}%",
+                         f"{100 * table.expected_share(route):.0f}%", "—", "—"])  # fmt: skip
+    hoped_mean = table.expected_mean
+    expected = "n/a" if hoped_mean is None else f"{hoped_mean:.3f}"
+    if hoped_mean is not None and table.oracle_mean:
+        expected += f" ({100 * hoped_mean / table.oracle_mean:.0f}% of the oracle's)"
     return {"domain": table.domain, "tasks": table.tasks, "oracle": f"{table.oracle_mean:.3f}",
+            "expected": expected, "differ": f"{100 * table.differ / table.tasks:.0f}%",
             "rows": rows}  # fmt: skip
 
 

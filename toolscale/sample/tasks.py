@@ -42,6 +42,7 @@ from toolscale.economics.preferences import NO_PREFERENCE, as_json_answer, sampl
 from toolscale.economics.prices import Economics, describe, draw, price_table, prices_rng
 from toolscale.judge.metrics import route_totals
 from toolscale.sample import worlds
+from toolscale.sample.odds import route_odds
 from toolscale.sandbox.execute import CallOutcome, execute, fresh_toolkit
 from toolscale.tools.capabilities import capability_text
 
@@ -78,6 +79,9 @@ class SampledTask:
     # The call a refusal task's caller asked for (TaskSpec.refused): check-domain's one-reason
     # check replays it.
     refused: Action | None = None
+    # The chance that each route resting on an expert's answer is right, by its skill profile
+    # (`toolscale.sample.odds`); a route not named here is right or wrong as played.
+    route_odds: dict[str, float] = field(default_factory=dict)
 
     def other_routes(self) -> list[tuple[str, list[Action]]]:
         """Every route besides the gold one, named as the reference teacher names its attempt:
@@ -228,6 +232,7 @@ def build_task(
         list(spec.routes),
         spec.gold_route,
         refused=spec.refused,
+        route_odds=route_odds(kit, [Route(spec.gold_route, spec.gold_actions), *spec.routes]),
     )
     return with_economics(item, Economics())
 
@@ -277,6 +282,7 @@ def with_economics(
         [r for r in item.routes if all(a.name in kept for a in r.actions)],
         item.gold_route,
         refused=item.refused,
+        route_odds=item.route_odds,
     )
 
 
@@ -326,6 +332,7 @@ def with_preference(item: SampledTask, spread: Mapping[str, float]) -> SampledTa
         [*item.alternatives, *(r.actions for r in item.routes if not r.detour)],
         (task.reference_latency_ms, task.reference_cost),
         task.user_scenario.manner if task.user_scenario is not None else "",
+        routed=bool(item.routes),
     )
     body = task_fields(task)
     body["preference"] = preference.model_dump()
@@ -349,6 +356,7 @@ def with_preference(item: SampledTask, spread: Mapping[str, float]) -> SampledTa
         item.routes,
         item.gold_route,
         refused=item.refused,
+        route_odds=item.route_odds,
     )
 
 

@@ -7,7 +7,10 @@ as a wrong answer would, slightly generously), "always cheapest" / "always deare
 route with the lowest / highest total cost on each task, right or wrong; "mistakes included" also
 counts the detours, e.g. a calculator shortcut on a program problem). Rewards are the
 `reward_total` of the route tables (`toolscale.oracle.played`), the gold route being the oracle.
-Used by the data card and by `benchmarks/routing_economy.py`. `route_class` names the route a
+The expected-reward oracle (`expected_route`, the best route by expected reward: what a policy
+can know) is counted the same way, its mean being its route's played reward; `differ` counts the
+tasks where it is not the oracle route. Used by the data card and by
+`benchmarks/routing_economy.py`. `route_class` names the route a
 list of calls took (a trained policy's rollout, an oracle route) in the same terms.
 """
 
@@ -17,7 +20,7 @@ import json
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 NO_TOOL = "no_tool"  # the class of a route that calls nothing (answers at once)
@@ -67,6 +70,14 @@ class Routing:
     oracle_mean: float
     best: dict[str, int]  # route -> tasks it is the oracle on, most first
     fixed: dict[str, float]  # policy -> mean reward_total over all the tasks, best first
+    # The expected-reward oracle (`expected_route`): route -> tasks it is that on, the mean
+    # played reward_total of the expected route, and on how many tasks it is not the oracle's.
+    expected: dict[str, int] = field(default_factory=dict)
+    expected_mean: float | None = None
+    differ: int = 0
+
+    def expected_share(self, route: str) -> float:
+        return self.expected.get(route, 0) / self.tasks
 
     def share(self, route: str) -> float:
         return self.best.get(route, 0) / self.tasks
@@ -111,7 +122,29 @@ def routing(tasks: Iterable[Mapping[str, Any]]) -> list[Routing]:
     for domain, rows in sorted(by_domain.items()):
         best = Counter(r["oracle_route"] for r in rows)
         oracle = sum(float(r["oracle_reward"]) for r in rows) / len(rows)
+        hoped = [r for r in rows if r.get("expected_route")]
+        expected = Counter(r["expected_route"] for r in hoped)
+        mean = (
+            sum(played_reward(r, r["expected_route"]) for r in hoped) / len(hoped)
+            if hoped
+            else None
+        )
+        differ = sum(r["expected_route"] != r["oracle_route"] for r in hoped)
         found.append(
-            Routing(domain, len(rows), oracle, dict(best.most_common()), fixed_routes(rows))
+            Routing(
+                domain,
+                len(rows),
+                oracle,
+                dict(best.most_common()),
+                fixed_routes(rows),
+                dict(expected.most_common()),
+                mean,
+                differ,
+            )
         )
     return found
+
+
+def played_reward(row: Mapping[str, Any], route: str) -> float:
+    """The played reward_total of `route` at a task (0 where the task does not admit it)."""
+    return next((float(s["reward_total"]) for s in row["route_table"] if s["name"] == route), 0.0)

@@ -1,0 +1,110 @@
+"""synthesize-domain's other outcomes: a READ tool that writes fails check-domain, a tool that
+crashes on hostile arguments fails the fuzzer, a domain that spins is killed at the sandbox's
+time limit; the budget stops the run cleanly, a shard does only its topics, and bad input is
+one error line, exit 2, nothing written."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from tests.domaingen.fake_author import AuthorPlans
+from tests.domaingen.test_synthesize_domain import run
+from tests.teachers.fake_openai import fake_openai
+from toolscale.cli.main import app
+
+
+@pytest.fixture(autouse=True)
+def key(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "test-key")
+
+
+def test_a_writing_read_tool_and_a_fuzzer_crash_land_in_their_stages(tmp_path: Path) -> None:
+    with fake_openai(AuthorPlans()) as server:
+        code, said = run(
+            server.base_url, tmp_path / "out", "scooter hire,canoe hire", "--repairs", "0"
+        )
+    assert code == 0, said
+    topics = json.loads((tmp_path / "out/run.json").read_text())["domaingen"]["topics"]
+    assert topics["scooter_hire"]["stage"] == "check_domain"
+    assert any("changed the state" in p or "READ" in p for p in topics["scooter_hire"]["problems"])
+    assert topics["canoe_hire"]["stage"] == "fuzz"
+    assert any("ZeroDivisionError" in p for p in topics["canoe_hire"]["problems"])
+    assert (tmp_path / "out/rejected/canoe_hire/tools.py").read_text().count("10 // (hours") == 1
+
+
+def test_a_spinning_domain_is_killed_at_the_time_limit(tmp_path: Path) -> None:
+    with fake_openai(AuthorPlans()) as server:
+        code, said = run(server.base_url, tmp_path / "out", "tandem hire", "--gate-timeout", "8")
+    assert code == 0, said
+    topic = json.loads((tmp_path / "out/run.json").read_text())["domaingen"]["topics"]
+    assert topic["tandem_hire"]["stage"] == "import"
+    assert topic["tandem_hire"]["problems"] == ["the sandbox killed it at its time limit"]
+
+
+def test_the_budget_stops_the_run_cleanly(tmp_path: Path) -> None:
+    prices = ["--repairs", "0", "--teacher-price-in", "1000", "--max-cost-usd", "0.5"]  # $1 each
+    with fake_openai(AuthorPlans()) as server:
+        code, said = run(server.base_url, tmp_path / "out", "nowhere,elsewhere", *prices)
+        assert code == 3, said
+        summary = json.loads((tmp_path / "out/run.json").read_text())
+        assert summary["status"] == "budget_exhausted"
+        assert summary["domaingen"]["funnel"]["proposed"] == 1  # the first topic finished
+        code, said = run(server.base_url, tmp_path / "out", "nowhere,elsewhere", *prices[:4],
+                         "--max-cost-usd", "5", "--resume")  # fmt: skip
+    assert code == 0, said
+    summary = json.loads((tmp_path / "out/run.json").read_text())
+    assert summary["domaingen"]["rejected_by_stage"] == {"spec": 2}
+
+
+def test_a_shard_writes_only_its_topics(tmp_path: Path) -> None:
+    plans = AuthorPlans()
+    with fake_openai(plans) as server:
+        code, said = run(server.base_url, tmp_path / "out", "nowhere,elsewhere,anywhere",
+                         "--shard", "1/2", "--repairs", "0")  # fmt: skip
+    assert code == 0, said
+    topics = json.loads((tmp_path / "out/run.json").read_text())["domaingen"]["topics"]
+    assert sorted(topics) == ["elsewhere"]
+    assert plans.asked == [("spec", "elsewhere", 0)]
+    kept = tmp_path / "out/rejected/elsewhere"
+    assert (kept / "answer.md").read_text() == "I would rather not."  # what the model wrote
+    assert json.loads((kept / "reason.json").read_text())["stage"] == "spec"
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["--topics", "1st,2nd"], "gives no Python package name"),
+        (["--topics", "restaurant"], "is a domain that already exists"),
+        (["--topics", "json"], "shadows a module"),
+        (["--topics", "a b,a-b"], "name the same domain"),
+        (["--topics", "dental clinic", "--repairs", "-1"], "--repairs must be at least 0"),
+        (["--topics", "dental clinic", "--example", "nothing"], "is not an installed domain"),
+        (["--topics", "dental clinic", "--shard", "3/3"], "--shard"),
+        ([], "give the topics"),
+    ],
+)
+def test_bad_input_is_one_error_line_and_writes_nothing(
+    tmp_path: Path, args: list[str], said: str
+) -> None:
+    out = tmp_path / "out"
+    base = ["synthesize-domain", "--base-url", "http://127.0.0.1:9/v1", "--model", "m"]
+    result = CliRunner().invoke(app, [*base, "--out", str(out), *args])
+    assert result.exit_code == 2, result.output
+    assert said in result.output and result.output.count("error:") == 1
+    assert not out.exists()
+
+
+def test_an_endpoint_that_does_not_answer_writes_nothing(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    args = ["synthesize-domain", "--topics", "dental clinic", "--base-url", "http://127.0.0.1:9/v1"]
+    result = CliRunner().invoke(
+        app, [*args, "--model", "m", "--out", str(out), "--max-retries", "0"]
+    )
+    assert result.exit_code == 2, result.output
+    assert "does not answer" in result.output and not out.exists()
+    assert os.environ["OPENAI_API_KEY"] == "test-key"

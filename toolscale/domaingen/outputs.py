@@ -1,0 +1,122 @@
+"""What one topic leaves in DIR: an accepted domain's package, a rejected one's files and
+reason, and the topic's marker (what `--resume` skips), each written whole or not at all.
+
+    DIR/domains/<name>/        the five files and test_<name>.py; DIR/domains/README.md has a
+                               line per accepted domain saying how to install it
+    DIR/rejected/<name>/       the files as last written (or the model's last answer, answer.md),
+                               spec.json when the spec passed, and reason.json
+    DIR/.toolscale/topics/<name>.json   the topic's record, written last
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+from toolscale.domaingen.author import Authored
+from toolscale.write.output import MARKER, atomic_write, write_json
+
+TEST = '''"""The {name} domain passes every check of `toolscale check-domain --strict`.
+
+Written by `toolscale synthesize-domain`. Run it with DIR/domains on PYTHONPATH, after a person
+has read the domain (docs/synthesize-domain.md).
+"""
+
+from __future__ import annotations
+
+import os
+
+from toolscale.check.check_domain import CheckDomainConfig, check_domain
+
+
+def test_the_{name}_domain_passes_check_domain_strict(monkeypatch) -> None:
+    entry = "{name}={name}:{cls}"
+    known = os.environ.get("TOOLSCALE_DOMAINS", "")
+    if entry not in known:
+        monkeypatch.setenv("TOOLSCALE_DOMAINS", f"{{known}},{{entry}}" if known else entry)
+    report = check_domain("{name}", CheckDomainConfig(tasks=40, strict=True, fuzz=8))
+    assert report.lines() == []
+'''
+
+
+def topics_dir(root: Path) -> Path:
+    return root / MARKER / "topics"
+
+
+def done(root: Path) -> dict[str, dict[str, Any]]:
+    """The records of the topics a previous run finished, by name."""
+    found = {}
+    for path in sorted(topics_dir(root).glob("*.json")):
+        found[path.stem] = json.loads(path.read_text(encoding="utf-8"))
+    return found
+
+
+def record(result: Authored, usage: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "topic": result.topic,
+        "name": result.name,
+        "stage": result.stage,
+        "accepted": result.stage == "accepted",
+        "problems": result.problems,
+        "repairs": result.repairs,
+        "contained": result.contained,
+        "measured": result.measured,
+        "usage": usage,
+        "wall_s": result.wall_s,
+        "shingles": sorted(result.shingles) if result.stage == "accepted" else [],
+    }
+
+
+def _folder(target: Path, files: dict[str, str]) -> None:
+    """`files` as the folder `target`, replacing one a killed run left."""
+    tmp = target.with_name(f".{target.name}.tmp")
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir(parents=True)
+    for name, body in files.items():
+        (tmp / name).write_text(body, encoding="utf-8")
+    shutil.rmtree(target, ignore_errors=True)
+    os.replace(tmp, target)
+
+
+def write_topic(root: Path, result: Authored, usage: dict[str, Any]) -> dict[str, Any]:
+    """The topic's folder, then its marker; returns its record."""
+    entry = record(result, usage)
+    if entry["accepted"]:
+        test = TEST.format(name=result.name, cls=result.measured["domain_class"])
+        _folder(root / "domains" / result.name, {**result.files, f"test_{result.name}.py": test})
+    else:
+        kept = dict(result.files) or {"answer.md": result.answer}
+        if result.spec is not None:
+            kept["spec.json"] = json.dumps(result.spec, indent=2) + "\n"
+        why = {k: entry[k] for k in ("topic", "stage", "problems", "contained", "repairs")}
+        kept["reason.json"] = json.dumps(why, indent=2) + "\n"
+        _folder(root / "rejected" / result.name, kept)
+    topics_dir(root).mkdir(parents=True, exist_ok=True)
+    write_json(topics_dir(root) / f"{result.name}.json", entry)
+    return entry
+
+
+def write_index(root: Path, records: dict[str, dict[str, Any]]) -> None:
+    """DIR/domains/README.md: one line per accepted domain, with how to install it."""
+    accepted = [r for _, r in sorted(records.items()) if r["accepted"]]
+    if not accepted:
+        return
+    folder = (root / "domains").resolve()
+    lines = [
+        "# Domains written by toolscale synthesize-domain",
+        "",
+        "Read each domain before installing it (docs/synthesize-domain.md). Install one with",
+        f"`PYTHONPATH={folder}` and the `TOOLSCALE_DOMAINS` entry on its line.",
+        "",
+    ]
+    for r in accepted:
+        m = r["measured"]
+        entry = f"{r['name']}={r['name']}:{m['domain_class']}"
+        lines.append(
+            f"- `{r['name']}` ({r['topic']}): {m.get('tools')} tools, {m.get('templates')} "
+            f'templates; `TOOLSCALE_DOMAINS="{entry}"`'
+        )
+    atomic_write(folder / "README.md", ("\n".join(lines) + "\n").encode())
