@@ -93,6 +93,8 @@ def test_each_scenario_check_fails_on_a_broken_scenario() -> None:
     motives = ("We found a babysitter problem.", "My sister can't come.")
     for kind, scenario in cases.items():
         assert kind in _kinds(_task(scenario), motives), kind
+    am = UserScenario(reason_for_call="You want to know: am you covered?", opening="Hello.")
+    assert "grammar" in _kinds(_task(am))
     change = UserScenario(
         reason_for_call="x",
         opening="y",
@@ -132,6 +134,7 @@ def test_daytime_phrases_fit_only_their_part_of_the_day() -> None:
 def test_words_agree_with_the_values_filled_in() -> None:
     assert agree("book one rooms, a 11:30 am slot") == "book one room, an 11:30 am slot"
     assert second_person("I was away and I wasn't sure.") == "You were away and you weren't sure."
+    assert second_person("Am I covered? Was I told?") == "Are you covered? Were you told?"
 
 
 def test_invariants_fail_on_a_hand_made_broken_world() -> None:

@@ -202,10 +202,10 @@ GOALS = (
         ("booking",),
         _bid,
         words=(
-            "how much I would get back if I cancelled {booking} today",
+            "how much I would get back if I cancelled {booking} now",
             "what cancelling {booking} would cost me in fees",
         ),
-        done="Cancelling {booking} today would cost {cancellation_fee} and refund "
+        done="Cancelling {booking} now would cost {cancellation_fee} and refund "
         "{refund_amount}. I have not cancelled it.",
         report=("cancellation_fee", "refund_amount"),
         check=rules.refund_quote,

@@ -152,9 +152,9 @@ GOALS = (
         price="charge_now",
         price_noun="charge",
         motives=alts(
-            "Our app took off last month. | We're cutting costs. | I only use it for a hobby now.",
-            "My team needs more calls for a new dashboard. | We're launching a farm-weather app.",
-            "The project that needed the data has ended. | Our traffic doubled this autumn.",
+            "Our usage took off last month. | We're cutting costs. | We barely use it these days.",
+            "My team needs more calls for a new dashboard. | We're adding a new weather feature.",
+            "The work that needed the data has ended. | Our calls doubled this autumn.",
         ),
         weight=4,
     ),
@@ -176,7 +176,7 @@ GOALS = (
         price_noun="price per pack",
         motives=alts(
             "We're about to run out before the month ends. | A storm is coming and traffic spikes.",
-            "Our school project needs more data. | A client demo is on Friday.",
+            "We need more data than we planned. | We have a busy week ahead.",
         ),
     ),
     Goal(

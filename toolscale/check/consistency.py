@@ -9,8 +9,8 @@ on in the texts a task gives them:
   world with no clock (`toolscale.kit.daytime`);
 - `today_dated`: "today" after a request that names its own day ("... on Saturday 28 June today");
 - `change_trigger`: a `change` caller's instructions do not say when to change their mind;
-- `grammar`: a slot filled against its words ("You was", "one rooms", "a 11:30 am", "subscribe
-  you");
+- `grammar`: a slot filled against its words ("You was", "Am you", "one rooms", "a 11:30 am",
+  "subscribe you");
 - `slot`: what the user knows names a detail by a wording's slot ("Your other is savings");
 - `manner_pref`: a patient caller who says they are pressed for time;
 - `avoid_unrelated`: the tool to avoid is no look-up of this request's records
@@ -45,7 +45,7 @@ _DAY = re.compile(
 )
 _TODAY_DATED = re.compile(_DAY.pattern + r"[^.?!\"]*\btoday\b")
 _GRAMMAR = (
-    re.compile(r"\b[Yy]ou (was|wasn't)\b"),
+    re.compile(r"\b[Yy]ou (was|wasn't)\b|\b(am|was|wasn't) you\b", re.IGNORECASE),
     re.compile(r"\b(one|1) (rooms|nights|degrees|seats|tickets|packs|servings|guests|bags)\b"),
     re.compile(r"\b[Aa] (8|11|18)(:\d\d)?\b"),
     re.compile(r"\b[Yy]ou want to \w+ you\b|\byou have for you\b"),

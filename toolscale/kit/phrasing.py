@@ -375,12 +375,17 @@ def _same_case(match: re.Match[str]) -> str:
     )
 
 
+def _verb(word: str) -> str:
+    verb = _VERB[word.lower()]
+    return verb.capitalize() if word[0].isupper() else verb
+
+
 def second_person(text: str) -> str:
     """A caller's words as the scenario tells them to the user: "cancel my trip" -> "cancel
     your trip", "I'm late." -> "You're late."."""
     text = re.sub(
-        r"\b(I|we) (was|wasn't|am)\b",
-        lambda m: f"{m.group(1)} {_VERB[m.group(2)]}",
+        r"\b(I|we) (was|wasn't|am)\b|\b(was|wasn't|am) (I)\b",  # "Am I" -> "Are you" too
+        lambda m: f"{m[1]} {_VERB[m[2].lower()]}" if m[1] else f"{_verb(m[3])} {m[4]}",
         text,
         flags=re.IGNORECASE,
     )

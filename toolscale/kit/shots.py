@@ -159,6 +159,21 @@ def shot_of(
     return Shot(words, with_facts(final, facts), facts, [])
 
 
+def fitting(goal: Goal, draw: Draw) -> tuple[str, ...]:
+    """The motives of `goal` that fit `draw` (`Goal.motives_for`), all of them by default.
+
+    Raises:
+        KitError: `motives_for` gave a motive that the goal's `motives` lack.
+    """
+    motives = cast(tuple[str, ...], goal.motives)  # a tuple once Goal.__post_init__ ran
+    if goal.motives_for is None:
+        return motives
+    fit = tuple(goal.motives_for(draw))
+    if not fit or any(m not in motives for m in fit):
+        raise KitError(f"goal {goal.name}: motives_for gave {fit}, not some of its motives")
+    return fit
+
+
 def assemble(
     graph: ToolGraph,
     policy: str,
@@ -198,7 +213,7 @@ def assemble(
         shot.words,
         kind=kind,
         known=dict(plan.known),
-        motives=cast(tuple[str, ...], goal.motives),  # a tuple once Goal.__post_init__ ran
+        motives=fitting(goal, draw),
         conditions=conditions,
         notes=" ".join(notes),
         stated=dict(plan.stated),
