@@ -163,7 +163,12 @@ def test_invariants_fail_on_a_hand_made_broken_world() -> None:
             "courtside",
         ),
         ("school", "invoices", {"invoice_id": "INX", "paid": "2099-01-01"}, "paid"),
-        ("travel", "trips", {"trip_id": "TPX", "start": "2000-01-01", "status": "booked"}, "left"),
+        (
+            "travel",
+            "trips",
+            {"trip_id": "TPX", "start": "2000-01-01", "end": "2000-01-08", "status": "booked"},
+            "ended",
+        ),
     ],
 )
 def test_each_domain_invariant_fails_on_a_broken_record(domain, table, record, name) -> None:

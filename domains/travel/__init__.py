@@ -17,7 +17,10 @@ from toolscale.kit.words import day
 
 def _trip_words(trip: Record, world: Record, precise: bool) -> str:
     noun = ("trip", "holiday", "booking")[int(trip["trip_id"][2:]) % 3]
-    return f"my {noun} to {trip['city']}" + (f" leaving {day(trip['start'])}" if precise else "")
+    if not precise:
+        return f"my {noun} to {trip['city']}"
+    went = "that began" if trip["start"] < rules.TODAY else "leaving"  # a trip under way began
+    return f"my {noun} to {trip['city']} {went} {day(trip['start'])}"
 
 
 def _stay_words(stay: Record, world: Record, precise: bool) -> str:

@@ -6,13 +6,14 @@ from domains.travel.rules import TODAY
 from toolscale.kit.invariants import Invariant, State, records
 
 
-def _left(state: State) -> list[str]:
-    """A trip that left before today is not still booked (to be changed, insured, cancelled)."""
+def _over(state: State) -> list[str]:
+    """A trip that ended before today is not still booked (one under way is: its caller is on
+    it, and says it "began", not that it is "leaving", `_trip_words`)."""
     return [
-        f"trip {key}: left {t['start']}, before today {TODAY}, still booked"
+        f"trip {key}: ended {t['end']}, before today {TODAY}, still booked"
         for key, t in records(state, "trips")
-        if t["start"] < TODAY and t["status"] == "booked"
+        if t["end"] < TODAY and t["status"] == "booked"
     ]
 
 
-INVARIANTS = (Invariant("trips that left are not booked", _left),)
+INVARIANTS = (Invariant("trips that ended are not booked", _over),)

@@ -37,8 +37,6 @@ def visas() -> dict[str, Record]:
 def _trip(state: Record, rng: random.Random, traveller: Record, city: str) -> Record:
     start = shift(rules.TODAY, rng.choice((*range(-45, 0, 3), 0, 1, *range(2, 120))))
     end = shift(start, rng.randint(3, 14))
-    if start < rules.TODAY <= end:  # no trip is under way: one that has left is over
-        end = shift(rules.TODAY, -1)
     status = "completed" if end < rules.TODAY else "booked"
     status = "cancelled" if status == "booked" and rng.random() < 0.1 else status
     fields = {"traveller_id": traveller["traveller_id"], "city": city, "country": CITIES[city]}

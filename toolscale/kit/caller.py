@@ -97,7 +97,8 @@ def reason_for_call(
             f"Your first message asks to {opening.wants(opened)}.",
             "As soon as the agent has replied to it, you change your mind.",
         ]
-    parts.append(said.motive)  # the opening's own motive (one motive per request)
+    if second_person(said.motive) not in request.reason:  # one motive per request, said once
+        parts.append(said.motive)  # the opening's own motive
     if request.reason:
         return second_person(" ".join([*filter(None, parts), request.reason]))
     parts.append(_goal(rng, request, said.goal))
