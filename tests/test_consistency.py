@@ -213,6 +213,22 @@ def test_the_receipt_rule_fails_on_a_write_whose_receipt_a_read_contradicts() ->
     assert found == ["sign_up returned seats_left=1, but get_quote(trip_id='T1') after it reads 0"]
 
 
+def test_the_receipt_rule_reads_the_record_whatever_the_key_order() -> None:
+    """In a sandbox worker the state arrives with sorted keys: a moved prescription's receipt
+    (its `pharmacy_id`, the new pharmacy) is not compared with its patient's own pharmacy, and a
+    contradicting receipt is found in sorted order too."""
+    from toolscale.check.receipts import receipts_in
+    from toolscale.core.contract import canonical_state, item_rng
+
+    domain = get_domain("medicine")
+    spec = domain.sample_named(item_rng("medicine", 0, 1), 0, 1, "transfer_prescription")
+    gold = [{"name": a.name, "arguments": a.arguments} for a in spec.gold_actions]
+    assert receipts_in("medicine", canonical_state(spec.initial_state), gold, 5.0) == []
+    state = {"trips": {"T1": {"going": ["a"], "seats": 2}}}
+    found = receipt_problems(_Trips, state, [Action("sign_up", {"student": "b", "trip_id": "T1"})])
+    assert len(found) == 1
+
+
 @pytest.mark.parametrize("name", STATEFUL)
 def test_no_preference_sentence_names_a_tool_unrelated_to_its_task(name: str) -> None:
     """The rule (`toolscale.economics.fit.plausible_avoid`): a tool a caller asks the agent not to

@@ -167,10 +167,14 @@ def open_account(state: Record, account_id: str) -> Record:
 
 
 def _funds(account: Record, cents: int, what: str) -> None:
+    """Refuse when the account holds less than `cents`; `what` says what they pay for. The
+    message names the need as words when it is a sum the policy does not show (an amount plus
+    a percentage fee): an agent repeating it states only figures a look-up backs."""
+    needed = what if what.startswith("the ") else f"{money(cents)} needed {what}"
     InsufficientFunds.raise_if(
         to_cents(account["balance"]) < cents,
-        f"insufficient funds: {money(cents)} needed {what}, and account "
-        f"{account['account_id']} holds {money(to_cents(account['balance']))}",
+        f"insufficient funds: account {account['account_id']} holds "
+        f"{money(to_cents(account['balance']))}, less than {needed}",
         money(to_cents(account["balance"])),
     )
 
@@ -204,7 +208,7 @@ def check_transfer(
         fee, counterparty = external_fee(tier, cents), payee["name"]
     else:
         raise ToolError(f"destination {quoted(destination_id)} is neither an account nor a payee")
-    _funds(source, cents + fee, "incl. fee")
+    _funds(source, cents + fee, "the amount plus its transfer fee")
     return {"cents": cents, "fee": fee, "source": source, "target": target, "to": counterparty}
 
 

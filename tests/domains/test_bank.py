@@ -168,7 +168,8 @@ def test_internal_transfer_moves_money_between_own_accounts_only() -> None:
 @pytest.mark.parametrize(
     ("source", "destination", "amount", "message"),
     [
-        ("ACC-1", "PAY-1", 999.0, "insufficient funds: 1005.00"),  # fee 1.00 + 4.995 -> 6.00
+        # 999.00 + fee (1.00 + 4.995 -> 6.00) = 1005.00 > 1000.00; the sum is no shown figure
+        ("ACC-1", "PAY-1", 999.0, "ACC-1 holds 1000.00, less than the amount plus its transfer"),
         ("ACC-1", "ACC-2", 10.005, "at most 2 decimals"),
         ("ACC-1", "PAY-404", 10.0, "no payee with id"),
         ("ACC-1", "CUS-2", 10.0, "neither an account nor a payee"),

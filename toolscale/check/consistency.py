@@ -45,7 +45,7 @@ _DAY = re.compile(
 )
 _TODAY_DATED = re.compile(_DAY.pattern + r"[^.?!\"]*\btoday\b")
 _GRAMMAR = (
-    re.compile(r"\b[Yy]ou (was|wasn't)\b|\b(am|was|wasn't) you\b", re.IGNORECASE),
+    re.compile(r"\b[Yy]ou (was|wasn't)\b|\b[Aa]m you\b"),
     re.compile(r"\b(one|1) (rooms|nights|degrees|seats|tickets|packs|servings|guests|bags)\b"),
     re.compile(r"\b[Aa] (8|11|18)(:\d\d)?\b"),
     re.compile(r"\b[Yy]ou want to \w+ you\b|\byou have for you\b"),

@@ -4,10 +4,10 @@ A write's result is the caller's receipt ("seats_left": 1, "balance": 5864.42); 
 reads it back to the caller as the world's state. So after each WRITE call of a gold route, every
 READ tool whose required parameters the write named (its arguments, or the id fields of its
 result: the `trip_id` of a sign-up, the `dispute_id` a dispute created) is called on the state
-after the write; when the read is of the same record (its first id field and value are the
-result's: a ticket is not its game), every top-level field the two share must hold the same
-value (numbers compared as numbers: "5864.42" equals 5864.42). A sign-up that returns the seats
-left before it took the last one breaks it.
+after the write; when the read is of the same record (the stored record both share most fields
+with: a ticket is not its game, a prescription not its patient), every top-level field the two
+share must hold the same value (numbers compared as numbers: "5864.42" equals 5864.42). A
+sign-up that returns the seats left before it took the last one breaks it.
 """
 
 from __future__ import annotations
@@ -39,9 +39,23 @@ def _readers(toolkit: type[Toolkit]) -> dict[str, list[str]]:
     return found
 
 
-def _key(record: dict[str, Any]) -> tuple[str, Any] | None:
-    """What a result is the record of: its first id field and value ("trip_id", "T1")."""
-    return next(((k, v) for k, v in record.items() if k.endswith("_id")), None)
+def _key(record: dict[str, Any], state: dict[str, Any]) -> tuple[str, Any] | None:
+    """What a result is the record of: the id field and value ("trip_id", "T1") of the stored
+    record it shares most fields with (a prescription, not the patient its `patient_id` names),
+    found in the state's tables, so a state's key order (sorted in a sandbox worker) does not
+    matter; None when no table holds it or two fit as well."""
+    scored = []
+    for key, value in record.items():
+        if not key.endswith("_id") or not isinstance(value, str):
+            continue
+        for name, table in state.items():
+            stored = table.get(value) if isinstance(table, dict) else None
+            if isinstance(stored, dict) and (name == f"{key[:-3]}s" or stored.get(key) == value):
+                scored.append((len(set(record) & set(stored)), key, value))
+    best = max(scored, default=None)
+    if best is None or [s[0] for s in scored].count(best[0]) > 1:
+        return None
+    return best[1], best[2]
 
 
 def receipt_problems(
@@ -68,7 +82,8 @@ def receipt_problems(
                 read = getattr(kit, reader)(**asked)
             except ToolError:
                 continue
-            if not isinstance(read, dict) or _key(read) is None or _key(read) != _key(result):
+            mine = _key(result, kit.state)
+            if not isinstance(read, dict) or mine is None or _key(read, kit.state) != mine:
                 continue  # another record (the game of a ticket): its fields are its own
             for key, value in result.items():
                 if (
