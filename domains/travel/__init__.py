@@ -135,6 +135,7 @@ GOALS = (
         "| redeem {points} points against {trip}",
         done="{points} points are redeemed on {trip}: a credit of {credit}, {still_due} still "
         "due and {points_left} points left.",
+        before=("get_traveller",),  # the points held: a trip found by its id does not show them
         check=rules.check_points,
         motives="The points are about to expire. | Money is tight this month. | "
         "I've been saving them for this.",
