@@ -58,6 +58,10 @@ JSON_IN_CHAT = (
     'found>", "confidence": <0 to 1>}? Normal replies before that are fine.',
     'At the very end, please wrap up in JSON with "answer" (a summary, as text) and '
     '"confidence" (a number from 0 to 1); talk normally until then.',
+    'Your last message should be JSON: "answer" for the summary, "confidence" from 0 to 1.',
+    'Only your final reply in JSON, please, with "answer" and a "confidence" between 0 and 1.',
+    'Close with a JSON object of "answer" (what happened) and "confidence" (0-1); plain '
+    "replies until then.",
 )
 # Hurry sayings that a patient caller can say without contradicting their manner ("polite and
 # patient" callers are not "pressed for time"): the steps, not the caller's impatience.
@@ -65,6 +69,9 @@ CALM_HURRY = (
     "If you could keep the steps to a minimum, I'd appreciate it.",
     "I'd be grateful if you could do this in as few steps as possible.",
     "Please take no more steps than needed.",
+    "A short way through this would suit me best.",
+    "If it can be done in one or two steps, that would be lovely.",
+    "The fewer steps the better, if that's all right.",
 )
 PATIENT_MANNERS = ("polite", "unsure")
 # What a caller says to keep the agent off a tool, for the tools a user names by what they do;
@@ -83,6 +90,10 @@ _TOOL_SAYINGS = {
     "transfer_to_human_agents": (
         "Don't transfer me to a human agent.",
         "Please don't pass me on to a human agent.",
+        "I'd rather not be handed over to someone else.",
+        "Please sort this out with me yourself rather than handing me off.",
+        "Keep me with you, please, rather than putting me through to a colleague.",
+        "I don't want to be passed along to another person.",
     ),
     "calculate": _NO_CALCULATOR,
     "calculator": _NO_CALCULATOR,
