@@ -17,6 +17,7 @@ from domains.bank import rules
 from domains.bank.changes import CHANGES
 from domains.bank.entities import ENTITIES
 from domains.bank.handmade import close_savings, dispute_or_block
+from domains.bank.invariants import INVARIANTS
 from domains.bank.questions import QUESTIONS
 from domains.bank.tools import BankTools
 from domains.bank.world import build_world
@@ -29,7 +30,8 @@ class BankDomain(StatefulDomain):
     """A retail bank's customer service: one bank of about 1,700 records per run seed."""
 
     name = "bank"
-    version = "4.3"
+    version = "4.4"
+    invariants = INVARIANTS
     toolkit = BankTools
     rules = rules
     entities = ENTITIES

@@ -6,7 +6,7 @@ from typing import Any
 
 from domains.bank import rules
 from domains.bank.draws import _aid, _checking, _new_limit, _others, _send, _sum
-from domains.bank.entities import CARD, LOSSES, WHY
+from domains.bank.entities import BLOCK_MOTIVES, CARD, LOSSES, WHY
 from toolscale.kit import Goal
 
 Record = dict[str, Any]
@@ -27,16 +27,8 @@ CHANGES = (
         done="{card} is now blocked ({reason}).",
         check=rules.check_block,
         extra=lambda d: dict(zip(("reason", "what"), d.rng.choice(LOSSES), strict=True)),
-        motives=(
-            "I only noticed this morning.",
-            "I've checked everywhere.",
-            "It happened on the bus.",
-            "I don't want a replacement for now.",
-            "I'm worried someone will use it.",
-            "I was out at a concert last night.",
-            "I'm travelling abroad.",
-            "My kids were playing with it.",
-        ),
+        motives=tuple(dict.fromkeys(m for ms in BLOCK_MOTIVES.values() for m in ms)),
+        motives_for=lambda d: BLOCK_MOTIVES[d.extra["reason"]],
         weight=3,
     ),
     Goal(
@@ -75,7 +67,7 @@ CHANGES = (
         words=(
             "raise the daily limit on {card} to {limit}",
             "change the daily spending limit of {card} to {limit}",
-            "let me spend up to {limit} a day with {card}",
+            "allow spending of up to {limit} a day on {card}",
             "set the daily cap on {card} at {limit}",
             "change what I can spend per day on {card} to {limit}",
             "make the daily limit of {card} {limit}",

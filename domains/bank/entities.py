@@ -58,6 +58,29 @@ LOSSES = (
     ("damaged", "damaged"),
     ("damaged", "snapped in half"),
 )
+# Why a caller blocks a card, by the reason they give (a stolen card was no kids' game).
+BLOCK_MOTIVES = {
+    "lost": (
+        "I only just noticed.",
+        "I've checked everywhere.",
+        "I'm worried someone will use it.",
+        "I was out at a concert last night.",
+        "I'm travelling abroad.",
+    ),
+    "stolen": (
+        "I only just noticed.",
+        "It happened on the bus.",
+        "I'm worried someone will use it.",
+        "I was out at a concert last night.",
+        "I've already told the police.",
+    ),
+    "damaged": (
+        "My kids were playing with it.",
+        "I don't want a replacement for now.",
+        "I'd rather nobody could use the number.",
+        "I'm travelling abroad.",
+    ),
+}
 
 
 def usd(cents: int) -> str:

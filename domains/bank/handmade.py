@@ -66,21 +66,22 @@ def close_savings(rng: random.Random, world: Record) -> Draft | None:
         "move everything from savings to checking and close the savings account",
         "wind up my savings account, with the money going to checking",
     )
-    motives = (
-        "You're simplifying your finances.",
-        "You never use that account any more.",
-        "You're switching to another bank for savings.",
-        "You need all your money in one place.",
+    motives = (  # the caller's words: the opening says one, the reason gives the same
+        "I'm simplifying my finances.",
+        "I never use that account any more.",
+        "I'm switching to another bank for savings.",
+        "I need all my money in one place.",
         "The interest rate is too low.",
-        "You're buying a house.",
-        "Your adviser told you to.",
+        "I'm buying a house.",
+        "My adviser told me to.",
     )
     left = money(to_cents(savings["balance"]))
     return Draft(
         Request(
             goals,
             known=known,
-            reason=you(f"{rng.choice(motives)} You want to {rng.choice(goals)}."),
+            motives=motives,
+            reason=you(f"You want to {rng.choice(goals)}."),
         ),
         run.actions,
         f"I moved the remaining {left} USD from savings {savings['account_id']} to checking and "

@@ -57,7 +57,7 @@ QUESTIONS = (
         derive=_latest_deposit,
         motives=(
             "My employer says they paid me.",
-            "I'm checking whether my pay came through.",
+            "I want to see whether my pay came through.",
             "I deposited a cheque last month.",
             "I'm waiting on a refund.",
             "My landlord says my deposit was returned.",

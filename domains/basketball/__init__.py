@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from domains.basketball import rules
+from domains.basketball.invariants import INVARIANTS
 from domains.basketball.tools import BasketballTools
 from domains.basketball.world import build_world
 from toolscale.kit import Draw, Entity, Goal, StatefulDomain
@@ -307,7 +308,8 @@ class BasketballDomain(StatefulDomain):
     """A league ticket desk: 12 teams, 108 games, 200 fans, ~560 tickets, 90 season passes."""
 
     name = "basketball"
-    version = "1.4"
+    version = "1.5"
+    invariants = INVARIANTS
     toolkit = BasketballTools
     rules = rules
     entities = ENTITIES

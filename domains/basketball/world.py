@@ -58,6 +58,8 @@ def _game(rng: random.Random, gid: str, home: dict, away: dict, offset: int) -> 
 
 
 def _order(state: dict, rng: random.Random, fan: dict, game: dict, section: str) -> None:
+    if section == "courtside" and fan["tier"] not in rules.COURTSIDE_TIERS:
+        section = "lower"  # courtside is for members (`invariants`): no standard fan holds it
     tid = f"TK{state['next_ticket']}"
     state["next_ticket"] += 1
     quantity = rng.choices(range(1, 7), weights=(4, 8, 3, 4, 1, 1))[0]

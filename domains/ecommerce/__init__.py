@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from domains.ecommerce import rules
+from domains.ecommerce.invariants import INVARIANTS
 from domains.ecommerce.tools import EcommerceTools
 from domains.ecommerce.world import CATALOGUE, LABELS, build_world
 from toolscale.kit import Draw, Entity, Goal, StatefulDomain
@@ -212,7 +213,8 @@ class EcommerceDomain(StatefulDomain):
     """An online shop's support desk: ~60 products, 150 customers, ~500 orders, gift cards."""
 
     name = "ecommerce"
-    version = "1.3"
+    version = "1.4"
+    invariants = INVARIANTS
     toolkit = EcommerceTools
     rules = rules
     entities = ENTITIES

@@ -170,7 +170,7 @@ class EcommerceTools(StatefulGenericTools):
         order, item = rules.item_of(self.state, order_id, variant_id)
         item["status"] = "returned"
         self._credit(order, quote["refund"])
-        return {**quote, "status": "returned"}
+        return {**quote, "item_status": "returned"}  # the item's: the order stays delivered
 
     @tool(ToolKind.WRITE)
     @raises(*RETURN_ERRORS, rules.FinalSale, rules.OutOfStock)

@@ -5,6 +5,7 @@ The world is `world.build_world`, the tool graph `tools`, the policy `rules` (po
 from __future__ import annotations
 
 from domains.medicine import rules, world
+from domains.medicine.invariants import INVARIANTS
 from domains.medicine.tools import ClinicTools
 from toolscale.kit import Draw, Entity, Goal, Record, StatefulDomain
 from toolscale.kit.clock import shift, weekday
@@ -43,6 +44,9 @@ ENTITIES = (
 )
 
 
+OPEN = world.WEEKDAYS  # the clinic's days
+
+
 def _slot(draw: Draw) -> dict[str, str]:
     """A date and time with the doctor (of the visit being moved), now and then a taken one."""
     rng, visit = draw.rng, draw.records.get("appointment", {})
@@ -55,8 +59,11 @@ def _slot(draw: Draw) -> dict[str, str]:
     if booked and rng.random() < 0.15:
         taken = rng.choice(booked)
         return {"date": taken["date"], "time": taken["time"]}
+    # The clinic is open on weekdays: a day the doctor is out is one of those, never a weekend
+    # (a Sunday would be refused for the clinic's days before the doctor's).
+    offsets = [n for n in (*range(2, 45), 48, 52, 60) if weekday(shift(rules.TODAY, n)) in OPEN]
     for _ in range(8):
-        when = shift(rules.TODAY, rng.choice((*range(2, 45), 48, 52, 60)))
+        when = shift(rules.TODAY, rng.choice(offsets))
         if weekday(when) in doctor["days"] or rng.random() < 0.2:
             break
     return {"date": when, "time": rng.choice(doctor["times"])}
@@ -65,6 +72,26 @@ def _slot(draw: Draw) -> dict[str, str]:
 def _open_day(draw: Draw) -> dict[str, str]:
     days = [shift(rules.TODAY, n) for n in range(1, 21)]
     return {"date": draw.rng.choice([d for d in days if weekday(d) in draw["doctor"]["days"]])}
+
+
+# Why a caller wants a refill: running low only when the record says the supply runs low.
+LOW = ("I'm down to my last few pills.", "I ran low.")
+ANY_SUPPLY = (
+    "I'm going away next week.",
+    "I dropped the bottle down the sink.",
+    "I want to stock up before a trip.",
+    "My pharmacy said to call you.",
+    "I don't want to miss a day.",
+)
+
+
+def _refill_motives(draw: Draw) -> tuple[str, ...]:
+    """A caller whose supply lasts beyond the refill window (a 90-day fill 45 days ago) is not
+    "down to my last few pills"."""
+    rx = draw["prescription"]
+    runs_out = shift(rx["last_filled"], rx["days_supply"])
+    low = runs_out <= shift(rules.TODAY, rules.REFILL_EARLY_DAYS)
+    return (*LOW, *ANY_SUPPLY) if low else ANY_SUPPLY
 
 
 GOALS = (
@@ -119,9 +146,8 @@ GOALS = (
         before=("get_refill_quote",),
         check=rules.check_refill,
         price="copay",
-        motives="I'm down to my last few pills. | I'm going away next week. | I ran low. | I "
-        "dropped the bottle down the sink. | I want to stock up before a trip. | My pharmacy "
-        "said to call you. | I don't want to miss a day.",
+        motives=(*LOW, *ANY_SUPPLY),
+        motives_for=_refill_motives,
         weight=4,
     ),
     Goal(
@@ -239,7 +265,8 @@ class MedicineDomain(StatefulDomain):
     """A clinic desk: 30 doctors, 7 pharmacies, 200 patients, ~450 visits, ~500 prescriptions."""
 
     name = "medicine"
-    version = "1.3"
+    version = "1.4"
+    invariants = INVARIANTS
     toolkit = ClinicTools
     rules = rules
     entities = ENTITIES

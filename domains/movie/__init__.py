@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from domains.movie import rules
+from domains.movie.invariants import INVARIANTS
 from domains.movie.tools import MovieTools
 from domains.movie.world import build_world
 from toolscale.kit import Draw, Entity, Goal, StatefulDomain
@@ -301,7 +302,8 @@ class MovieDomain(StatefulDomain):
     """A cinema chain's desk: 8 cinemas, ~320 showings, 180 customers, ~450 bookings."""
 
     name = "movie"
-    version = "1.3"
+    version = "1.4"
+    invariants = INVARIANTS
     toolkit = MovieTools
     rules = rules
     entities = ENTITIES

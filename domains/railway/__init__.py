@@ -27,6 +27,7 @@ from domains.railway.draws import (
     _trip,
     city,
 )
+from domains.railway.invariants import INVARIANTS
 from domains.railway.tools import RailwayTools
 from domains.railway.world import build_world
 from toolscale.kit import Draft, Entity, Goal, GoldRunner, Request, StatefulDomain, Template
@@ -201,10 +202,10 @@ GOALS = (
         ("booking",),
         _bid,
         words=(
-            "how much I would get back if I cancelled {booking} today",
+            "how much I would get back if I cancelled {booking} now",
             "what cancelling {booking} would cost me in fees",
         ),
-        done="Cancelling {booking} today would cost {cancellation_fee} and refund "
+        done="Cancelling {booking} now would cost {cancellation_fee} and refund "
         "{refund_amount}. I have not cancelled it.",
         report=("cancellation_fee", "refund_amount"),
         check=rules.refund_quote,
@@ -301,15 +302,21 @@ def stations_in(rng: random.Random, world: Record) -> Draft | None:
         f"the name and code of your station in {city}",
         f"what your station in {city} is called and its code",
     )
-    motives = (
-        "You're new to train travel.",
-        "A friend is meeting you there.",
-        "You're planning a trip.",
-        "Your ticket names only the city.",
+    motives = (  # the caller's words: the opening says one, the reason gives the same
+        "I'm new to train travel.",
+        "A friend is meeting me there.",
+        "I'm planning a trip.",
+        "My ticket names only the city.",
     )
-    motive, goal = rng.choice(motives), rng.choice(goals)
+    goal = rng.choice(goals)
     return Draft(
-        Request(goals, "know", stated={"city": city}, reason=f"{motive} You want to know {goal}."),
+        Request(
+            goals,
+            "know",
+            motives=motives,
+            stated={"city": city},
+            reason=f"You want to know {goal}.",
+        ),
         run.actions,
         f"In {city} we serve {station['name']}, station code {station['code']}.",
         [station["name"], station["code"]],
@@ -321,7 +328,8 @@ class RailwayDomain(StatefulDomain):
     """Train tickets of one railway: 16 stations, ~220 trains, 140 customers, ~400 bookings."""
 
     name = "railway"
-    version = "4.2"
+    version = "4.3"
+    invariants = INVARIANTS
     toolkit = RailwayTools
     rules = rules
     entities = ENTITIES

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from domains.restaurant import rules, world
+from domains.restaurant.invariants import INVARIANTS
 from domains.restaurant.tools import RestaurantTools
 from toolscale.kit import Draw, Entity, Goal, Record, StatefulDomain
 from toolscale.kit.clock import shift
@@ -201,7 +202,8 @@ class RestaurantDomain(StatefulDomain):
     """Reservations at a city's restaurants: 24 restaurants, 160 customers, ~450 reservations."""
 
     name = "restaurant"
-    version = "1.3"
+    version = "1.4"
+    invariants = INVARIANTS
     toolkit = RestaurantTools
     rules = rules
     entities = ENTITIES

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from domains.school import rules
+from domains.school.invariants import INVARIANTS
 from domains.school.tools import SchoolTools
 from domains.school.world import build_world
 from toolscale.kit import Draw, Entity, Goal, StatefulDomain
@@ -131,7 +132,7 @@ GOALS = (
                          "They need it for their coursework.")),
     Goal("pay", "pay_invoice", ("invoice",), lambda d: {"invoice_id": d["invoice"]["invoice_id"]},
          words=alts("pay {invoice} | settle {invoice} with my card | clear {invoice} | put "
-                       "{invoice} on the card you have for me"),
+                       "{invoice} on the card on my account"),
          done="{invoice} is paid: {amount} was charged to your card.", report=("amount",),
          check=rules.check_payment,
          motives=alts("I got a reminder letter. | I'd like it off my list. | I was away when "
@@ -208,7 +209,8 @@ class SchoolDomain(StatefulDomain):
     """A school office: 45 classes, 160 families, ~250 students, ~1,100 enrolments, 10 trips."""
 
     name = "school"
-    version = "1.2"
+    version = "1.3"
+    invariants = INVARIANTS
     toolkit = SchoolTools
     rules = rules
     entities = ENTITIES

@@ -183,7 +183,8 @@ class SchoolTools(StatefulGenericTools):
         bill = {"invoice_id": iid, "student_id": sid, "kind": trip["name"], "month": ""}
         self.state["invoices"][iid] = bill | {"due": trip["date"], "amount": quote["cost"]}
         self.state["invoices"][iid]["paid"] = ""
-        return {**quote, "invoice_id": iid}
+        # the receipt says the seats left after this one was taken (as get_trip_quote now does)
+        return {**quote, "seats_left": quote["seats_left"] - 1, "invoice_id": iid}
 
     @tool(ToolKind.WRITE)
     @raises(rules.AlreadyPaid)

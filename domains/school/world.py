@@ -88,7 +88,10 @@ def _courses(state: dict, rng: random.Random, ids: Any, student: dict, count: di
             "month": month,
             "due": due,
             "amount": float(rng.randint(low, high)),
-            "paid": shift(due, -rng.randint(1, 9)) if rng.random() < 0.55 else "",
+            # paid before today, however late it falls due (`invariants`)
+            "paid": min(shift(due, -rng.randint(1, 9)), shift(rules.TODAY, -rng.randint(1, 5)))
+            if rng.random() < 0.55
+            else "",
         }
 
 

@@ -8,6 +8,7 @@ Declared, not templated: the world (`world.build_world`), the tool graph (`tools
 from __future__ import annotations
 
 from domains.travel import rules, world
+from domains.travel.invariants import INVARIANTS
 from domains.travel.tools import TravelTools
 from toolscale.kit import Draw, Entity, Goal, Record, StatefulDomain
 from toolscale.kit.clock import days_between, shift
@@ -16,7 +17,10 @@ from toolscale.kit.words import day
 
 def _trip_words(trip: Record, world: Record, precise: bool) -> str:
     noun = ("trip", "holiday", "booking")[int(trip["trip_id"][2:]) % 3]
-    return f"my {noun} to {trip['city']}" + (f" leaving {day(trip['start'])}" if precise else "")
+    if not precise:
+        return f"my {noun} to {trip['city']}"
+    went = "that began" if trip["start"] < rules.TODAY else "leaving"  # a trip under way began
+    return f"my {noun} to {trip['city']} {went} {day(trip['start'])}"
 
 
 def _stay_words(stay: Record, world: Record, precise: bool) -> str:
@@ -131,6 +135,7 @@ GOALS = (
         "| redeem {points} points against {trip}",
         done="{points} points are redeemed on {trip}: a credit of {credit}, {still_due} still "
         "due and {points_left} points left.",
+        before=("get_traveller",),  # the points held: a trip found by its id does not show them
         check=rules.check_points,
         motives="The points are about to expire. | Money is tight this month. | "
         "I've been saving them for this.",
@@ -174,7 +179,8 @@ class TravelDomain(StatefulDomain):
     """A travel agency's desk: 40 hotels in ten cities, 150 travellers, ~300 trips, their stays."""
 
     name = "travel"
-    version = "1.2"
+    version = "1.3"
+    invariants = INVARIANTS
     toolkit = TravelTools
     rules = rules
     entities = ENTITIES

@@ -12,6 +12,7 @@ import random
 from typing import Any
 
 from domains.weather import rules
+from domains.weather.invariants import INVARIANTS
 from domains.weather.tools import WeatherDeskTools
 from domains.weather.world import build_world
 from toolscale.kit import Draw, Entity, Goal, StatefulDomain
@@ -151,9 +152,9 @@ GOALS = (
         price="charge_now",
         price_noun="charge",
         motives=alts(
-            "Our app took off last month. | We're cutting costs. | I only use it for a hobby now.",
-            "My team needs more calls for a new dashboard. | We're launching a farm-weather app.",
-            "The project that needed the data has ended. | Our traffic doubled this autumn.",
+            "Our usage took off last month. | We're cutting costs. | We barely use it these days.",
+            "My team needs more calls for a new dashboard. | We're adding a new weather feature.",
+            "The work that needed the data has ended. | Our calls doubled this autumn.",
         ),
         weight=4,
     ),
@@ -175,7 +176,7 @@ GOALS = (
         price_noun="price per pack",
         motives=alts(
             "We're about to run out before the month ends. | A storm is coming and traffic spikes.",
-            "Our school project needs more data. | A client demo is on Friday.",
+            "We need more data than we planned. | We have a busy week ahead.",
         ),
     ),
     Goal(
@@ -186,7 +187,7 @@ GOALS = (
         words=alts(
             "set up {kind} alerts for {location} by {channel}",
             "get {kind} warnings for {location} sent by {channel}",
-            "subscribe me to {kind} alerts in {location} through {channel}",
+            "start {kind} alerts in {location} through {channel}",
         ),
         done="You are subscribed to {kind} alerts for {location} by {channel}: subscription "
         "{subscription_id}.",
@@ -374,7 +375,8 @@ class WeatherDomain(StatefulDomain):
     """A weather service's account desk: 36 locations, 150 accounts, ~320 alerts, ~110 stations."""
 
     name = "weather"
-    version = "1.2"
+    version = "1.3"
+    invariants = INVARIANTS
     toolkit = WeatherDeskTools
     rules = rules
     entities = ENTITIES

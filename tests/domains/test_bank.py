@@ -439,3 +439,23 @@ def test_refusals_and_hand_offs_read_only(tasks: list[TaskSpec]) -> None:
 def test_hostile_arguments_fail_calls_and_crash_no_tool():
     """check-domain's fuzzer over every bank tool (as every domain on the kit runs it)."""
     assert [p.message for p in fuzz_domain("bank", per_tool=24)] == []
+
+
+def test_a_block_motive_fits_the_reason_the_caller_gives() -> None:
+    """A caller blocking a stolen card never says their kids were playing with it: the motive
+    in the opening or the reason for the call is one of the block reason's (`BLOCK_MOTIVES`)."""
+    from domains.bank.entities import BLOCK_MOTIVES
+    from toolscale.kit.phrasing import second_person
+
+    every = {m for motives in BLOCK_MOTIVES.values() for m in motives}
+    assert "My kids were playing with it." not in BLOCK_MOTIVES["stolen"]
+    domain, seen = BankDomain(), Counter[str]()
+    for i in range(60):
+        spec = domain.sample_named(item_rng("bank", 0, i), 0, i, "block")
+        assert spec.scenario is not None
+        reason = next(a for a in spec.gold_actions if a.name == "block_card").arguments["reason"]
+        said = f"{spec.instruction} {spec.scenario.reason_for_call}"
+        told = {m for m in every if m in said or second_person(m) in said}
+        assert told <= set(BLOCK_MOTIVES[reason]), (reason, told)
+        seen[reason] += bool(told)
+    assert len(seen) == 3 and all(seen.values())  # every reason drawn, with its motives

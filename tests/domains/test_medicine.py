@@ -4,16 +4,19 @@ generate -> validate round through the command line."""
 
 from __future__ import annotations
 
+import random
+import re
 import time
 from typing import Any
 
 import pytest
 
-from domains.medicine import MedicineDomain, rules
+from domains.medicine import ANY_SUPPLY, LOW, MedicineDomain, _refill_motives, rules
 from domains.medicine.tools import ClinicTools
 from tests.domains.rounds import gold_round
 from toolscale.check.fuzz import fuzz_domain
-from toolscale.core.contract import ToolError
+from toolscale.core.contract import TaskSpec, ToolError, item_rng
+from toolscale.kit import Draw
 
 
 def _plan(pid: str, name: str, referrals: bool) -> dict[str, Any]:
@@ -209,3 +212,44 @@ def test_hostile_arguments_fail_calls_and_crash_no_tool() -> None:
 @pytest.mark.slow
 def test_generated_tasks_verify_and_validate(tmp_path) -> None:
     gold_round("medicine", tmp_path / "out")
+
+
+def _said(spec: TaskSpec) -> str:
+    assert spec.scenario is not None
+    return f"{spec.instruction} {spec.scenario.reason_for_call}"
+
+
+def test_a_requested_slot_is_on_a_weekday_the_clinic_is_open() -> None:
+    """A doctor-away refusal is a weekday the doctor is out, never a Sunday: the clinic is open
+    Monday to Friday, so a weekend would be refused for the clinic's days as well."""
+    domain = MedicineDomain()
+    for kind in ("book_appointment.no.doctor_away", "reschedule_appointment.no.doctor_away"):
+        for i in range(15):
+            said = _said(domain.sample_named(item_rng("medicine", 0, i), 0, i, kind))
+            assert not re.search(r"\b(Saturday|Sunday) \d", said), said
+
+
+def test_only_a_caller_whose_supply_runs_low_says_they_are_running_low() -> None:
+    """A 90-day fill 45 days ago lasts 45 more days: its caller may be going away, not "down to
+    my last few pills"; a 30-day fill 27 days ago may be."""
+
+    def fill(days_ago: int, supply: int) -> Draw:
+        rx = {"last_filled": rules.shift(rules.TODAY, -days_ago), "days_supply": supply}
+        return Draw(random.Random(0), {}, {"prescription": rx})
+
+    assert _refill_motives(fill(45, 90)) == ANY_SUPPLY
+    assert set(LOW) <= set(_refill_motives(fill(27, 30)))
+    domain, low = MedicineDomain(), 0
+    for i in range(40):
+        kind = ("request_refill", "request_refill.no.too_early")[i % 2]
+        spec = domain.sample_named(item_rng("medicine", 0, i), 0, i, kind)
+        if any(motive in _said(spec) for motive in LOW):
+            low += 1
+            rid = next(
+                a.arguments["prescription_id"]
+                for a in spec.gold_actions
+                if "prescription_id" in a.arguments
+            )
+            rx = spec.initial_state["prescriptions"][rid]
+            assert rules.shift(rx["last_filled"], rx["days_supply"] - 7) <= rules.TODAY
+    assert low  # some callers do run low

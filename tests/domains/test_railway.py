@@ -319,3 +319,23 @@ def test_indexes_give_varied_tasks() -> None:
 def test_hostile_arguments_fail_calls_and_crash_no_tool():
     """check-domain's fuzzer over every railway tool (as every domain on the kit runs it)."""
     assert [p.message for p in fuzz_domain("railway", per_tool=24)] == []
+
+
+def test_a_refund_question_says_now_not_today_after_a_dated_booking() -> None:
+    """ "cancelled my trip on Wednesday 2 July today" reads as two days: a refund question
+    names the day of cancelling as "now" (the `today_dated` check of check-domain)."""
+    from toolscale.check.consistency import scenario_problems
+    from toolscale.core.registry import get_domain
+    from toolscale.sample.tasks import build_task
+
+    domain = get_domain("railway")
+    refunds = [domain.sample_named(item_rng("railway", 0, i), 0, i, "refund") for i in range(40)]
+    assert any("cancelled" in spec.instruction for spec in refunds)
+    task = build_task(domain, 0, 0, 15.0).task
+    for spec in refunds:
+        assert spec.scenario is not None
+        told = task.model_copy(
+            update={"instruction": spec.instruction, "user_scenario": spec.scenario}
+        )
+        kinds = {kind for kind, _ in scenario_problems(told, domain.toolkit)}
+        assert "today_dated" not in kinds, spec.instruction

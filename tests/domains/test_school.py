@@ -88,7 +88,9 @@ def test_bursary_students_pay_half_and_the_trip_is_billed() -> None:
     kit = SchoolTools(tiny_state())
     assert kit.get_trip_quote("S1", "T1")["cost"] == 40.0
     done = kit.sign_up_for_trip("S2", "T1")
-    assert (done["cost"], done["seats_left"]) == (20.0, 2)
+    # T1 has 2 seats and nobody going: the receipt says what is left after S2's seat, 1
+    assert (done["cost"], done["seats_left"]) == (20.0, 1)
+    assert kit.get_trip_quote("S1", "T1")["seats_left"] == 1
     bill = kit.state["invoices"][done["invoice_id"]]
     assert (bill["amount"], bill["due"], bill["paid"]) == (20.0, "2025-11-01", "")
     assert kit.state["trips"]["T1"]["going"] == ["S2"]

@@ -188,3 +188,19 @@ def test_hostile_arguments_fail_calls_and_crash_no_tool() -> None:
 @pytest.mark.slow
 def test_generated_tasks_verify_and_validate(tmp_path) -> None:
     gold_round("weather", tmp_path / "out")
+
+
+def test_a_motive_names_no_use_but_the_account_s_own() -> None:
+    """A goal whose wordings name the account's use ("my delivery fleet") has motives that name
+    no use at all, so none names another ("Our school project needs more data")."""
+    import re
+
+    from domains.weather import GOALS, USES
+
+    nouns = {word for use in USES for word in use.split()}
+    named = [g for g in GOALS if any("{use}" in w for w in g.words)]
+    assert {"plan", "packs"} <= {g.name for g in named}
+    for goal in named:
+        for motive in goal.motives:
+            words = set(re.findall(r"[a-z-]+", motive.lower()))
+            assert not words & nouns, (goal.name, motive, words & nouns)

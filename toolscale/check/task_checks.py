@@ -4,8 +4,10 @@
 where gold actions that fail or a READ tool that writes are a GoldError, then checks its
 determinism, that the reference teacher's gold attempt verifies and no attempt it plays crashes a
 tool, the READ purity of its other routes, that doing nothing fails it, and (stateful domains)
-that parroting the caller fails it, and that a refusal task's refused call breaks one rule only
-(`toolscale.check.one_reason`). A gold attempt that crashes or does not verify stops the
+that parroting the caller fails it, that a refusal task's refused call breaks one rule only
+(`toolscale.check.one_reason`), and (stateful domains) that a careful reader finds it
+consistent: its scenario and preference sentence, its world's invariants, its gold receipts.
+A gold attempt that crashes or does not verify stops the
 checks of that task there: what the later ones found would follow from it.
 `schema_findings` checks a domain's tool schemas, before any task.
 """
@@ -15,17 +17,20 @@ from __future__ import annotations
 import inspect
 from dataclasses import replace
 
+from toolscale.check.consistency import invariant_problems, motives_of, scenario_problems
 from toolscale.check.findings import Finding
 from toolscale.check.one_reason import one_reason
+from toolscale.check.receipts import receipts_in
 from toolscale.core.contract import Action, Domain, ToolKind, Toolkit, canonical_state, state_hash
 from toolscale.core.schema import SchemaError, function_schema
+from toolscale.economics.preferences import DEFAULT_SPREAD
 from toolscale.economics.prices import Economics
 from toolscale.judge.verify import verify
 from toolscale.kit.evidence import parrot
 from toolscale.play.reference import ReferenceTeacher
 from toolscale.play.transcript import close_draft, open_draft
 from toolscale.sample.in_worker import sample_in
-from toolscale.sample.tasks import SampledTask, prepare
+from toolscale.sample.tasks import SampledTask, prepare, with_preference
 from toolscale.sandbox.pool import SandboxError, SandboxPool
 from toolscale.stats.run import sample_stage
 
@@ -174,6 +179,8 @@ async def check_task(
     used |= {a.name for _, route in built.other_routes() for a in route}
     item = prepare(built, Economics(), {"none": 1.0})
     found += await _attempts(pool, domain, item, index)
+    if domain.family == "stateful":
+        found += await _consistency(pool, domain, built, index)
     task = built.task
     found += await one_reason(
         pool, domain.name, task.template, task.initial_state, built.refused, index
@@ -181,6 +188,27 @@ async def check_task(
     return [
         replace(f, template=built.task.template, named=template is not None) for f in found
     ], used
+
+
+async def _consistency(
+    pool: SandboxPool, domain: Domain, built: SampledTask, index: int
+) -> list[Finding]:
+    """A careful reader's checks (`toolscale.check.consistency`): the scenario and the preference
+    sentence (a profile drawn as `generate` draws it), the world's invariants on the task's
+    state, and the receipt rule on its gold writes (`toolscale.check.receipts`, in a worker)."""
+    item = with_preference(built, DEFAULT_SPREAD)
+    routes = [*item.alternatives, *(r.actions for r in item.routes if not r.detour)]
+    found = [
+        Finding("consistency", f"{kind}: {message}", index)
+        for kind, message in scenario_problems(
+            item.task, domain.toolkit, motives_of(domain), routes
+        )
+    ]
+    found += [Finding("invariant", line, index) for line in invariant_problems(domain, item.task)]
+    what = f"{domain.name} task {index}: the receipts of its gold writes"
+    args = (domain.name, canonical_state(built.task.initial_state), built.task.gold_actions)
+    found += [Finding("receipt", line, index) for line in await pool.call(receipts_in, args, what)]
+    return found
 
 
 async def _attempts(

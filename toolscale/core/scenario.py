@@ -73,5 +73,12 @@ class UserScenario(BaseModel):
 
     @property
     def known_info(self) -> str:
-        details = {**self.stated, **self.known}
-        return " ".join(f"Your {key} is {value}." for key, value in details.items())
+        """tau2's text of what the user knows: "Your {key} is {value}." for each `known` detail
+        (its key is how the agent asks for it), then the `stated` values as what the request
+        already says (their keys are the wording's slots, such as "other" or "name", which read
+        as a wrong sentence: "Your name is Ms Lindqvist" for the person to be added)."""
+        said = " ".join(f"Your {key} is {value}." for key, value in self.known.items())
+        if self.stated:
+            values = "; ".join(dict.fromkeys(self.stated.values()))
+            said += f" Your request already gives these details (repeat them if asked): {values}."
+        return said.strip()

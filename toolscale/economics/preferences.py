@@ -39,114 +39,20 @@ from toolscale.core.contract import ToolKind, canonical_json
 from toolscale.core.errors import ConfigError
 from toolscale.core.preference import Preference, PreferenceVector
 from toolscale.core.registry import get_domain
+from toolscale.economics.fit import plausible_avoid
+from toolscale.economics.sayings import (
+    CALM_HURRY,
+    JSON_IN_CHAT,
+    JSON_INSTRUCTION,
+    PATIENT_MANNERS,
+    SAYINGS,
+    avoid_saying,
+)
+
+__all__ = ["JSON_INSTRUCTION", "SAYINGS", "avoid_saying"]  # re-exported: the sayings
 
 PROFILES = ("none", "hurry", "cheap", "avoid_tool", "json_confidence")
 DEFAULT_SPREAD: dict[str, float] = {name: 1.0 for name in PROFILES}
-
-# How a caller says each profile, one wording drawn per task from its preference RNG (the
-# profile and its checks do not depend on the wording). A caller never names a tool: a tool to
-# avoid is said as what it does (`avoid_tool`).
-JSON_INSTRUCTION = (
-    'Answer as JSON: {"answer": "<your answer>", "confidence": <a number between 0 and 1>}.'
-)
-SAYINGS = {
-    "hurry": (
-        "I'm in a hurry: please be quick and don't take more steps than needed.",
-        "Please be quick about it, I haven't got long.",
-        "I'm pressed for time, so the faster the better.",
-        "Could you keep it quick? I'm in a rush.",
-        "Speed matters most to me today.",
-        "Please don't dawdle; I need this sorted fast.",
-        "As quick as you can, please, with no extra steps.",
-        "I'm short on time, so please get straight to it.",
-    ),
-    "cheap": (
-        "Keep it cheap: do it the least expensive way you can.",
-        "Please keep the cost of this down.",
-        "I'd like this done as cheaply as possible.",
-        "Don't run up any costs you don't have to, please.",
-        "The cheaper the better for me.",
-        "Please go for the least expensive way of doing this.",
-        "I'm watching every penny, so keep it cheap.",
-        "No expensive extras, please; the cheapest way is fine.",
-    ),
-    "json_confidence": (
-        JSON_INSTRUCTION,
-        'Please reply with a JSON object: your answer under "answer", and how sure you are, '
-        'from 0 to 1, under "confidence".',
-        'I need a JSON reply with two fields, "answer" (a string: the answer itself) and '
-        '"confidence" (a number between 0 and 1).',
-        'Format your final reply as JSON, for example {"answer": "...", "confidence": 0.9}, '
-        "with a confidence from 0 to 1.",
-        'Write your reply as a JSON object holding "answer" (text) and "confidence" (0 for a '
-        "guess, 1 for certain).",
-    ),
-}
-# What a caller says to keep the agent off a tool, for the tools a user names by what they do;
-# any other tool is said as the thing it looks up (`avoid_saying`).
-_NO_CALCULATOR = (
-    "Please do any sums yourself rather than with a calculator.",
-    "No calculator, please; work the numbers out yourself.",
-)
-_TOOL_SAYINGS = {
-    "search": ("Don't use web search.", "Please don't search the web for this."),
-    "ask_expert": (
-        "Don't ask the expert models; work it out with the other tools.",
-        "Please work it out yourself rather than asking the expert models.",
-    ),
-    "code_executor": ("Don't run any code.", "Please don't write or run any programs."),
-    "transfer_to_human_agents": (
-        "Don't transfer me to a human agent.",
-        "Please don't pass me on to a human agent.",
-    ),
-    "calculate": _NO_CALCULATOR,
-    "calculator": _NO_CALCULATOR,
-}
-_LOOK_UP = (
-    "Please don't look up {thing}; I don't need that.",
-    "No need to pull up {thing}.",
-    "Please skip checking {thing}.",
-    "I'd rather you didn't look at {thing}.",
-    "Leave {thing} out of it, please.",
-)
-_VERBS = {"get", "list", "find", "search", "lookup", "look", "check", "fetch", "read", "show"}
-# A tool named for another verb is said as that verb's noun: quote_stay -> "the quote for the stay".
-_VERB_NOUNS = {"quote": "quote for", "track": "tracking of", "price": "price of"}
-# Words naming the caller's own records: list_customer_orders -> "my orders".
-_OWNERS = {"customer", "fan", "patient", "traveller", "guardian", "member", "user", "account"}
-_TAILS = {"by", "on", "for", "of", "in", "at", "from", "to"}
-
-
-def _thing(words: list[str]) -> str:
-    """What a caller calls the records a tool's name (less its verb) reads: ["customer", "by",
-    "email"] -> "my customer record", ["fan", "season", "passes"] -> "my season passes"."""
-    if "by" in words[1:]:
-        words = words[: words.index("by", 1)]
-    if words[-1] in ("email", "phone") and len(words) > 1:
-        words = words[:-1]
-    while len(words) > 1 and words[-1] in _TAILS:
-        words = words[:-1]
-    if words[0] in _OWNERS:
-        rest = words[1:] if words[1:] not in ([], ["details"]) else [words[0], *words[1:]]
-        return "my " + " ".join(rest or [words[0]]) + " record" * (not words[1:])
-    return "the " + " ".join(words)
-
-
-def avoid_saying(rng: random.Random, tool: str) -> str:
-    """How a caller asks the agent not to use `tool`, in their words, never its name:
-    "get_fee_quote" -> "Please don't look up the fee quote; I don't need that.", "quote_stay" ->
-    "... the quote for the stay ...", "list_fan_tickets" -> "... my tickets ..."."""
-    if tool in _TOOL_SAYINGS:
-        return rng.choice(_TOOL_SAYINGS[tool])
-    words = tool.split("_")
-    if words[0] in _VERBS and words[1:]:
-        words = words[1:]
-    if words[0] in _VERB_NOUNS and words[1:]:
-        thing = f"the {_VERB_NOUNS[words[0]]} {_thing(words[1:])}"
-    else:
-        thing = _thing(words)
-    return rng.choice(_LOOK_UP).format(thing=thing)
-
 
 BASE = 0.2  # the cost and latency weight of every profile that does not stress one of them
 # A budget is the gold route's cost or latency: within it an attempt is quick; a user who asked
@@ -200,12 +106,14 @@ def _avoidable_tool(
 ) -> str | None:
     """An offered tool the gold route does not use and that changes nothing (READ, GENERIC or
     MODEL); preferably one an alternative route uses, so that the constraint separates attempts.
+    In a stateful domain only one that fits the request (`plausible_avoid`).
 
     With `routed` (a task whose domain offers routes, all of them played by the oracle), any such
     tool that some route (the gold one or an alternative) uses and another does not: the gold
     route's with probability GOLD_TOOL_SHARE, since it is often the best one, so the best route
     is then forbidden and the oracle takes the best allowed one."""
-    specs = get_domain(domain).toolkit.specs()
+    found = get_domain(domain)
+    specs = found.toolkit.specs()
     used = {a["name"] for a in gold}
     if routed:  # every route is as good a way as gold: the best one's tool may be forbidden
         routes = [used, *({a.name for a in route} for route in alternatives)]
@@ -224,6 +132,8 @@ def _avoidable_tool(
     allowed = sorted(
         n for n in offered if n in specs and n not in used and specs[n].kind is not ToolKind.WRITE
     )
+    if found.family == "stateful":
+        allowed = [n for n in allowed if plausible_avoid(n, found.toolkit, gold, alternatives)]
     on_detours = sorted({a.name for route in alternatives for a in route} & set(allowed))
     pool = on_detours or allowed
     return rng.choice(pool) if pool else None
@@ -237,15 +147,18 @@ def sample_preference(
     gold: list[dict[str, Any]],
     alternatives: list[list[Any]],
     budget: tuple[float, float],
+    manner: str = "",
     routed: bool = False,
 ) -> Preference:
     """Draw one profile with probability proportional to `spread` and fill it in for the task.
 
     `rng` must be the task's own preference RNG (not the domain's item RNG, so that adding
     preferences never changes the domain's tasks); `offered` are the task's tools; `budget` is
-    (reference_latency_ms, reference_cost) of its gold route; `routed` says the task's
-    alternatives are routes the oracle plays (`_avoidable_tool`). Example: spread {"hurry": 1}
-    and budget (1200.0, 0.0101) give max_latency_ms 1200.0.
+    (reference_latency_ms, reference_cost) of its gold route; `manner` the caller's persona in a
+    chat ("" for none): a patient one says a hurry in calm words, and a chat's JSON profile asks
+    for the final summary in JSON; `routed` says the task's alternatives are routes the oracle
+    plays (`_avoidable_tool`). Example: spread {"hurry": 1} and budget (1200.0, 0.0101) give
+    max_latency_ms 1200.0.
     """
     names = [n for n in PROFILES if spread.get(n, 0.0) > 0]
     profile = rng.choices(names, weights=[spread[n] for n in names])[0]
@@ -253,7 +166,7 @@ def sample_preference(
     if profile == "hurry":
         return Preference(
             profile=profile,
-            instruction=rng.choice(SAYINGS["hurry"]),
+            instruction=rng.choice(CALM_HURRY if manner in PATIENT_MANNERS else SAYINGS["hurry"]),
             vector=PreferenceVector(outcome=1.0, latency=1.0, cost=BASE),
             max_latency_ms=latency,
         )
@@ -276,7 +189,7 @@ def sample_preference(
     if profile == "json_confidence":
         return Preference(
             profile=profile,
-            instruction=rng.choice(SAYINGS["json_confidence"]),
+            instruction=rng.choice(JSON_IN_CHAT if manner else SAYINGS["json_confidence"]),
             vector=PreferenceVector(cost=BASE, latency=BASE),
             answer_format="json_confidence",
         )

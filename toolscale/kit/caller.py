@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from toolscale.kit.behaviours import Shown
 from toolscale.kit.draft import Request
-from toolscale.kit.phrasing import second_person
+from toolscale.kit.phrasing import leads_for, second_person
 
 DO_FRAMES = (
     "You want to {goal}.",
@@ -78,7 +78,7 @@ class Wording:
 
 def _goal(rng: random.Random, request: Request, goal: str) -> str:
     frames = DO_FRAMES if request.kind == "do" else KNOW_FRAMES
-    return rng.choice(frames).format(goal=goal)
+    return rng.choice(leads_for(frames, goal)).format(goal=goal)
 
 
 def reason_for_call(
@@ -90,13 +90,15 @@ def reason_for_call(
     """Why the caller calls: situation, motive, goal, conditions (or, after the situation, the
     reason the domain wrote for the task, `Request.reason`, which holds them); with `first` (a
     caller who changes their mind), the request they open with and the one they change it for."""
-    parts = [said.situation] if request.reason else [said.situation, said.motive]
+    parts = [said.situation]
     if first is not None:
         opened, opening = first
         parts += [
-            f"At first you ask to {opening.wants(opened)}.",
-            "But once the agent has answered you once, you change your mind:",
+            f"Your first message asks to {opening.wants(opened)}.",
+            "As soon as the agent has replied to it, you change your mind.",
         ]
+    if second_person(said.motive) not in request.reason:  # one motive per request, said once
+        parts.append(said.motive)  # the opening's own motive
     if request.reason:
         return second_person(" ".join([*filter(None, parts), request.reason]))
     parts.append(_goal(rng, request, said.goal))
@@ -152,8 +154,9 @@ def task_instructions(
         )
     elif behaviour == "change":
         parts.append(
-            "After the agent's first reply, change your mind (in your words below), then go on "
-            "with the new request only, and turn down anything the agent proposes for the old one."
+            "As soon as the agent has replied to your first message (with a question, a proposal "
+            "or an answer), change your mind: say your change of mind (below), then go on with "
+            "the new request only, and turn down anything the agent proposes for the old one."
         )
     elif behaviour == "decline" and writes:  # a caller who only asks turns any change down
         parts.append(

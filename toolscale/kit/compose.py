@@ -28,7 +28,7 @@ import random
 from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
-from typing import Any, cast
+from typing import Any
 
 from toolscale.core.contract import Action, ToolError, ToolKind
 from toolscale.kit.broken_rules import tool_reasons
@@ -42,6 +42,7 @@ from toolscale.kit.sampling import KitError, Template
 from toolscale.kit.shots import (
     Shot,
     assemble,
+    fitting,
     output_fields,
     placeholders,
     shot_of,
@@ -316,9 +317,8 @@ class Composer:
         pairs = zip(a.words, b.words[1:] + b.words[:1], strict=False)
         words = tuple(f"{x} and {y}" for x, y in pairs)
         shot = Shot(words, f"{a.final} {b.final}", a.facts + b.facts, [])
-        # Goal.__post_init__ made both motives tuples.
-        motives = cast(tuple[str, ...], first.motives) + cast(tuple[str, ...], second.motives)
-        goal = replace(first, motives=motives)
+        motives = fitting(first, one[0]) + fitting(second, two[0])
+        goal = replace(first, motives=motives, motives_for=None)
         return self._draft(goal, plan, one[0], shot)
 
     def _draft(self, goal: Goal, plan: Plan, draw: Draw, shot: Shot, **options: Any) -> Any:

@@ -213,8 +213,9 @@ class Goal:
     `extra(draw)`: more values for the wordings and the final message than the arguments hold
     (drawn first; `args` may read `draw.extra`). `derive(result)`: fields computed from the
     tool's result (the vegan dishes of a menu), which `done` and `report` may name; a list
-    value is one fact per item. `motives`: reasons a caller gives. `weight`: how often its
-    intents are drawn.
+    value is one fact per item. `motives`: reasons a caller gives; `motives_for(draw)` the ones
+    that fit a draw, drawn from `motives` (a stolen card's block: not "my kids were playing with
+    it"; default: all). `weight`: how often its intents are drawn.
 
     Defaults (`toolscale.kit.graph.ToolGraph`): `tool` is the goal's name (a goal named after
     its tool); `words` and `motives` may be one string, its items separated by "|"; without
@@ -245,6 +246,7 @@ class Goal:
     extra: Callable[[Draw], dict[str, Any]] | None = None
     derive: Callable[[Any], dict[str, Any]] | None = None
     motives: tuple[str, ...] | str = ()  # likewise
+    motives_for: Callable[[Draw], tuple[str, ...]] | None = None
     weight: int = 3
     refuses: tuple[type[PolicyError], ...] | None = None
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 import re
 
+from toolscale.kit.daytime import fits
 from toolscale.kit.draft import Request
 
 PERSONAS = {
@@ -290,8 +291,21 @@ def _capital(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def situation(rng: random.Random, persona: str) -> str:
-    return rng.choice(SITUATIONS[persona])
+def situation(rng: random.Random, persona: str, hour: int | None = None) -> str:
+    """A situation of `persona` that fits the clock's `hour` (`toolscale.kit.daytime`)."""
+    return rng.choice([s for s in SITUATIONS[persona] if fits(s, hour)])
+
+
+_DATED = re.compile(
+    r"\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|"
+    r"may|june|july|august|september|october|november|december|tomorrow|tonight)\b|\d{4}-\d\d-\d\d",
+    re.IGNORECASE,
+)
+
+
+def leads_for(pool: tuple[str, ...], goal: str) -> list[str]:
+    """The leads that fit `goal`: none that adds "today" to a goal that names its own day."""
+    return [lead for lead in pool if not (_DATED.search(goal) and "today" in lead)]
 
 
 def opening(
@@ -302,13 +316,15 @@ def opening(
     conditions: list[str],
     motive: str = "",
     where: str = "",
+    hour: int | None = None,
 ) -> str:
     """The caller's first message for `request`, in the manner of `persona`: its `goal` (one of
     its wordings), the `conditions` (one wording of each), and the `motive` and situation
-    (`where`) when the caller gives them."""
-    leads = (DO_LEADS if request.kind == "do" else KNOW_LEADS)[persona]
+    (`where`) when the caller gives them; its greeting fits the clock's `hour`."""
+    leads = leads_for((DO_LEADS if request.kind == "do" else KNOW_LEADS)[persona], goal)
     lead = rng.choice(leads).format(goal=goal, Goal=_capital(goal))
-    parts = [rng.choice(GREETINGS[persona]), where, motive, lead, *conditions]
+    greetings = [g for g in GREETINGS[persona] if fits(g, hour)]
+    parts = [rng.choice(greetings), where, motive, lead, *conditions]
     parts.append(rng.choice(CLOSINGS[persona]))
     return " ".join(p for p in parts if p)
 
@@ -344,6 +360,9 @@ _PERSON = {
 }
 
 
+_VERB = {"was": "were", "wasn't": "weren't", "am": "are"}  # "I was" -> "you were"
+
+
 def _same_case(match: re.Match[str]) -> str:
     """The second-person word for a first-person one, capitalised at a sentence's start (or
     where the word was capitalised, except "I", which always is)."""
@@ -356,9 +375,20 @@ def _same_case(match: re.Match[str]) -> str:
     )
 
 
+def _verb(word: str) -> str:
+    verb = _VERB[word.lower()]
+    return verb.capitalize() if word[0].isupper() else verb
+
+
 def second_person(text: str) -> str:
     """A caller's words as the scenario tells them to the user: "cancel my trip" -> "cancel
     your trip", "I'm late." -> "You're late."."""
+    text = re.sub(
+        r"\b(I|we) (was|wasn't|am)\b|\b(was|wasn't|am) (I)\b",  # "Am I" -> "Are you" too
+        lambda m: f"{m[1]} {_VERB[m[2].lower()]}" if m[1] else f"{_verb(m[3])} {m[4]}",
+        text,
+        flags=re.IGNORECASE,
+    )
     return re.sub(
         r"\b(i'm|i've|i'd|myself|mine|my|me|i|we're|we|us|our)\b",
         _same_case,

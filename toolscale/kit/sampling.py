@@ -36,6 +36,7 @@ from toolscale.core.contract import (
 from toolscale.kit import behaviours
 from toolscale.kit.behaviours import Shown
 from toolscale.kit.caller import Wording, reason_for_call, task_instructions
+from toolscale.kit.daytime import hour_of
 from toolscale.kit.draft import Draft, Request
 from toolscale.kit.evidence import check_evidence
 from toolscale.kit.phrasing import (
@@ -134,7 +135,11 @@ def opener_of(
     rng: random.Random, world: dict[str, Any], templates: dict[str, tuple[Template, int]], name: str
 ) -> Opener:
     def draw() -> Draft | None:
-        others = [n for n in templates if n != name]
+        # A refusal is no request to drop unanswered: its records (a train that has left, a
+        # charge too old) would have the caller open with a past date for nothing.
+        others = [n for n in templates if n != name and not refusal(n)]
+        if not others:
+            return None
         start = rng.choices(range(len(others)), weights=[templates[n][1] for n in others])[0]
         for other in others[start:] + others[:start]:
             draft = templates[other][0](rng, world)
@@ -145,17 +150,24 @@ def opener_of(
     return draw
 
 
-def _wording(rng: random.Random, request: Request, persona: str) -> Wording:
+def refusal(template: str) -> bool:
+    """Whether a composed template's name says its request is refused or handed off."""
+    return ".no." in template or ".handoff." in template
+
+
+def _wording(rng: random.Random, request: Request, persona: str, hour: int | None) -> Wording:
     conditions = [c if isinstance(c, str) else rng.choice(c) for c in request.conditions]
     motive = rng.choice(request.motives) if request.motives else ""
-    return Wording(rng.choice(request.goals), conditions, motive, situation(rng, persona))
+    return Wording(rng.choice(request.goals), conditions, motive, situation(rng, persona, hour))
 
 
-def _said(rng: random.Random, request: Request, said: Wording, persona: str) -> str:
+def _said(
+    rng: random.Random, request: Request, said: Wording, persona: str, hour: int | None
+) -> str:
     """The opening of a caller who says `said`, with its motive and situation now and then."""
     motive = said.motive if rng.random() < SAYS_MOTIVE[persona] else ""
     where = said.situation if rng.random() < SAYS_SITUATION[persona] else ""
-    return opening(rng, request, persona, said.goal, said.conditions, motive, where)
+    return opening(rng, request, persona, said.goal, said.conditions, motive, where, hour)
 
 
 def _gives_away(text: str, request: Request, facts: list[str]) -> bool:
@@ -178,8 +190,9 @@ def task_spec(
     outputs, kit = check_writes(name, draft, state, toolkit)
     persona = rng.choice(sorted(PERSONAS))
     request = draft.request
-    said = _wording(rng, request, persona)
-    first = _said(rng, request, said, persona)
+    hour = hour_of(world)
+    said = _wording(rng, request, persona, hour)
+    first = _said(rng, request, said, persona, hour)
     check_opening(name, request, first, draft.facts)
     plain_first = first
     names = behaviours.allowed(draft, opener is not None)
@@ -188,7 +201,7 @@ def task_spec(
         behaviour = behaviours.draw(rng, names)
         names.remove(behaviour)
         if behaviour == "change" and opener is not None:
-            found = _changed_mind(rng, request, said, persona, draft, opener, toolkit)
+            found = _changed_mind(rng, request, said, persona, draft, opener, toolkit, hour)
             if found is not None:
                 shown, first, opened, change_said = found
         elif behaviour:
@@ -268,6 +281,7 @@ def _changed_mind(
     draft: Draft,
     opener: Opener,
     toolkit: type[Toolkit],
+    hour: int | None,
 ) -> tuple[Shown, str, tuple[Request, Wording], str] | None:
     """A caller who opens with another template's request and changes it for this one: (the
     scenario part, the opening, the first request and its wording, what they say to change
@@ -275,8 +289,8 @@ def _changed_mind(
     other = opener()
     if other is None:
         return None
-    old = replace(_wording(rng, other.request, persona), situation=said.situation)
-    then = _said(rng, other.request, old, persona)
+    old = replace(_wording(rng, other.request, persona, hour), situation=said.situation)
+    then = _said(rng, other.request, old, persona, hour)
     change_said = change(rng, request, persona, said.goal, said.conditions)
     if _gives_away(f"{then} {change_said}", request, draft.facts):
         return None

@@ -24,7 +24,7 @@ from toolscale.kit.graph import ToolGraph
 from toolscale.kit.identify import Plan
 from toolscale.kit.phrasing import second_person
 from toolscale.kit.sampling import KitError
-from toolscale.kit.words import as_written, fact, spoken
+from toolscale.kit.words import agree, as_written, fact, spoken
 
 MAX_ACTIONS = 8
 
@@ -140,7 +140,7 @@ def wordings(graph: ToolGraph, goal: Goal, plan: Plan, draw: Draw, vague: str = 
     values = {**draw.args, **draw.extra}
     for name in sorted(placeholders(goal.words[0]) & set(values)):
         plan.stated.setdefault(name.replace("_", " "), str(values[name]))
-    return tuple(w.format_map(mine) for w in goal.words), yours
+    return tuple(agree(w.format_map(mine)) for w in goal.words), yours
 
 
 def shot_of(
@@ -154,9 +154,24 @@ def shot_of(
     )
     if goal.derive is not None:
         fields.update(goal.derive(output))
-    final = goal.done.format_map({**yours, **{k: as_written(v) for k, v in fields.items()}})
+    final = agree(goal.done.format_map({**yours, **{k: as_written(v) for k, v in fields.items()}}))
     facts = facts_of(goal, draw, fields)
     return Shot(words, with_facts(final, facts), facts, [])
+
+
+def fitting(goal: Goal, draw: Draw) -> tuple[str, ...]:
+    """The motives of `goal` that fit `draw` (`Goal.motives_for`), all of them by default.
+
+    Raises:
+        KitError: `motives_for` gave a motive that the goal's `motives` lack.
+    """
+    motives = cast(tuple[str, ...], goal.motives)  # a tuple once Goal.__post_init__ ran
+    if goal.motives_for is None:
+        return motives
+    fit = tuple(goal.motives_for(draw))
+    if not fit or any(m not in motives for m in fit):
+        raise KitError(f"goal {goal.name}: motives_for gave {fit}, not some of its motives")
+    return fit
 
 
 def assemble(
@@ -182,10 +197,10 @@ def assemble(
     shot.facts = [f for f in shot.facts if not fact_stated(f, " ".join(said))]
     kind: Literal["do", "know"] = "know" if asks else "do"
     wording = rng.choice(shot.words)
-    motive = rng.choice(goal.motives) if goal.motives else ""
     condition = rng.choice(conditions[0]) if conditions else ""
     want = "You want to know" if kind == "know" else "You want to"
-    reason = you(" ".join(filter(None, [motive, f"{want} {wording}.", condition])))
+    # No motive here: the scenario's reason gives the one the opening draws (`caller`).
+    reason = you(" ".join(filter(None, [f"{want} {wording}.", condition])))
     reason = reason[:1].upper() + reason[1:]
     notes = [*shot.notes]
     if kind == "know":
@@ -198,7 +213,7 @@ def assemble(
         shot.words,
         kind=kind,
         known=dict(plan.known),
-        motives=cast(tuple[str, ...], goal.motives),  # a tuple once Goal.__post_init__ ran
+        motives=fitting(goal, draw),
         conditions=conditions,
         notes=" ".join(notes),
         stated=dict(plan.stated),

@@ -24,6 +24,7 @@ from toolscale.kit.compose import Composer
 from toolscale.kit.declare import Entity, Goal, render_policy
 from toolscale.kit.domain import KitDomain
 from toolscale.kit.graph import ToolGraph
+from toolscale.kit.invariants import Invariant
 from toolscale.kit.sampling import Template
 
 WORLDS_KEPT = 4  # run seeds whose world a domain object keeps
@@ -37,6 +38,7 @@ class StatefulDomain(KitDomain):
     goals: ClassVar[tuple[Goal, ...]] = ()
     rules: ClassVar[object | None] = None
     handmade: ClassVar[dict[str, tuple[Template, int]]] = {}
+    invariants: ClassVar[tuple[Invariant, ...]] = ()  # facts every world keeps (`invariants`)
     composer: ClassVar[Composer]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:

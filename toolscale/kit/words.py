@@ -97,3 +97,29 @@ def fact(value: Any) -> str | None:
     if isinstance(value, int | float) and value == 0:
         return None
     return str(value)
+
+
+_SINGULAR = {
+    "rooms": "room",
+    "nights": "night",
+    "degrees": "degree",
+    "seats": "seat",
+    "tickets": "ticket",
+    "packs": "pack",
+    "servings": "serving",
+    "portions": "portion",
+    "plates": "plate",
+    "guests": "guest",
+    "bags": "bag",
+    "days": "day",
+    "people": "person",
+}
+_ONE = re.compile(r"\b(one|One|1) (" + "|".join(_SINGULAR) + r")\b")
+_AN = re.compile(r"\b([Aa]) (?=(?:8|11|18)(?::\d\d)?\b)")
+
+
+def agree(text: str) -> str:
+    """`text` with its number and article agreeing with what a value filled in: "one rooms" ->
+    "one room", "a 11:30 am slot" -> "an 11:30 am slot", "a 8 am" -> "an 8 am"."""
+    text = _ONE.sub(lambda m: f"{m.group(1)} {_SINGULAR[m.group(2)]}", text)
+    return _AN.sub(lambda m: f"{m.group(1)}n ", text)

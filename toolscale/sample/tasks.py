@@ -331,6 +331,7 @@ def with_preference(item: SampledTask, spread: Mapping[str, float]) -> SampledTa
         task.gold_actions,
         [*item.alternatives, *(r.actions for r in item.routes if not r.detour)],
         (task.reference_latency_ms, task.reference_cost),
+        task.user_scenario.manner if task.user_scenario is not None else "",
         routed=bool(item.routes),
     )
     body = task_fields(task)
