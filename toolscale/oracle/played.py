@@ -192,10 +192,12 @@ def _expected(
         table = scores(task, played, rubric, odds)
         pick = expected_best(table)
         if pick == chosen:
-            break
+            break  # the table is the gold's as it stands
         chosen = pick
         task = _as_gold(base, played[chosen], table[chosen], {})
-    return chosen, scores(task, played, rubric, odds)
+    else:
+        table = scores(task, played, rubric, odds)
+    return chosen, table
 
 
 async def with_oracle(
@@ -215,11 +217,12 @@ async def with_oracle(
         table = scores(task, played, rubric)
         pick = best(table)
         if pick == chosen or pick in seen:
-            break
+            break  # the table is the gold's as it stands
         seen.append(pick)
         chosen = pick
         task = _as_gold(base, played[chosen], table[chosen], {})
-    table = scores(task, played, rubric)
+    else:
+        table = scores(task, played, rubric)
     hoped, expected_table = _expected(base, played, rubric, item.route_odds)
     oracle = played[chosen]
     extra = {
