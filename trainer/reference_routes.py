@@ -1,13 +1,14 @@
 """The reference rows of an evaluation: the oracle and every fixed route, played at each task.
 
-Each task is rebuilt from its (domain, seed, index) as `toolscale validate` rebuilds it (the run's
-price schedules, tool dropout and profile spread from run.json, then
+Each task is rebuilt from its (domain, seed, index) as `toolscale validate` rebuilds it (the
+run's price schedules, tool dropout and profile spread from run.json, then
 `toolscale.oracle.played.with_oracle`) and must equal its stored row, route table included; then
-every route it admits is played in the sandbox and judged by the run's Rubric with the oracle
-route as gold (`oracle.play`, `oracle.scores`): the machinery that chose the oracle when the data
-was made. One more attempt is played at every task: declining (no call, an answer saying the
-route does not apply), which is what a fixed route does at a task that does not admit it. A task
-without routes (a stateful one) has its gold route only, so every fixed route declines there.
+every route it admits is played in the sandbox (once: the rebuild's outcomes are reused) and
+judged by the run's Rubric with the oracle route as gold (`oracle.play`, `oracle.scores`): the
+machinery that chose the oracle when the data was made. One more attempt is played at every
+task: declining (no call, an answer saying the route does not apply), which is what a fixed
+route does at a task that does not admit it. A task without routes (a stateful one) has its gold
+route only, so every fixed route declines there.
 
 The reference policies:
 - `oracle`: the task's oracle route;
@@ -89,9 +90,8 @@ async def play_task(
         )
     try:
         sampled = await sample_in(pool, task.domain, task.seed, task.index)
-        item = await oracle.with_oracle(
-            prepare(sampled, settings.economics, settings.profiles), pool, rubric
-        )
+        prepared = prepare(sampled, settings.economics, settings.profiles)
+        item = await oracle.with_oracle(prepared, pool, rubric, settings.detours)
     except SandboxError as exc:
         raise ConfigError(f"cannot rebuild task {task.id}: {exc}") from None
     if item.task != task:
@@ -103,7 +103,7 @@ async def play_task(
         )
     declined = Route(DECLINED, [], DECLINE_TEXT, detour=True)
     item = replace(item, routes=[*item.routes, declined])
-    played = await oracle.play(item, pool, rubric)
+    played = await oracle.play(item, pool, rubric)  # what the rebuild played is not run again
     table = oracle.scores(item.task, played, rubric)
     return PlayedTask(task, tuple((p.route, s) for p, s in zip(played, table, strict=True)))
 

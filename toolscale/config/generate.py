@@ -57,6 +57,12 @@ class GenerateConfig(TeacherOptions):
     )
     teacher: str = option("reference", help="Who plays the agent: reference, openai or local.")
     detours: bool = option(False, help="Also play correct but costlier routes.")
+    # The verifier replays what a model did; the pipeline's own routes (the reference teacher's,
+    # the oracle's) ran on a fresh state already, their outcomes being that replay. This replays
+    # them too: a check that the sandbox gives the same outcomes twice. Changes no row.
+    double_check: bool = option(
+        False, help="Replay the reference and oracle routes in the verifier too (a check)."
+    )
     seed: int = option(0, help="Run seed; every task derives from it.")
     resume: bool = option(False, help="Continue an interrupted run in --out.")
     # With --resume: redo the chunks of a domain whose code changed since they were made

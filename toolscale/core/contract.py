@@ -267,9 +267,10 @@ class Route:
     """One way to solve a task that the reference teacher can play, named for what it does
     ("calculator", "code_executor", "expert-2", "search+calculator"). `final_message` is what the
     agent ends with; None relays the answer of the route's last call (an expert's reply).
-    A `detour` is a route a careful agent would not choose (a mistake it then corrects, a
-    dearer way, a cheap route that gets the answer wrong); the oracle scores it like the others
-    (`toolscale.oracle.played`), and the reference teacher plays it with `--detours`.
+    A `detour` is a route a careful agent would not choose, and one that is never the best: a
+    mistake it then corrects or a dearer way (another route's calls and more), or a cheap route
+    that gets the answer wrong by construction. The oracle scores it like the others, and the
+    reference teacher plays it, with `--detours` (`toolscale.oracle.played`).
     A route that asks an expert rests on its last expert's answer (its chance of being right is
     that expert's, `toolscale.sample.odds`) unless it is `checked`: it then works the answer out
     with other tools, whatever the expert said."""

@@ -107,13 +107,20 @@ class Task(BaseModel):
     # policy can know to be best from what it sees (the SFT label); "" for other tasks.
     expected_route: str = ""
 
-    def to_row(self, worlds: Mapping[str, dict[str, Any]] | None = None) -> dict[str, Any]:
+    def to_row(
+        self,
+        worlds: Mapping[str, dict[str, Any]] | None = None,
+        own_patch: list[dict[str, Any]] | None = None,
+    ) -> dict[str, Any]:
         """The dataset row. A task on a world stores its state as a JSON Patch against it, so
-        `worlds` (id -> state, e.g. a `toolscale.sample.worlds.WorldStore`) must hold that world."""
+        `worlds` (id -> state, e.g. a `toolscale.sample.worlds.WorldStore`) must hold that world;
+        `own_patch` is that patch when the caller knows it (the task's own changes, kept from
+        where its state was made: `toolscale.sample.tasks.own_patch`), else it is computed."""
         if self.world:  # the state is not dumped (copied) only to be replaced by its patch
             world = _world(worlds, self.world)
             row = self.model_dump(exclude={"initial_state"})
-            row["initial_state"] = patch.diff(world, self.initial_state)
+            known = own_patch is not None
+            row["initial_state"] = own_patch if known else patch.diff(world, self.initial_state)
         else:
             row = self.model_dump()
         for key in TASK_JSON:

@@ -41,20 +41,26 @@ class JudgedAttempt(Attempt, Labelled, Protocol):
 class Rubric:
     """How one run judges its attempts: the reward config, the teacher's price ($ per 1M prompt
     and completion tokens; it prices `teacher_cost`, not the reward) and, for tau2 tasks whose
-    reward basis needs it, the NL-assertion judge."""
+    reward basis needs it, the NL-assertion judge. An attempt whose calls the pipeline itself
+    ran on a fresh state (`grounded`: a reference or oracle route) is not replayed again for
+    its grounding, its outcomes being that replay; `double_check` replays it all the same (a
+    check that the sandbox gives the same outcomes twice)."""
 
     reward: RewardConfig
     teacher_price: tuple[float, float] = (0.0, 0.0)
     assertions: Assertions | None = None
+    double_check: bool = False
 
     async def verdict(self, task: Task, attempt: Attempt, pool: SandboxPool) -> Verdict:
         """A failure the attempt already carries (a teacher's, on a draft; a stored trace is
-        judged again from its transcript), else `verify`'s verdict, then, for a verified attempt,
-        the assertion judge's when there is one."""
+        judged again from its transcript), else `verify`'s verdict (replayed unless the attempt
+        is `grounded`, see the class), then, for a verified attempt, the assertion judge's when
+        there is one."""
         failure = getattr(attempt, "failure", None)
         if failure is not None:
             return Verdict(False, failure[0], [failure[1]])
-        verdict = await verify(task, attempt, pool)
+        replay = self.double_check or not getattr(attempt, "grounded", False)
+        verdict = await verify(task, attempt, pool, replay)
         if verdict.verified and self.assertions is not None:
             verdict = await self.assertions.verdict(task, attempt.messages)
         return verdict

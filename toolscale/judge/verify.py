@@ -217,8 +217,10 @@ def preference_problems(
     return violations(task.preference, calls_per_tool, attempt.final_answer, *totals)
 
 
-async def verify(task: Task, attempt: Attempt, pool: SandboxPool) -> Verdict:
-    """The verdict on one attempt; `failure_stage` names the first stage that failed."""
+async def verify(task: Task, attempt: Attempt, pool: SandboxPool, replay: bool = True) -> Verdict:
+    """The verdict on one attempt; `failure_stage` names the first stage that failed. With
+    `replay` off, grounding holds without a replay: for an attempt whose calls the pipeline
+    itself just ran on a fresh state (`toolscale.judge.rubric`), whose outcomes are the replay."""
     if task.domain_version != get_domain(task.domain).version:
         raise ConfigError(
             f"task {task.id} was made by {task.domain} {task.domain_version}, but "
@@ -234,7 +236,7 @@ async def verify(task: Task, attempt: Attempt, pool: SandboxPool) -> Verdict:
     ]
     if broken:
         return Verdict(False, "execution", broken)
-    problems = await grounding_problems(task, attempt, pool)
+    problems = await grounding_problems(task, attempt, pool) if replay else []
     if problems:
         return Verdict(False, "grounding", problems)
     problems = outcome_problems(task, attempt)

@@ -35,8 +35,9 @@ def expected(
     when it rests on an expert, else None; `reward`: its played reward_total)."""
     if odds is None:
         return {"p_right": 1.0 if verified else 0.0, "expected_reward": reward}
-    right = rubric.measure(task, draft, True)[1]["reward_total"]
-    wrong = rubric.measure(task, draft, False)[1]["reward_total"]
+    # the route as played is one of the two: its reward is known
+    right = reward if verified else rubric.measure(task, draft, True)[1]["reward_total"]
+    wrong = rubric.measure(task, draft, False)[1]["reward_total"] if verified else reward
     return {"p_right": odds, "expected_reward": odds * right + (1.0 - odds) * wrong}
 
 

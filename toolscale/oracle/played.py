@@ -1,10 +1,14 @@
 """The oracle route of a task: play every route it admits, judge each, make the best the gold.
 
 A task whose domain offers routes (`TaskSpec.routes`: each tool, each expert alias, the
-combinations the task admits, and the detours) gets them all played through the sandbox, as the
-reference teacher plays them (`toolscale.play.reference.route_draft`), judged by the verifier
-and labelled by the run's rubric (`toolscale.judge.rubric`: the reward functions themselves,
-under the task's own prices and preference). The best route is the highest
+combinations the task admits, and the detours) gets every route that can be best played through
+the sandbox once, as the reference teacher plays them (`toolscale.play.reference.route_draft`:
+its outcomes are the verifier's grounding, and the reference teacher reuses them), judged by the
+verifier and labelled by the run's rubric (`toolscale.judge.rubric`: the reward functions
+themselves, under the task's own prices and preference). A detour is never best (a mistake then
+corrected, another route's calls and more, or an answer wrong by construction:
+`toolscale.core.contract.Route`), so the detours are played, and get rows in the route table,
+only under `--detours`. The best route is the highest
 `reward_total` among the verified routes that keep the preference's hard constraints (among the
 verified ones when none keeps them; the task's own gold when none verifies), ties going to fewer
 calls, then lower cost, then the name.
@@ -59,34 +63,42 @@ class PlayedRoute:
     verdict: Verdict
 
 
-def candidates(item: SampledTask) -> list[Route]:
-    """The task's gold route (named `gold_route`) and every other route it admits."""
+def candidates(item: SampledTask, detours: bool = True) -> list[Route]:
+    """The task's gold route (named `gold_route`) and every other route it admits, its detours
+    only with `detours`."""
     gold = [Action(a["name"], a["arguments"]) for a in item.task.gold_actions]
     routes = [Route(item.gold_route, gold, item.final_message), *item.routes]
     names = [r.name for r in routes]
     if len(set(names)) != len(names):
         raise ValueError(f"{item.task.domain} task {item.task.index}: route names repeat: {names}")
-    return routes
+    return [r for r in routes if detours or not r.detour]
 
 
-async def play(item: SampledTask, pool: SandboxPool, rubric: Rubric) -> list[PlayedRoute]:
-    """Every candidate route run on a fresh state and judged by the verifier, concurrently."""
+async def play(
+    item: SampledTask, pool: SandboxPool, rubric: Rubric, detours: bool = True
+) -> list[PlayedRoute]:
+    """Every candidate route run on a fresh state and judged by the verifier, concurrently; a
+    route already played at this task (`SampledTask.route_outcomes`) is not run again."""
     task = item.task
 
     async def one(attempt: int, route: Route) -> PlayedRoute:
         if attempt == 0 and len(item.gold_outcomes) == len(route.actions):
             outcomes, final_hash = item.gold_outcomes, task.expected_state_hash
+        elif route.name in item.route_outcomes:
+            outcomes, final_hash = item.route_outcomes[route.name]
         else:
             calls = [(a.name, a.arguments) for a in route.actions]
             outcomes, final_hash = await pool.replay(task.domain, state_json(task), calls)
         draft = route_draft(
             task, route.name, attempt, route.actions, route.final_message, outcomes, final_hash
         )
+        draft.grounded = True  # its calls ran just now, or when the task was built
         return PlayedRoute(
             route, outcomes, final_hash, draft, await rubric.verdict(task, draft, pool)
         )
 
-    return list(await asyncio.gather(*(one(i, r) for i, r in enumerate(candidates(item)))))
+    routes = candidates(item, detours)
+    return list(await asyncio.gather(*(one(i, r) for i, r in enumerate(routes))))
 
 
 def scores(
@@ -180,29 +192,37 @@ def _expected(
         table = scores(task, played, rubric, odds)
         pick = expected_best(table)
         if pick == chosen:
-            break
+            break  # the table is the gold's as it stands
         chosen = pick
         task = _as_gold(base, played[chosen], table[chosen], {})
-    return chosen, scores(task, played, rubric, odds)
+    else:
+        table = scores(task, played, rubric, odds)
+    return chosen, table
 
 
-async def with_oracle(item: SampledTask, pool: SandboxPool, rubric: Rubric) -> SampledTask:
+async def with_oracle(
+    item: SampledTask, pool: SandboxPool, rubric: Rubric, detours: bool = False
+) -> SampledTask:
     """The task with its oracle route as the gold route, and `oracle_route`, `oracle_reward`
-    and `route_table` set; a task whose domain offers no routes is returned as it is."""
+    and `route_table` set; a task whose domain offers no routes is returned as it is. Only the
+    routes that can be best are played (a detour never is), and the detours too with `detours`
+    (`--detours`: their rows in the route table); `routes` keeps every route but the oracle's,
+    and `route_outcomes` what each played one returned."""
     if not item.routes:
         return item
-    played = await play(item, pool, rubric)
+    played = await play(item, pool, rubric, detours)
     base = fitted(item, _facts(item.task, played, rubric))
     task, chosen, seen = base, -1, []
     for _ in range(MAX_ROUNDS):
         table = scores(task, played, rubric)
         pick = best(table)
         if pick == chosen or pick in seen:
-            break
+            break  # the table is the gold's as it stands
         seen.append(pick)
         chosen = pick
         task = _as_gold(base, played[chosen], table[chosen], {})
-    table = scores(task, played, rubric)
+    else:
+        table = scores(task, played, rubric)
     hoped, expected_table = _expected(base, played, rubric, item.route_odds)
     oracle = played[chosen]
     extra = {
@@ -223,7 +243,7 @@ async def with_oracle(item: SampledTask, pool: SandboxPool, rubric: Rubric) -> S
         task=identified(task_fields(task), item.state_digest),
         final_message=final,
         gold_outcomes=oracle.outcomes,
-        routes=[p.route for i, p in enumerate(played) if i != chosen],
+        routes=[r for r in candidates(item) if r.name != oracle.route.name],
         gold_route=oracle.route.name,
         route_outcomes={p.route.name: (p.outcomes, p.final_hash) for p in played},
     )

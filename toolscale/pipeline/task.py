@@ -35,7 +35,12 @@ class ChunkResult:
 
 def rubric_of(config: GenerateConfig, assertions: AssertionJudge | None = None) -> Rubric:
     """How the run judges its attempts (`toolscale.judge.rubric`)."""
-    return Rubric(config.reward, (config.teacher_price_in, config.teacher_price_out), assertions)
+    return Rubric(
+        config.reward,
+        (config.teacher_price_in, config.teacher_price_out),
+        assertions,
+        config.double_check,
+    )
 
 
 async def run_task(
@@ -55,7 +60,8 @@ async def run_task(
             if config.tasks_from is not None
             else await sample_in(pool, domain, config.seed, index)
         )
-        item = await with_oracle(prepare(sampled, economics, config.profiles), pool, rubric)
+        prepared = prepare(sampled, economics, config.profiles)
+        item = await with_oracle(prepared, pool, rubric, config.detours)
     except SandboxError as exc:
         failure = exc.failure
         message = failure.message.removeprefix(f"{domain} task {index}: ")
@@ -68,7 +74,7 @@ async def run_task(
         )
         result.stats = RunStats.sample_failure(error)
         return result
-    result.tasks.append(item.task.to_row(store))
+    result.tasks.append(item.task.to_row(store, item.state_patch))
     drafts = await teacher.attempts(item, pool)
     # An attempt with a crashed call shows a tool's bug, not the model's: it is no data.
     crashes = [c for d in drafts for c in d.crashes]

@@ -121,8 +121,8 @@ class ReferenceTeacher:
         task = item.task
         # The gold route ran when the task was built (on a fresh copy of the same state, in a
         # worker, as a replay runs it): its outcomes and final hash are the task's own; so did
-        # every route the oracle played (`item.route_outcomes`). Each attempt is still verified
-        # by its own replay.
+        # every route the oracle played (`item.route_outcomes`), and the rest run here: every
+        # attempt is grounded, so the verifier does not replay it again (`Rubric`).
         built = len(item.gold_outcomes) == len(task.gold_actions) and task.expected_state_hash
         drafts = []
         for attempt, (variant, actions, final) in enumerate(_routes(item, self.detours)):
@@ -133,5 +133,7 @@ class ReferenceTeacher:
             else:  # known in advance: one request (a fresh state, every call, the final hash)
                 calls = [(a.name, a.arguments) for a in actions]
                 outcomes, final_hash = await pool.replay(task.domain, state_json(task), calls)
-            drafts.append(route_draft(task, variant, attempt, actions, final, outcomes, final_hash))
+            draft = route_draft(task, variant, attempt, actions, final, outcomes, final_hash)
+            draft.grounded = True
+            drafts.append(draft)
         return drafts

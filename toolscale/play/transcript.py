@@ -40,6 +40,10 @@ class Transcript:
     # Calls that crashed, with their traceback: a bug in a tool, so the run holds the attempt
     # back from the data and fails (toolscale.pipeline.generate).
     crashes: list[DomainError] = field(default_factory=list)
+    # Whether the pipeline itself ran this attempt's calls, in order, on a fresh copy of the
+    # task's state (a route the reference teacher or the oracle plays): its outcomes are then
+    # the grounding, and the verifier replays only what a model did (`toolscale.judge.rubric`).
+    grounded: bool = False
 
 
 class Teacher(Protocol):

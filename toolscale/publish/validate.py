@@ -1,20 +1,19 @@
 """`toolscale validate`: re-check every row of an output folder and name the rows that fail.
 
-Tasks are rebuilt from (domain, seed, index) with the run's price schedules, tool dropout and
-profile spread (all in run.json) and must equal the stored row, price table and reference cost
-included, so a tampered price table is caught here and a tampered cost by the metrics check.
-A synthesized task (`toolscale synthesize`), which no sampler rebuilds, is checked from its
-stored content: its gold actions re-executed on its stored state must reach its stored final
-state hash, and the rest is derived again from them (`toolscale.sample.stored`).
+Tasks are rebuilt from (domain, seed, index) with the run's price schedules, tool dropout,
+profile spread and `--detours` (all in run.json) and must equal the stored row, price table and
+reference cost included, so a tampered price table is caught here and a tampered cost by the
+metrics check. A synthesized task (`toolscale synthesize`), which no sampler rebuilds, is
+checked from its stored content: its gold actions re-executed on its stored state must reach its
+stored final state hash, and the rest is derived again from them (`toolscale.sample.stored`).
 Every trace and rejected row must parse, carry its content id, point at a stored task, carry the
 metrics its calls give, and get the same verdict again — which replays every call on a fresh
 state (grounding). The NL-assertion judge of tau2 tasks (`toolscale.tau2.nl_assertions`) is not
 asked again: a row it rejected (stage "judge", or "outcome" for unmet assertions only) must pass
-every other stage on re-verification. Labels and rewards are recomputed with the reward config saved
-in run.json; `reward_total` must equal the weighted sum of the row's own components and weights
-(1e-9), and `reward_group` the group reward over the attempts at the same task by the same
-teacher.
-"""
+every other stage on re-verification. Labels and rewards are recomputed with the reward config
+saved in run.json; `reward_total` must equal the weighted sum of the row's own components and
+weights (1e-9), and `reward_group` the group reward over the attempts at the same task by the
+same teacher."""
 
 from __future__ import annotations
 
@@ -66,6 +65,7 @@ class RunSettings:
     teacher_price: tuple[float, float]
     economics: Economics
     worlds: WorldStore  # the output's worlds: a stateful task row is its difference from one
+    detours: bool = False  # whether the route tables hold the detours (`--detours`)
 
 
 def run_settings(output: Output) -> RunSettings:
@@ -87,6 +87,7 @@ def run_settings(output: Output) -> RunSettings:
         teacher_price=(config.get("teacher_price_in", 0.0), config.get("teacher_price_out", 0.0)),
         economics=economics,
         worlds=WorldStore.of_output(output.root),
+        detours=bool(config.get("detours", False)),
     )
 
 
@@ -107,7 +108,7 @@ async def check_task(
         sampled = await sample_in(pool, task.domain, task.seed, task.index)
         prepared = prepare(sampled, settings.economics, settings.profiles)
         rubric = Rubric(settings.reward, settings.teacher_price)
-        rebuilt = (await with_oracle(prepared, pool, rubric)).task
+        rebuilt = (await with_oracle(prepared, pool, rubric, settings.detours)).task
     except SandboxError as exc:
         return task, [f"cannot rebuild task: {exc}"]
     if rebuilt != task:

@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from toolscale.core import patch
 from toolscale.core.contract import (
     Action,
     Domain,
@@ -82,6 +83,9 @@ class SampledTask:
     # The chance that each route resting on an expert's answer is right, by its skill profile
     # (`toolscale.sample.odds`); a route not named here is right or wrong as played.
     route_odds: dict[str, float] = field(default_factory=dict)
+    # The task's own changes to its world, as the row stores them (`Task.to_row`), known where
+    # the state was made: [] when the state is the world itself; None when not known.
+    state_patch: list[dict[str, Any]] | None = None
 
     def other_routes(self) -> list[tuple[str, list[Action]]]:
         """Every route besides the gold one, named as the reference teacher names its attempt:
@@ -233,6 +237,7 @@ def build_task(
         spec.gold_route,
         refused=spec.refused,
         route_odds=route_odds(kit, [Route(spec.gold_route, spec.gold_actions), *spec.routes]),
+        state_patch=own_patch(domain, seed, spec.initial_state),
     )
     return with_economics(item, Economics())
 
@@ -241,6 +246,16 @@ def world_key(domain: Domain, seed: int) -> str:
     """The id of the domain's world for run seed `seed` (registered), or "" when it has none."""
     world = domain.world(seed)
     return "" if world is None else worlds.MEMO.remember(world)
+
+
+def own_patch(domain: Domain, seed: int, state: dict[str, Any]) -> list[dict[str, Any]] | None:
+    """A task's changes to the world of run seed `seed`: none for a state that is that world
+    (the same object, as a kit template that changes nothing gives it), else their JSON Patch;
+    None for a domain without a world."""
+    world = domain.world(seed)
+    if world is None:
+        return None
+    return [] if state is world else patch.diff(world, state)
 
 
 def with_economics(
@@ -283,6 +298,7 @@ def with_economics(
         item.gold_route,
         refused=item.refused,
         route_odds=item.route_odds,
+        state_patch=item.state_patch,
     )
 
 
@@ -357,6 +373,7 @@ def with_preference(item: SampledTask, spread: Mapping[str, float]) -> SampledTa
         item.gold_route,
         refused=item.refused,
         route_odds=item.route_odds,
+        state_patch=item.state_patch,
     )
 
 
