@@ -14,7 +14,6 @@ import datasets
 import pyarrow.parquet as pq
 import pytest
 
-from toolscale.stats.variants import kind
 from toolscale.write.output import Output
 
 BUNDLED = "railway,bank,math,knowledge"
