@@ -120,7 +120,7 @@ def test_one_example_trace_per_family_as_a_conversation(dataset):
     shown = section(text_of(dataset), "Example traces")
     families = sorted({t["family"] for t in rows(dataset, "tasks")})
     for family in families:
-        assert re.search(rf"^{family}: `\w+`, template `\w+`, variant `gold`$", shown, re.M)
+        assert re.search(rf"^{family}: `\w+`, template `[\w.]+`, variant `gold`$", shown, re.M)
     assert shown.count("- **system**: `tasks.system_prompt`") == len(families)
     assert "- **assistant** calls `" in shown and "- **tool** `" in shown
     assert shown.count("- **user**: ") >= len(families) + 1  # the stateful one is a conversation

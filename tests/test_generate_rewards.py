@@ -12,6 +12,7 @@ import pytest
 
 from tests.test_generate import cli
 from toolscale.economics.preferences import BUDGET_SLACK, SAYINGS
+from toolscale.economics.sayings import CALM_HURRY
 from toolscale.judge.rewards import row_total
 from toolscale.tools.experts import reply_confidence as expert_confidence
 from toolscale.write.output import Output
@@ -203,7 +204,9 @@ def test_profiles_follow_the_configured_spread(tmp_path):
     assert min(drawn.values()) >= 8  # about half each
     tasks = rows(out, "tasks")
     hurry = [t for t in tasks if t["preference_profile"] == "hurry"]
-    sayings = SAYINGS["hurry"]  # the profile's sentence, in one of its wordings, ends the task's
+    # the profile's sentence, in one of its wordings (a calm one for a polite or unsure caller),
+    # ends the task's
+    sayings = SAYINGS["hurry"] + CALM_HURRY
     stated = [t for t in hurry if json.loads(t["preference"]).get("budget_stated")]
     assert all(t["instruction"].endswith(sayings) for t in hurry if t not in stated)
     # a routed task's user states the time instead ("I need the answer within 2 seconds.")

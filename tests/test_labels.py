@@ -3,6 +3,7 @@ one orchestration task (math) and one stateful task (railway)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -209,11 +210,12 @@ RAIL_GOLD_COST, RAIL_GOLD_LATENCY = 0.00044, 1470.0
 
 
 def test_railway_avoid_tool_by_hand():
-    # The profile forbids get_train_details, which the gold route does not call.
+    # The profile forbids the hand-off, a tool this caller could think of and the gold route
+    # does not call (economics/fit.plausible_avoid).
     item = sampled("railway", 96, "avoid_tool")
     gold = item.task.gold_actions
     assert [a["name"] for a in gold] == ["search_trains", "get_fare"]
-    assert item.task.preference.forbidden_tools == ["get_train_details"]
+    assert item.task.preference.forbidden_tools == ["transfer_to_human_agents"]
     assert item.task.reference_cost == pytest.approx(RAIL_GOLD_COST, abs=1e-12)
     assert item.task.reference_latency_ms == RAIL_GOLD_LATENCY
     draft, ok = play(item, gold, item.final_message)
@@ -231,6 +233,10 @@ def test_railway_avoid_tool_by_hand():
     # "Error: no train with id 'RW000'" (31 chars): 8 tokens, $0.0002, 124 ms:
     #   total = 0.0008 + (184 * 0.10 + 80 * 0.40) / 1e6 = 0.0008504
     #           572 + 5 * 150 + 80 * 12 = 2282 ms
+    # The same task with get_train_details the forbidden tool (the profile draws one the caller
+    # could think of: the hand-off here; a look-up's figures are easier to state by hand).
+    preference = item.task.preference.model_copy(update={"forbidden_tools": ["get_train_details"]})
+    item = replace(item, task=item.task.model_copy(update={"preference": preference}))
     lookup = {"name": "get_train_details", "arguments": {"train_number": "RW000"}}
     draft, ok = play(item, [*gold, lookup, lookup], item.final_message)
     metrics, got = labels(item, draft, ok)

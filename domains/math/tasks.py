@@ -54,11 +54,9 @@ MAX_DRAWS = 200  # draws are cheap; a template needing more has a bug
 # The provider set-ups a task draws (toolscale.tools.price_setups): where the fast route is dear.
 SETUPS = {"listed": 1.0, "metered_sandbox": 1.0, "self_hosted_frontier": 1.0}
 
-fake = Faker()
 
-
-def _names(rng: random.Random) -> tuple[str, ...]:
-    """Three distinct first names, depending only on `rng`."""
+def _names(rng: random.Random, fake: Faker) -> tuple[str, ...]:
+    """Three distinct first names, depending only on `rng` (`fake` is reseeded from it)."""
     fake.seed_instance(rng.getrandbits(64))
     names: list[str] = []
     while len(names) < 3:
@@ -68,9 +66,10 @@ def _names(rng: random.Random) -> tuple[str, ...]:
     return tuple(names)
 
 
-def draw_problem(rng: random.Random, template: str, level: Difficulty) -> Problem:
-    """Draw `template` at `level` until its numbers give a problem the calculator solves exactly."""
-    names, make = _names(rng), WORD_TEMPLATES[template]
+def draw_problem(rng: random.Random, template: str, level: Difficulty, fake: Faker) -> Problem:
+    """Draw `template` at `level` until its numbers give a problem the calculator solves exactly;
+    `fake` (the caller's, reseeded here) names its people."""
+    names, make = _names(rng, fake), WORD_TEMPLATES[template]
     for _ in range(MAX_DRAWS):
         try:
             problem = make(rng, level, names)
@@ -172,9 +171,9 @@ def _arithmetic(rng: random.Random, level: Difficulty) -> TaskSpec:
     return _spec("arithmetic", level, text, gold, _said(answer), answer, routes, "calculator")
 
 
-def _word(rng: random.Random, level: Difficulty) -> TaskSpec:
+def _word(rng: random.Random, level: Difficulty, fake: Faker) -> TaskSpec:
     template = rng.choice(tuple(WORD_TEMPLATES))
-    problem = draw_problem(rng, template, level)
+    problem = draw_problem(rng, template, level, fake)
     gold = [_calc(step.calc) for step in problem.steps]
     final = final_message(problem)
     first = problem.steps[0].calc
@@ -256,10 +255,13 @@ def _facts(rng: random.Random, level: Difficulty) -> TaskSpec:
                  routes, first)  # fmt: skip
 
 
-def build_task(rng: random.Random) -> TaskSpec:
-    """One task, every choice drawn from `rng`: the problem, then its provider set-up."""
+def build_task(rng: random.Random, fake: Faker) -> TaskSpec:
+    """One task, every choice drawn from `rng`: the problem, then its provider set-up. `fake` is
+    the caller's name source (reseeded from `rng` before each use, so it holds no state)."""
     kind = rng.choices(tuple(KINDS), weights=tuple(KINDS.values()))[0]
     level = rng.choice(DIFFICULTIES)
-    make = {"arithmetic": _arithmetic, "word": _word, "program": _program, "facts": _facts}[kind]
-    spec = make(rng, level)
+    if kind == "word":
+        spec = _word(rng, level, fake)
+    else:
+        spec = {"arithmetic": _arithmetic, "program": _program, "facts": _facts}[kind](rng, level)
     return replace(spec, prices=draw_setup(rng, SETUPS))

@@ -84,3 +84,20 @@ def test_the_bar_fits_an_80_column_terminal_without_cutting_the_counts():
     shown = " ".join(" ".join(line.split()) for line in lines)
     assert "…" not in shown
     assert bar.bar.tasks[0].fields["stages"] in shown  # every count is on screen, wrapped
+
+
+def test_a_log_that_is_no_terminal_gets_plain_lines_from_the_first_task(monkeypatch):
+    out = Console(file=io.StringIO(), width=200, force_terminal=False)
+    clock = [100.0]
+    monkeypatch.setattr("toolscale.cli.progress.time.monotonic", lambda: clock[0])
+    bar = StageProgress(total=50, out=out)
+    stats = RunStats.total([])
+    for step in (0.0, 4.0, 4.0, 4.0):  # t = 100, 104, 108, 112: lines at 100 and 112 only
+        clock[0] += step
+        bar.update(stats, {})
+    lines = [line for line in out.file.getvalue().splitlines() if line.startswith("generate 0/")]
+    bar.stop()
+    assert lines == [
+        "generate 0/50 tasks, 0 s: sampled 0 executed 0 grounded 0 verified 0 rejected 0",
+        "generate 0/50 tasks, 12 s: sampled 0 executed 0 grounded 0 verified 0 rejected 0",
+    ]

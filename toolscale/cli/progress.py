@@ -23,17 +23,23 @@ def fail(message: str, code: int = 2) -> NoReturn:
     raise typer.Exit(code)
 
 
+LOG_EVERY_S = 10.0  # where stderr is no terminal (a log file, CI), a plain line this often
+
+
 class StageProgress:
     """A progress bar with live counts per stage, shown from the first finished task on (so
     that a configuration error prints alone); for an LLM teacher also its requests and the
     completion tokens per second since the command started. The counts wrap onto further lines
-    on a narrow terminal (rich measures its width) rather than being cut off."""
+    on a narrow terminal (rich measures its width) rather than being cut off. Where stderr is no
+    terminal, rich draws the bar only when it stops, so the same counts are also printed as a
+    plain line at the first finished task and then every LOG_EVERY_S seconds."""
 
     def __init__(self, total: int, out: Console = console) -> None:
         self.total = total
         self.out = out
         self.bar: Progress | None = None
         self.started = time.monotonic()
+        self.logged: float | None = None
 
     def update(self, stats: RunStats, endpoints: dict[str, Any] | None = None) -> None:
         if self.bar is None:
@@ -54,7 +60,13 @@ class StageProgress:
             rate = teacher["completion_tokens"] / max(time.monotonic() - self.started, 1e-9)
             requests = f"requests {teacher['requests']} ({teacher['cached']} cached)"
             shown += f" | {requests} {rate:.1f} tok/s"
-        self.bar.update(self.job, completed=funnel.sampled + funnel.sample_failed, stages=shown)
+        done = funnel.sampled + funnel.sample_failed
+        self.bar.update(self.job, completed=done, stages=shown)
+        now = time.monotonic()
+        if not self.out.is_terminal and (self.logged is None or now - self.logged >= LOG_EVERY_S):
+            self.logged = now
+            line = f"generate {done}/{self.total} tasks, {now - self.started:.0f} s: {shown}"
+            self.out.print(line, highlight=False, markup=False)
 
     def stop(self) -> None:
         if self.bar is not None:

@@ -14,7 +14,7 @@ from typing import Any
 from toolscale.config.option import option
 from toolscale.config.shard import Shard
 from toolscale.config.teacher import TeacherOptions
-from toolscale.config.teacher_checks import api_key, check_teacher
+from toolscale.config.teacher_checks import api_key, at_least, check_teacher
 from toolscale.core.errors import ConfigError
 from toolscale.core.registry import get_domain, resolve
 from toolscale.economics.prices import BUILTIN, schedule_dump
@@ -159,12 +159,6 @@ class SynthesizeConfig(TeacherOptions):
         values["model_prices"] = {}
         values["reward"] = RewardConfig().as_json()
         return values
-
-
-def at_least(flag: str, value: float, minimum: float) -> None:
-    """Raises ConfigError unless `value` (the option `flag`) is at least `minimum`."""
-    if value < minimum:
-        raise ConfigError(f"{flag} must be at least {minimum:g} (got {value:g})")
 
 
 def check_synthesize(config: SynthesizeConfig) -> SynthesizeConfig:

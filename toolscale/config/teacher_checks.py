@@ -18,10 +18,16 @@ USERS = ("llm", "scripted")
 LOCAL_KEY = "local"
 
 
-def _positive(name: str, value: float | None, minimum: float = 1, flag: str = "") -> None:
-    if value is not None and value < minimum:
-        flag = flag or "--" + name.replace("_", "-")
+def at_least(flag: str, value: float, minimum: float) -> None:
+    """Raises ConfigError unless `value` (the option `flag`) is at least `minimum`."""
+    if value < minimum:
         raise ConfigError(f"{flag} must be at least {minimum:g} (got {value:g})")
+
+
+def _positive(name: str, value: float | None, minimum: float = 1) -> None:
+    """`at_least` for the option field `name` (its flag derived), when it is set."""
+    if value is not None:
+        at_least("--" + name.replace("_", "-"), value, minimum)
 
 
 def api_key(variable: str) -> str:

@@ -17,9 +17,8 @@ from typing import Any
 
 from toolscale.config.option import option
 from toolscale.config.shard import Shard
-from toolscale.config.synthesize import at_least
 from toolscale.config.teacher import TeacherOptions
-from toolscale.config.teacher_checks import check_teacher
+from toolscale.config.teacher_checks import at_least, check_teacher
 from toolscale.core.errors import ConfigError
 from toolscale.core.registry import names
 from toolscale.sandbox.guard import refusal
