@@ -8,6 +8,7 @@ A repair quotes what the model wrote and the problems a stage found, one per lin
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -25,13 +26,27 @@ def class_name(name: str) -> str:
     return "".join(part.capitalize() for part in name.split("_")) + "Domain"
 
 
+def _five_files_only(text: str) -> str:
+    """`text` without its imports of the package's modules beyond the five files (a bundled
+    domain's `invariants.py`, which the kit does not need) and the class lines naming them."""
+    dropped: set[str] = set()
+    for found in re.finditer(r"^from \.(\w+) import (.+)\n", text, re.M):
+        if f"{found.group(1)}.py" not in FILES:
+            dropped |= {n.strip() for n in found.group(2).split(",")}
+            text = text.replace(found.group(0), "")
+    for name in dropped:
+        text = re.sub(rf"^\s+\w+ = {re.escape(name)}\n", "", text, flags=re.M)
+    return text
+
+
 def example_files(folder: Path, package: str) -> dict[str, str]:
-    """A bundled domain's five files, its absolute imports of itself made relative."""
+    """A bundled domain's five files, its absolute imports of itself made relative (and of
+    other modules of it left out)."""
     files = {}
     for name in FILES:
         text = (folder / name).read_text(encoding="utf-8")
         text = text.replace(f"from {package} import", "from . import")
-        files[name] = text.replace(f"from {package}.", "from .")
+        files[name] = _five_files_only(text.replace(f"from {package}.", "from ."))
     return files
 
 
