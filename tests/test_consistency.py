@@ -89,6 +89,12 @@ def test_each_scenario_check_fails_on_a_broken_scenario() -> None:
         ),
         "grammar": UserScenario(reason_for_call="You was away.", opening="Book one rooms."),
         "slot": _OldText(reason_for_call="x", opening="y", stated={"name": "Ms Lindqvist"}),
+        "repeated": UserScenario(
+            reason_for_call="x",
+            opening="y",
+            task_instructions="Say yes when the agent offers to book a table for two at 8 pm. "
+            "Agree to a change only if it is what you asked for: to book a table for two at 8 pm.",
+        ),
     }
     motives = ("We found a babysitter problem.", "My sister can't come.")
     for kind, scenario in cases.items():
@@ -105,6 +111,14 @@ def test_each_scenario_check_fails_on_a_broken_scenario() -> None:
     state = {"today": "2025-06-10"}
     assert "change_trigger" in _kinds(_task(change, state=state))
     assert past_first(_task(change, state=state)) == ["Friday 6 June"]
+    quoted = change.model_copy(
+        update={
+            "task_instructions": "As soon as the agent has replied to your first message, change "
+            'your mind. Agree to book a table for two at 8 pm. Your change of mind: "Book a '
+            'table for two at 8 pm instead."'
+        }
+    )
+    assert "repeated" not in _kinds(_task(quoted, state=state))
 
 
 def test_preference_checks_fail_on_an_unfitting_sentence() -> None:

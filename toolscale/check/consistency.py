@@ -15,7 +15,9 @@ on in the texts a task gives them:
 - `manner_pref`: a patient caller who says they are pressed for time;
 - `avoid_unrelated`: the tool to avoid is no look-up of this request's records
   (`toolscale.economics.fit.plausible_avoid`), or the calculator where nothing is summed;
-- `json_every_reply`: a chat whose JSON profile asks for every reply in JSON, not the final one.
+- `json_every_reply`: a chat whose JSON profile asks for every reply in JSON, not the final one;
+- `repeated`: the task instructions say the same six words twice (the goal restated as what to
+  agree to and again as a note), outside the quoted change of mind.
 
 `past_first` counts a changing caller's first request dated in the past (a reading-pass figure:
 a refusal's record no longer opens such a call, and a dispute of a past charge rightly does).
@@ -50,6 +52,18 @@ _GRAMMAR = (
     re.compile(r"\b[Aa] (8|11|18)(:\d\d)?\b"),
     re.compile(r"\b[Yy]ou want to \w+ you\b|\byou have for you\b"),
 )
+
+
+def _repeated(instructions: str) -> list[str]:
+    told = instructions.split(' Your change of mind: "')[0]
+    words = re.findall(r"[\w'$.,:-]+", told.lower())
+    seen, found = set(), []
+    for k in range(len(words) - 5):
+        gram = " ".join(words[k : k + 6])
+        if gram in seen and gram not in found:
+            found.append(gram)
+        seen.add(gram)
+    return found
 
 
 def _today(state: dict[str, Any]) -> str:
@@ -117,6 +131,8 @@ def scenario_problems(
             found.append(("today_dated", f"the {name} says 'today' after a dated request"))
     said = " ".join([task.instruction, scenario.reason_for_call, scenario.task_instructions])
     found += [("grammar", f"{m.group(0)!r}") for g in _GRAMMAR for m in g.finditer(said)]
+    for gram in _repeated(scenario.task_instructions)[:1]:
+        found.append(("repeated", f"the instructions say {gram!r} twice"))
     if scenario.behaviour == "change" and "first message" not in scenario.task_instructions:
         found.append(("change_trigger", "no stated point at which to change their mind"))
     known = scenario.known_info.split(" Your request already gives")[0]

@@ -46,9 +46,9 @@ GIVE = (
     "Tell the agent your {keys} once it asks for {them}, not before.",
 )
 AGREE = (
-    "Agree when the agent proposes to {wants}.",
-    "Say yes when the agent offers to {wants}.",
-    "Confirm once the agent proposes to {wants}.",
+    "Agree when the agent proposes to {wants}, and to no other change.",
+    "Say yes when the agent offers to {wants}; turn down any other change.",
+    "Confirm once the agent proposes to {wants}, and agree to nothing else.",
 )
 REFUSE = (
     "Do not agree to any change: you only want to {wants}.",
@@ -149,8 +149,9 @@ def task_instructions(
         )
     elif behaviour == "dont_know":
         parts.append(
-            f"You do not have your {_listed(shown.lacks)}; if the agent asks for it, say so "
-            f"and offer your {next(iter(request.known))} instead."
+            f"You do not have your {' or your '.join(shown.lacks)}; if the agent asks for "
+            f"{'them' if shown.lacks[1:] else 'it'}, say so and offer your "
+            f"{next(iter(request.known))} instead."
         )
     elif behaviour == "change":
         parts.append(
@@ -161,7 +162,7 @@ def task_instructions(
     elif behaviour == "decline" and writes:  # a caller who only asks turns any change down
         parts.append(
             "If the agent offers to change anything beyond what you asked for, turn it down "
-            f"and say you only want to {said.wants(request)}."
+            "and say it is not what you called about."
         )
     parts.append(rng.choice(AGREE if writes else REFUSE).format(wants=said.wants(request)))
     parts += [request.notes, rng.choice(END)]

@@ -202,13 +202,7 @@ def assemble(
     # No motive here: the scenario's reason gives the one the opening draws (`caller`).
     reason = you(" ".join(filter(None, [f"{want} {wording}.", condition])))
     reason = reason[:1].upper() + reason[1:]
-    notes = [*shot.notes]
-    if kind == "know":
-        notes.append(f"You only want to know {you(wording)}; agree to no change.")
-    elif writes:
-        notes.append(f"Agree to a change only if it is what you asked for: to {you(wording)}.")
-    else:
-        notes.append(f"You called to {you(wording)}.")
+    notes = [*shot.notes]  # what to agree to is said once (`caller.AGREE`, `caller.REFUSE`)
     request = Request(
         shot.words,
         kind=kind,
