@@ -30,7 +30,7 @@ class BankDomain(StatefulDomain):
     """A retail bank's customer service: one bank of about 1,700 records per run seed."""
 
     name = "bank"
-    version = "4.4"
+    version = "4.5"
     invariants = INVARIANTS
     toolkit = BankTools
     rules = rules

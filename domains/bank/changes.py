@@ -6,7 +6,7 @@ from typing import Any
 
 from domains.bank import rules
 from domains.bank.draws import _aid, _checking, _new_limit, _others, _send, _sum
-from domains.bank.entities import BLOCK_MOTIVES, CARD, LOSSES, WHY
+from domains.bank.entities import BLOCK_MOTIVES, CARD, DISPUTE_MOTIVES, LOSSES, WHY
 from toolscale.kit import Goal
 
 Record = dict[str, Any]
@@ -168,14 +168,8 @@ CHANGES = (
         check=rules.check_dispute,
         when=lambda d: d["transaction"]["type"] == "card_purchase",
         extra=lambda d: dict(zip(("r", "why"), d.rng.choice(WHY), strict=True)),
-        motives=(
-            "I only just went through my statements.",
-            "The shop won't answer my emails.",
-            "I'm quite upset about it.",
-            "A friend said you could help.",
-            "I've been charged before by them.",
-            "I returned the item weeks ago.",
-        ),
+        motives=tuple(dict.fromkeys(m for ms in DISPUTE_MOTIVES.values() for m in ms)),
+        motives_for=lambda d: DISPUTE_MOTIVES[d.extra["r"]],
         weight=4,
     ),
     Goal(

@@ -31,6 +31,34 @@ WHY = (
     ("not_received", "I never got what I paid for"),
     ("incorrect_amount", "the amount is not what I agreed to pay"),
 )
+# Why a caller disputes a charge, by the reason they give (an order that never arrived was not
+# "returned weeks ago"; a charge they do not recognise is not from a shop they write to).
+DISPUTE_MOTIVES = {
+    "unrecognized": (
+        "I only just went through my statements.",
+        "I'm quite upset about it.",
+        "A friend said you could help.",
+        "I've never shopped there.",
+    ),
+    "duplicate": (
+        "I only just went through my statements.",
+        "I'm quite upset about it.",
+        "I've been charged before by them.",
+        "The shop won't answer my emails.",
+    ),
+    "not_received": (
+        "The shop won't answer my emails.",
+        "I'm quite upset about it.",
+        "A friend said you could help.",
+        "I've waited long enough.",
+    ),
+    "incorrect_amount": (
+        "The shop won't answer my emails.",
+        "I've been charged before by them.",
+        "I only just went through my statements.",
+        "A friend said you could help.",
+    ),
+}
 CURIOUS = (
     "I'm planning a big purchase.",
     "I want to be sure my rent will clear.",

@@ -154,7 +154,7 @@ def dispute_or_block(rng: random.Random, world: Record) -> Draft | None:
             goals,
             known=known,
             conditions=(condition,),
-            reason=you(f"You want to {rng.choice(goals)}. {condition}"),
+            reason=you(f"You want to {rng.choice(goals)}.") + _INSTEAD,
         ),
         run.actions,
         message,
@@ -162,6 +162,13 @@ def dispute_or_block(rng: random.Random, world: Record) -> Draft | None:
         writes=True,
         refused=None if fresh else Action("dispute_transaction", asked),
     )
+
+
+# The condition told to the user: what they want done, not an order to them ("block your card").
+_INSTEAD = (
+    " If it's too old to be disputed, you want your debit card blocked for suspected fraud "
+    "instead and a replacement sent with standard delivery."
+)
 
 
 def _too_old_only(world: Record, transaction_id: str) -> bool:

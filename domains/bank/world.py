@@ -176,7 +176,11 @@ def add_payee(
         name = rng.choice(sorted(BILLERS))
         relation = BILLERS[name]
     else:
-        name, relation = f"{fake.first_name()} {fake.last_name()}", rng.choice(PEOPLE)
+        relation = rng.choice(PEOPLE)
+        first = {"sister": fake.first_name_female, "brother": fake.first_name_male}.get(
+            relation, fake.first_name
+        )()  # "my brother Elaine Chambers" reads as a wrong record
+        name = f"{first} {fake.last_name()}"
     if name in taken:
         name = f"{name} ({rng.choice(PAYEE_BANKS).split()[0]})"
     payee = state["payees"][pid] = {

@@ -459,3 +459,48 @@ def test_a_block_motive_fits_the_reason_the_caller_gives() -> None:
         assert told <= set(BLOCK_MOTIVES[reason]), (reason, told)
         seen[reason] += bool(told)
     assert len(seen) == 3 and all(seen.values())  # every reason drawn, with its motives
+
+
+def test_a_dispute_motive_fits_the_reason_and_a_sister_has_a_woman_s_name() -> None:
+    """Reading pass, seed 7: "I returned the item weeks ago" opened a dispute of an order that
+    never arrived, two days old; "my brother Elaine Chambers" was a payee. A dispute's motive is
+    one of its reason's (`DISPUTE_MOTIVES`); a sister or brother payee's first name is one
+    Faker gives women or men."""
+    from faker import Faker
+
+    from domains.bank.entities import DISPUTE_MOTIVES
+    from toolscale.kit.phrasing import second_person
+
+    every = {m for motives in DISPUTE_MOTIVES.values() for m in motives}
+    domain, seen = BankDomain(), Counter[str]()
+    for i in range(60):
+        spec = domain.sample_named(item_rng("bank", 0, i), 0, i, "dispute")
+        assert spec.scenario is not None
+        reason = next(a for a in spec.gold_actions if a.name == "dispute_transaction")
+        said = f"{spec.instruction} {spec.scenario.reason_for_call}"
+        told = {m for m in every if m in said or second_person(m) in said}
+        assert told <= set(DISPUTE_MOTIVES[reason.arguments["reason"]]), (reason, told)
+        seen[reason.arguments["reason"]] += bool(told)
+    assert len(seen) == 4 and all(seen.values())
+    provider = Faker("en_US").providers
+    names = {
+        key: set().union(*(getattr(p, key, {}) for p in provider))
+        for key in ("first_names_female", "first_names_male")
+    }
+    payees = [p for seed in (0, 7) for p in domain.world(seed)["payees"].values()]
+    kin = {"sister": "first_names_female", "brother": "first_names_male"}
+    checked = [p for p in payees if p["relation"] in kin]
+    assert len(checked) > 20
+    for payee in checked:
+        assert payee["name"].split()[0] in names[kin[payee["relation"]]], payee
+
+
+def test_the_dispute_or_block_reason_tells_the_user_no_order() -> None:
+    """The condition of a dispute-or-block call, told to the user, says what they want done
+    ("you want your debit card blocked"), not an order to them ("block your debit card")."""
+    domain = BankDomain()
+    for i in range(8):
+        spec = domain.sample_named(item_rng("bank", 0, i), 0, i, "dispute_or_block")
+        assert spec.scenario is not None
+        reason = spec.scenario.reason_for_call
+        assert "you want your debit card blocked" in reason and "block your" not in reason
