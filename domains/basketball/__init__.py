@@ -36,6 +36,8 @@ def _ticket_words(ticket: Record, world: Record, precise: bool) -> str:
     noun = ("tickets", "seats", "ticket order", "tickets")[number % 4]
     if precise and ticket["quantity"] == 1:
         noun = f"{SEATS[ticket['section']]} {noun.split()[0].removesuffix('s')}"
+    elif precise and noun == "ticket order":  # not "my five upper-deck ticket order"
+        noun = f"order of {NUMBERS[ticket['quantity']]} {SEATS[ticket['section']]} tickets"
     elif precise:
         noun = f"{NUMBERS[ticket['quantity']]} {SEATS[ticket['section']]} {noun}"
     teams = (
@@ -90,6 +92,49 @@ def _dearer(draw: Draw) -> dict[str, Any]:
     }
 
 
+def _upgrade_motives(draw: Draw) -> tuple[str, ...]:
+    """Why a fan moves seats: up for the view or the day, or, asking for cheaper seats (which
+    the policy refuses as no upgrade), to sit with friends or spend less; the stairs only from
+    the upper deck."""
+    game = draw.world["games"][draw["ticket"]["game_id"]]
+    prices, old = game["prices"], draw["ticket"]["section"]
+    if prices[draw.extra["section"]] <= prices[old]:
+        return ("My friends have seats in that section.", "I'd rather spend less on the seats.")
+    up = ("I want to be closer to the action.", "We're celebrating an anniversary.")
+    up += ("I got a bonus this month.", "It's my son's last game before college.")
+    return (*up, "My father can't manage the stairs up top.") if old == "upper" else up
+
+
+def _transfer_motives(draw: Draw) -> tuple[str, ...]:
+    """Why a fan gives tickets away; a single ticket is not "them" nor a family's outing."""
+    one = ("I can't go, but my coworker can.", "It's a gift for my brother.")
+    one += ("My neighbour is a bigger fan than me.", "My sister is in town and I'm not.")
+    if draw["ticket"]["quantity"] == 1:
+        return one
+    return (*one, "My roommate wants to take her kids.", "I sold them to a friend.")
+
+
+def _buy_motives(draw: Draw) -> tuple[str, ...]:
+    """Why a fan buys: a group's reasons only for more than one seat."""
+    if draw.extra["quantity"] == 1:
+        return ("My dad is a lifelong fan.", "It's my first paycheck from the new job.")
+    return BUY_MOTIVES
+
+
+def _coming(draw: Draw) -> dict[str, Any]:
+    """A day with games from today on: the callers plan ahead ("I'm free that night")."""
+    days = sorted({g["date"] for g in draw.world["games"].values() if g["date"] >= rules.TODAY})
+    return {"date": draw.rng.choice(days)}
+
+
+BUY_MOTIVES = alts(
+    "My son has never seen a live game. | It's a work outing. | We're visiting from out of "
+    "town. | My dad is a lifelong fan. | I promised my niece for her birthday. | Our book club "
+    "wants a night out. | My team at work hit its target. | It's my first paycheck from the new "
+    "job."
+)
+
+
 def _per_game(draw: Draw) -> dict[str, Any]:
     return {"expression": f"{draw['season_pass']['price_paid']} / {draw['season_pass']['games']}"}
 
@@ -110,12 +155,8 @@ GOALS = (
         check=rules.check_purchase,
         price="total",
         price_noun="total",
-        motives=alts(
-            "My son has never seen a live game. | It's a work outing. | We're visiting from "
-            "out of town. | My dad is a lifelong fan. | I promised my niece for her birthday. | "
-            "Our book club wants a night out. | My team at work hit its target. | It's my "
-            "first paycheck from the new job."
-        ),
+        motives=BUY_MOTIVES,
+        motives_for=_buy_motives,
         weight=4,
     ),
     Goal(
@@ -142,7 +183,7 @@ GOALS = (
         extra=_recipient,
         words=alts(
             "transfer {ticket} to the account of {recipient_email} | send {ticket} over to "
-            "{recipient_email} | move {ticket} to my friend's account, {recipient_email} | give "
+            "{recipient_email} | move {ticket} to the fan account {recipient_email} | give "
             "{ticket} to the fan account {recipient_email}"
         ),
         done="I transferred {ticket} to {recipient_name}'s account.",
@@ -153,6 +194,7 @@ GOALS = (
             "wants to take her kids. | My neighbour is a bigger fan than me. | I sold them to a "
             "friend. | My sister is in town and I'm not."
         ),
+        motives_for=_transfer_motives,
     ),
     Goal(
         "upgrade",
@@ -170,8 +212,10 @@ GOALS = (
         motives=alts(
             "I want to be closer to the action. | We're celebrating an anniversary. | My "
             "father can't manage the stairs up top. | I got a bonus this month. | It's my "
-            "son's last game before college."
+            "son's last game before college. | My friends have seats in that section. | I'd "
+            "rather spend less on the seats."
         ),
+        motives_for=_upgrade_motives,
     ),
     Goal(
         "renew",
@@ -269,7 +313,7 @@ GOALS = (
     Goal(
         "schedule",
         "list_games_on",
-        extra=lambda d: {"date": d.rng.choice(list(d.world["games"].values()))["date"]},
+        extra=_coming,
         words=alts(
             "which teams play at home on {date} | whose home games are on {date} | which "
             "teams host a game on {date}"
@@ -308,7 +352,7 @@ class BasketballDomain(StatefulDomain):
     """A league ticket desk: 12 teams, 108 games, 200 fans, ~560 tickets, 90 season passes."""
 
     name = "basketball"
-    version = "1.5"
+    version = "1.6"
     invariants = INVARIANTS
     toolkit = BasketballTools
     rules = rules

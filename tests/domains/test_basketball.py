@@ -4,6 +4,7 @@ validate round through the command line."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -227,3 +228,34 @@ def test_every_seed_builds_a_world_seed_3_included() -> None:
     for seed in range(8):
         world = domain.world(seed)
         assert world["tickets"] and world["fans"]
+
+
+def test_read_as_a_caller_the_texts_fit_the_records() -> None:
+    """Reading pass, seed 7: "my five upper-deck ticket order"; "I'm free that night" for a
+    day already past; "My father can't manage the stairs up top" asking to move up to the
+    upper deck; "My sister is in town" before "move it to my friend's account". Each class
+    over 120 draws of its template: the texts a user reads never show it."""
+    from toolscale.core.contract import item_rng
+    from toolscale.kit.phrasing import second_person
+
+    domain = BasketballDomain()
+
+    def told(template: str, i: int) -> tuple[Any, str]:
+        spec = domain.sample_named(item_rng("basketball", 0, i), 0, i, template)
+        s = spec.scenario
+        return spec, f"{spec.instruction} {s.reason_for_call} {s.task_instructions}"
+
+    order = re.compile(r"\b(two|three|four|five|six|eight|ten|twelve) \S+ ticket order")
+    for i in range(120):
+        spec, said = told("transfer", i)
+        assert not order.search(said) and "my friend's account" not in said, said
+        spec, said = told("schedule", i)
+        day = next(a for a in spec.gold_actions if a.name == "list_games_on").arguments["date"]
+        assert day >= rules.TODAY, day
+        spec, said = told("upgrade.no.not_an_upgrade", i)
+        said = said.split("you change your mind.")[-1]  # a change of mind's own motive
+        up = ("closer to the action", "anniversary", "bonus", "last game", "stairs up top")
+        assert not any(m in said for m in up), said
+        assert second_person("My friends have seats in that section.") in said or (
+            second_person("I'd rather spend less on the seats.") in said
+        )
