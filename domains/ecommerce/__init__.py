@@ -107,6 +107,43 @@ def _units(draw: Draw) -> dict[str, Any]:
     }
 
 
+def _option_kind(draw: Draw) -> str:
+    category = _product(draw, draw.extra["variant"])["category"]
+    return "size" if category in ("apparel", "footwear") else "colour"
+
+
+def _exchange_motives(draw: Draw) -> tuple[str, ...]:
+    """A size swap's reasons are about the size, a colour swap's about the colour."""
+    if _option_kind(draw) == "size":
+        return ("The size is wrong.", "It came up smaller than I expected.")
+    return ("The colour looks different in person.", "My partner prefers the other one.")
+
+
+def _return_motives(draw: Draw) -> tuple[str, ...]:
+    """A lamp does not "fit the way I hoped": that reason only for clothes and shoes."""
+    kept = ("It's not what the photos showed.", "I changed my mind about it.")
+    kept += ("I got one as a present as well.",)
+    return ("It doesn't fit the way I hoped.", *kept) if _option_kind(draw) == "size" else kept
+
+
+ADDRESS_MOTIVES = {
+    "office": ("I want to send things to the office.",),
+    "work": ("I want to send things to the office.",),
+    "studio": ("I work from the studio most days.",),
+    "gran's house": ("I look after my gran's post.",),
+    "parents": ("My parents take in my parcels.",),
+    "cottage": ("I'm there most weekends.",),
+    "holiday flat": ("I'm there most weekends.",),
+    "home": ("I've just moved.",),
+}
+REDIRECT_MOTIVES = {
+    "home": ("I'll be home after all that week.", "I'd rather not collect it."),
+    "work": ("Nobody is in during the day.",),
+    "parents": ("I'm staying with family for a while.", "Nobody is in during the day."),
+    "holiday flat": ("I'll be away from home that week.",),
+}
+
+
 def _delivered(draw: Draw) -> bool:
     return draw["order"]["status"] == "delivered"
 
@@ -127,7 +164,8 @@ GOALS = (
          report=("refund",), before=(("get_return_quote", _line),), check=rules.check_return,
          price="restocking_fee", price_noun="restocking fee",
          motives=alts("It doesn't fit the way I hoped. | It's not what the photos showed. | I "
-                         "changed my mind about it. | I got one as a present as well.")),
+                         "changed my mind about it. | I got one as a present as well."),
+         motives_for=_return_motives),
     Goal("exchange", "exchange_item", ("order",), _exchange, extra=_swap,
          words=alts("exchange {item} from {order} for the {option} one | swap {item} from "
                        "{order} for {option} | trade {item} from {order} for it in {option}"),
@@ -135,16 +173,17 @@ GOALS = (
               "{price_difference}.",
          report=("price_difference",), check=rules.check_exchange,
          before=(("find_product", lambda d: {"name": _product(d, d.extra["variant"])["name"]}),),
-         motives=alts("The size is wrong. | The colour looks different in person. | My partner "
-                         "prefers the other one.")),
+         motives=alts("The size is wrong. | It came up smaller than I expected. | The colour "
+                         "looks different in person. | My partner prefers the other one."),
+         motives_for=_exchange_motives),
     Goal("address", "change_shipping_address", ("order", "address"),
          lambda d: {**_oid(d), "address_id": d["address"]["address_id"]},
          words=alts("send {order} to {address} instead | have {order} delivered to {address} | "
                        "redirect {order} to {address}"),
          done="{order} will now be delivered to {address}.", check=rules.check_address,
          when=lambda d: d["address"]["address_id"] != d["order"]["address_id"],
-         motives=alts("I'll be away from home that week. | Nobody is in during the day. | I'm "
-                         "staying with family for a while.")),
+         motives=tuple(dict.fromkeys(m for ms in REDIRECT_MOTIVES.values() for m in ms)),
+         motives_for=lambda d: REDIRECT_MOTIVES[d["address"]["label"]]),
     Goal("upgrade", "upgrade_shipping", ("order",), _faster,
          words=alts("upgrade {order} to {method} shipping | switch {order} to {method} delivery "
                        "| get {order} sent {method}"),
@@ -159,8 +198,8 @@ GOALS = (
                        "{street}, {city} {zip} to my account as my {label} address"),
          done="I saved {street}, {city} {zip} as address {address_id}.",
          report=("address_id",), check=rules.check_new_address,
-         motives=alts("I've just moved. | I want to send things to the office. | My mother's "
-                         "parcels go through me now.")),
+         motives=tuple(dict.fromkeys(m for ms in ADDRESS_MOTIVES.values() for m in ms)),
+         motives_for=lambda d: ADDRESS_MOTIVES[d.args["label"]]),
     Goal("redeem", "redeem_gift_card", ("customer", "gift_card"),
          lambda d: {"customer_id": d["customer"]["customer_id"], "code": d["gift_card"]["code"]},
          words=alts("redeem the gift card {giver} gave me onto my account | put the gift card "
@@ -213,7 +252,7 @@ class EcommerceDomain(StatefulDomain):
     """An online shop's support desk: ~60 products, 150 customers, ~500 orders, gift cards."""
 
     name = "ecommerce"
-    version = "1.4"
+    version = "1.5"
     invariants = INVARIANTS
     toolkit = EcommerceTools
     rules = rules

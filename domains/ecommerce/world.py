@@ -67,8 +67,8 @@ def _order(state: dict, rng: random.Random, cid: str, category: str, age: int) -
     state["next_order"] += rng.randint(1, 40)
     placed = shift(rules.TODAY, -age)
     pool = [p for p in state["products"].values() if p["category"] == category]
-    first = [rng.choice(pool)]
-    others = rng.sample(list(state["products"].values()), rng.choice((0, 0, 1, 2)))
+    first = [rng.choice(pool)]  # one category an order: "my clothing order" holds clothes
+    others = rng.sample(pool, rng.choice((0, 0, 1, 2)))
     items = []
     for product in dict.fromkeys(p["product_id"] for p in first + others):
         variant = rng.choice(state["products"][product]["variants"])

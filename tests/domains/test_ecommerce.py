@@ -201,3 +201,58 @@ def test_hostile_arguments_fail_calls_and_crash_no_tool() -> None:
 @pytest.mark.slow
 def test_generated_tasks_verify_and_validate(tmp_path) -> None:
     gold_round("ecommerce", tmp_path / "out")
+
+
+def test_an_order_is_of_one_category_and_a_mixed_one_breaks_the_invariant() -> None:
+    """Reading pass, seed 7: "the Pulse Earbuds in silver from my clothing order" (an order of
+    several categories, named by its first item's). Every world keeps orders to one category;
+    a hand-made mixed order breaks the invariant."""
+    from domains.ecommerce import EcommerceDomain
+    from domains.ecommerce.invariants import INVARIANTS
+    from toolscale.kit.invariants import broken
+
+    domain = EcommerceDomain()
+    for seed in (0, 7):
+        assert broken(INVARIANTS, domain.world(seed), "") == []
+    state = dict(domain.world(0))
+    order = next(iter(state["orders"].values()))
+    other = {
+        **order["items"][0],
+        "category": "outdoor" if order["items"][0]["category"] != "outdoor" else "home",
+    }
+    state["orders"] = {**state["orders"], "OX": {**order, "items": [order["items"][0], other]}}
+    assert any("one category" in line for line in broken(INVARIANTS, state, ""))
+
+
+def test_a_return_exchange_or_address_motive_fits_its_item_or_label() -> None:
+    """Reading pass, seed 7: "It doesn't fit the way I hoped" returning a lamp; "The size is
+    wrong" swapping a water filter's colour; "I want to send things to the office" saving a
+    gran's house address; "I'll be away from home that week" redirecting to the home address."""
+    from domains.ecommerce import ADDRESS_MOTIVES, EcommerceDomain
+    from toolscale.core.contract import item_rng
+    from toolscale.kit.phrasing import second_person
+
+    domain = EcommerceDomain()
+
+    def said(template: str, i: int) -> tuple[object, str]:
+        spec = domain.sample_named(item_rng("ecommerce", 0, i), 0, i, template)
+        text = f"{spec.instruction} {spec.scenario.reason_for_call}"
+        return spec, text.split("you change your mind.")[-1]  # a change of mind's own motive
+
+    sized = ("size S", "size M", "size L", "size XL", *(f"size {n}" for n in range(7, 12)))
+    for i in range(50):
+        spec, text = said("exchange", i)
+        if any(s in text for s in sized):
+            assert "colour" not in text and "other one" not in text, text
+        else:
+            assert "size" not in text.lower(), text
+        spec, text = said("return", i)
+        if not any(s in text for s in sized):
+            assert second_person("It doesn't fit the way I hoped.") not in text, text
+        spec, text = said("address", i)
+        if "home address" in text:
+            assert "away from home" not in text, text
+        spec, text = said("new_address", i)
+        label = next(a for a in spec.gold_actions if a.name == "add_address").arguments["label"]
+        others = {m for ms in ADDRESS_MOTIVES.values() for m in ms} - set(ADDRESS_MOTIVES[label])
+        assert not any(second_person(m) in text for m in others), (label, text)
