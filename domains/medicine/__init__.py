@@ -94,6 +94,14 @@ def _refill_motives(draw: Draw) -> tuple[str, ...]:
     return (*LOW, *ANY_SUPPLY) if low else ANY_SUPPLY
 
 
+# One question a nurse-line caller asks, in every wording, and the motives that lead to it (the
+# opening and the reason once asked two: ibuprofen, then a glass of wine).
+NURSE_MOTIVES = {
+    "together with ibuprofen": ("I have a headache.", "My back is aching."),
+    "twice today after a missed dose": ("I forgot yesterday's dose.", "I feel a bit dizzy today."),
+    "with a glass of wine": ("We have a wedding on Saturday.", "We're going out for dinner."),
+}
+
 GOALS = (
     Goal(
         "book_appointment",
@@ -236,13 +244,13 @@ GOALS = (
         "nurse",
         "transfer_to_human_agents",
         ("prescription",),
-        words="find out whether I can take {prescription} together with ibuprofen | check if "
-        "it's safe to double up on {prescription} after a missed dose | ask someone whether "
-        "{prescription} is fine with a glass of wine",
+        extra=lambda d: {"with": d.rng.choice(tuple(NURSE_MOTIVES))},
+        words="find out whether I can take {prescription} {with} | check if it's safe to take "
+        "{prescription} {with} | ask someone whether I may take {prescription} {with}",
         done="I can't give medical advice, so I have transferred you to our nurse line about "
         "prescription {prescription[prescription_id]}.",
-        motives="I have a headache. | I forgot yesterday's dose. | We have a wedding on "
-        "Saturday. | I feel a bit dizzy today.",
+        motives=tuple(dict.fromkeys(m for ms in NURSE_MOTIVES.values() for m in ms)),
+        motives_for=lambda d: NURSE_MOTIVES[d.extra["with"]],
         weight=2,
     ),
     Goal(
@@ -265,7 +273,7 @@ class MedicineDomain(StatefulDomain):
     """A clinic desk: 30 doctors, 7 pharmacies, 200 patients, ~450 visits, ~500 prescriptions."""
 
     name = "medicine"
-    version = "1.4"
+    version = "1.5"
     invariants = INVARIANTS
     toolkit = ClinicTools
     rules = rules

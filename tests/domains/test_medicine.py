@@ -253,3 +253,28 @@ def test_only_a_caller_whose_supply_runs_low_says_they_are_running_low() -> None
             rx = spec.initial_state["prescriptions"][rid]
             assert rules.shift(rx["last_filled"], rx["days_supply"] - 7) <= rules.TODAY
     assert low  # some callers do run low
+
+
+def test_a_nurse_line_caller_asks_one_question_with_its_own_motive() -> None:
+    """Reading pass, seed 7: the opening asked whether an inhaler "is fine with a glass of
+    wine", the reason for the call whether it goes "together with ibuprofen" (the wordings were
+    three questions). Now the opening and the reason ask the gold hand-off's one question, for
+    one of its motives (`NURSE_MOTIVES`)."""
+    from domains.medicine import NURSE_MOTIVES, MedicineDomain
+    from toolscale.core.contract import item_rng
+    from toolscale.kit.phrasing import second_person
+
+    domain, asked = MedicineDomain(), set()
+    every = {m for ms in NURSE_MOTIVES.values() for m in ms}
+    for i in range(40):
+        spec = domain.sample_named(item_rng("medicine", 0, i), 0, i, "nurse")
+        scenario = spec.scenario
+        if scenario.behaviour == "change":
+            continue
+        (question,) = [q for q in NURSE_MOTIVES if q in spec.instruction]
+        assert question in scenario.reason_for_call, (spec.instruction, scenario.reason_for_call)
+        said = f"{spec.instruction} {scenario.reason_for_call}"
+        told = {m for m in every if m in said or second_person(m) in said}
+        assert told <= set(NURSE_MOTIVES[question]), (question, told)
+        asked.add(question)
+    assert asked == set(NURSE_MOTIVES)
