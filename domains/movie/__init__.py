@@ -7,6 +7,7 @@ rendered into policy.md) and the goals below; the kit composes every task from t
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
 from domains.movie import rules
@@ -116,6 +117,33 @@ def _plan(draw: Draw) -> dict[str, Any]:
     return {"plan": draw.rng.choice(plans)}
 
 
+def _book_motives(draw: Draw) -> tuple[str, ...]:
+    """ "It's raining all weekend" only for a showing on a Saturday or Sunday."""
+    motives = ("It's our anniversary.", "The kids are off school.")
+    motives += ("My book club read the novel.", "My flatmate has been nagging me to see it.")
+    motives += ("We want a quiet night out.", "I loved the director's last film.")
+    weekend = date.fromisoformat(draw["showing"]["date"]).weekday() >= 5
+    return (*motives, "It's raining all weekend.") if weekend else motives
+
+
+def _exchange_motives(draw: Draw) -> tuple[str, ...]:
+    """ "The earlier one clashes" only when the booking moves to a later showing."""
+    booking, to = draw["booking"], draw.extra["to"]
+    motives = ("My train gets in too late.", "A friend wants to come on another day.")
+    motives += ("I got the days mixed up.",)
+    later = (to["date"], to["time"]) > (booking["date"], booking.get("time", ""))
+    return (*motives, "The earlier one clashes with football practice.") if later else motives
+
+
+def _plan_motives(draw: Draw) -> tuple[str, ...]:
+    """Going more often moves a member up the plans, going less or saving moves them down."""
+    up = rules.PLANS.index(draw.extra["plan"]) > rules.PLANS.index(draw["customer"]["plan"])
+    if up:
+        more = ("I go far more often than I used to.", "My friend swears by it.")
+        return (*more, "The new season looks great.")
+    return ("Money is tight this year.", "I only go once a month now.")
+
+
 def _cost(draw: Draw) -> dict[str, Any]:
     menu = draw["cinema"]["snacks"]
     return {"expression": f"{menu[draw.extra['item']]} * {draw.extra['quantity']}"}
@@ -140,13 +168,15 @@ GOALS = (
             "It's raining all weekend. | My flatmate has been nagging me to see it. | We want a "
             "quiet night out. | I loved the director's last film."
         ),
+        motives_for=_book_motives,
         weight=4,
     ),
     Goal(
         "cancel",
         "cancel_booking",
         words=alts(
-            "cancel {booking} | call off {booking} | drop {booking} and refund me | scrap {booking}"
+            "cancel {booking} | call off {booking} | drop {booking} and get my money back | "
+            "scrap {booking}"
         ),
         done="I cancelled {booking}; {refund} goes back to your card (fees kept: {fees_kept}).",
         report=("refund",),
@@ -181,6 +211,7 @@ GOALS = (
             "My train gets in too late. | A friend wants to come on another day. | I got the "
             "days mixed up. | The earlier one clashes with football practice."
         ),
+        motives_for=_exchange_motives,
     ),
     Goal(
         "snacks",
@@ -214,6 +245,7 @@ GOALS = (
             "I go far more often than I used to. | Money is tight this year. | My friend "
             "swears by it. | I only go once a month now. | The new season looks great."
         ),
+        motives_for=_plan_motives,
     ),
     Goal(
         "seats_left",
@@ -271,8 +303,8 @@ GOALS = (
         "screen",
         "get_booking",
         words=alts(
-            "which screen {booking} is on and in what format | what screen and format {booking} "
-            "are for"
+            "which screen and format go with {booking} | what screen and format to expect for "
+            "{booking}"
         ),
         done="For {booking}: the {screen} screen, {format}.",
         when=lambda d: _upcoming(d) and d["booking"]["status"] == "confirmed",
@@ -284,8 +316,8 @@ GOALS = (
         ("booking",),
         lambda d: {"summary": f"Lost property after booking {d['booking']['booking_id']}"},
         words=alts(
-            "report something I left behind after {booking} | trace a bag I left behind; it "
-            "was {booking} | report lost property from {booking}"
+            "report something I left behind after {booking} | trace a bag I left behind when "
+            "I used {booking} | report lost property after {booking}"
         ),
         done="Lost property is handled by the cinema's staff, so I have transferred you to a "
         "human agent about booking {booking[booking_id]}.",
@@ -302,7 +334,7 @@ class MovieDomain(StatefulDomain):
     """A cinema chain's desk: 8 cinemas, ~320 showings, 180 customers, ~450 bookings."""
 
     name = "movie"
-    version = "1.4"
+    version = "1.5"
     invariants = INVARIANTS
     toolkit = MovieTools
     rules = rules

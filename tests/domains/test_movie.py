@@ -168,3 +168,37 @@ def test_the_world_is_large_and_every_tool_is_in_a_gold_path() -> None:
 @pytest.mark.slow
 def test_generated_tasks_verify_and_validate(tmp_path) -> None:
     gold_round("movie", tmp_path / "out")
+
+
+def test_read_as_a_caller_the_texts_fit_the_records() -> None:
+    """Reading pass, seed 7: "drop my booking and refund you"; "which screen my seats is on";
+    "it was your tickets"; "I only go once a month now" moving up to unlimited; "It's raining
+    all weekend" for a Wednesday showing; "The earlier one clashes" moving to an earlier one."""
+    from datetime import date
+
+    from domains.movie import MovieDomain
+    from toolscale.core.contract import item_rng
+    from toolscale.kit.phrasing import second_person
+
+    domain = MovieDomain()
+
+    def said(template: str, i: int) -> tuple[object, str]:
+        spec = domain.sample_named(item_rng("movie", 0, i), 0, i, template)
+        text = f"{spec.instruction} {spec.scenario.reason_for_call}"
+        if spec.scenario.behaviour != "change":
+            text += f" {spec.scenario.task_instructions}"
+        return spec, text.split("you change your mind.")[-1]  # a change of mind's own motive
+
+    bad = ("refund you", " is on and in", " are for", "; it was your")
+    for i in range(40):
+        for template in ("cancel", "screen", "lost"):
+            text = said(template, i)[1]
+            assert not any(b in text for b in bad), text
+        spec, text = said("plan", i)
+        if "unlimited plan" in text or "plan to unlimited" in text:
+            assert second_person("I only go once a month now.") not in text, text
+        spec, text = said("book", i)
+        booked = next(a for a in spec.gold_actions if a.name == "book_seats")
+        showing = spec.initial_state["showings"][booked.arguments["showing_id"]]
+        if date.fromisoformat(showing["date"]).weekday() < 5:
+            assert "raining all weekend" not in text, (showing["date"], text)
