@@ -71,7 +71,7 @@ def open_order(state: Record, order_id: str) -> Record:
     )
     AlreadyShipped.raise_if(
         status not in ("processing", "cancelled"),  # a cancelled one broke the rule above
-        f"order {order['order_id']} has already {status} and can no longer change",
+        f"order {order['order_id']} has already been {status} and can no longer change",
         status,
     )
     return order
@@ -91,7 +91,8 @@ def returnable(state: Record, order_id: str, variant_id: str) -> tuple[Record, R
     order, item = item_of(state, order_id, variant_id)
     NotDelivered.raise_if(
         order["status"] != "delivered",
-        f"only delivered items can be returned, and order {order['order_id']} is {order['status']}",
+        f"only delivered items can be returned or exchanged, and order {order['order_id']} is "
+        f"{order['status']}",
         order["status"],
     )
     delivered = order["delivered_on"]  # none yet on an order the rule above refused

@@ -256,3 +256,24 @@ def test_a_return_exchange_or_address_motive_fits_its_item_or_label() -> None:
         label = next(a for a in spec.gold_actions if a.name == "add_address").arguments["label"]
         others = {m for ms in ADDRESS_MOTIVES.values() for m in ms} - set(ADDRESS_MOTIVES[label])
         assert not any(second_person(m) in text for m in others), (label, text)
+
+
+def test_a_parcel_on_its_way_arrives_after_today_and_refusals_read_right() -> None:
+    """Reading pass, seed 7 (gold conversations): a shipped order "should arrive on 2025-09-13"
+    two days before today; "order O315463 has already delivered"; an exchange refused because
+    "only delivered items can be returned". Every shipped order of two worlds is tracked to a
+    day after today; the refusals say "has already been" and "returned or exchanged"."""
+    domain = EcommerceDomain()
+    for seed in (0, 7):
+        kit = EcommerceTools(domain.world(seed))
+        shipped = [o for o in kit.state["orders"].values() if o["status"] == "shipped"]
+        assert len(shipped) > 5
+        for order in shipped:
+            assert kit.track_shipment(order["order_id"])["delivery_date"] > rules.TODAY
+    state = domain.world(0)
+    done = next(o for o in state["orders"].values() if o["status"] == "delivered")
+    with pytest.raises(rules.AlreadyShipped, match="has already been delivered"):
+        rules.open_order(state, done["order_id"])
+    late = next(o for o in state["orders"].values() if o["status"] == "processing")
+    with pytest.raises(rules.NotDelivered, match="returned or exchanged"):
+        rules.returnable(state, late["order_id"], late["items"][0]["variant_id"])
