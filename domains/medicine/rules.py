@@ -87,7 +87,8 @@ def check_booking(state: Record, patient_id: str, doctor_id: str, date: str, tim
 def scheduled(state: Record, appointment_id: str) -> Record:
     appointment = lookup(state, "appointments", appointment_id)
     aid, status = appointment["appointment_id"], appointment["status"]
-    NotScheduled.raise_if(status != "scheduled", f"appointment {aid} is {status}", status)
+    said = "marked as a no-show" if status == "no_show" else status  # not "is no_show"
+    NotScheduled.raise_if(status != "scheduled", f"appointment {aid} is {said}", status)
     return appointment
 
 

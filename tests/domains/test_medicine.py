@@ -278,3 +278,13 @@ def test_a_nurse_line_caller_asks_one_question_with_its_own_motive() -> None:
         assert told <= set(NURSE_MOTIVES[question]), (question, told)
         asked.add(question)
     assert asked == set(NURSE_MOTIVES)
+
+
+def test_a_no_show_is_said_in_words() -> None:
+    """Reading pass, seed 7: the agent told a caller "appointment AP59824 is no_show"."""
+    from domains.medicine import MedicineDomain, rules
+
+    state = MedicineDomain().world(0)
+    missed = next(a for a in state["appointments"].values() if a["status"] == "no_show")
+    with pytest.raises(rules.NotScheduled, match=r"is marked as a no-show$"):
+        rules.scheduled(state, missed["appointment_id"])
