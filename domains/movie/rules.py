@@ -73,7 +73,8 @@ def check_seats(state: Record, customer: Record, showing: Record, seats: int) ->
     years = age(customer["birth_date"])
     AgeRestricted.raise_if(
         years < MIN_AGE.get(showing["rating"], 0),
-        f"{title} is rated {showing['rating']}, and customer {customer['customer_id']} is {years}",
+        f"{title} is rated {showing['rating']}, and customer {customer['customer_id']}, born "
+        f"{customer['birth_date']}, is {years}",
         customer["birth_date"],
     )
     SoldOut.raise_if(

@@ -202,3 +202,14 @@ def test_read_as_a_caller_the_texts_fit_the_records() -> None:
         showing = spec.initial_state["showings"][booked.arguments["showing_id"]]
         if date.fromisoformat(showing["date"]).weekday() < 5:
             assert "raining all weekend" not in text, (showing["date"], text)
+
+
+def test_an_age_refusal_states_the_birth_date_it_rests_on() -> None:
+    """Reading pass, seed 7: "... customer C5984 is 16. For your records: 2008-12-16." (the
+    refusal's fact tacked on): the message now says "born 2008-12-16, is 16"."""
+    from domains.movie import MovieDomain
+    from toolscale.core.contract import item_rng
+
+    domain = MovieDomain()
+    spec = domain.sample_named(item_rng("movie", 0, 0), 0, 0, "book.no.age_restricted")
+    assert "For your records" not in spec.final_message and ", born " in spec.final_message
