@@ -16,8 +16,8 @@ on in the texts a task gives them:
 - `avoid_unrelated`: the tool to avoid is no look-up of this request's records
   (`toolscale.economics.fit.plausible_avoid`), or the calculator where nothing is summed;
 - `json_every_reply`: a chat whose JSON profile asks for every reply in JSON, not the final one;
-- `repeated`: the task instructions say the same six words twice (the goal restated as what to
-  agree to and again as a note), outside the quoted change of mind.
+- `repeated`: two sentences of the task instructions say the same six words (the goal restated
+  as what to agree to and again as a note), outside the quoted change of mind.
 
 `past_first` counts a changing caller's first request dated in the past (a reading-pass figure:
 a refusal's record no longer opens such a call, and a dispute of a past charge rightly does).
@@ -55,14 +55,17 @@ _GRAMMAR = (
 
 
 def _repeated(instructions: str) -> list[str]:
+    """Six words that two sentences both say (one sentence may name two records alike: "your
+    tickets for the X v Y game ... and your seats for the X v Y game")."""
     told = instructions.split(' Your change of mind: "')[0]
-    words = re.findall(r"[\w'$.,:-]+", told.lower())
-    seen, found = set(), []
-    for k in range(len(words) - 5):
-        gram = " ".join(words[k : k + 6])
-        if gram in seen and gram not in found:
-            found.append(gram)
-        seen.add(gram)
+    seen: dict[str, int] = {}
+    found = []
+    for n, sentence in enumerate(re.split(r"(?<=[.!?]) +(?=[A-Z])", told)):
+        words = re.findall(r"[\w'$,:-]+", sentence.lower())
+        for k in range(len(words) - 5):
+            gram = " ".join(words[k : k + 6])
+            if seen.setdefault(gram, n) != n and gram not in found:
+                found.append(gram)
     return found
 
 
