@@ -129,8 +129,8 @@ class EcommerceTools(StatefulGenericTools):
         order = lookup(self.state, "orders", order_id, "order")
         days = rules.ARRIVES_IN[order["shipping"]]
         expected = order["delivered_on"] or rules.shift(order["placed_on"], days + 1)
-        if order["status"] == "shipped":  # a parcel on its way arrives from tomorrow on
-            expected = max(expected, rules.shift(self.state["today"], 1))
+        if order["status"] == "shipped":  # a parcel on its way arrives today at the earliest
+            expected = max(expected, self.state["today"])
         return {"order_id": order["order_id"], "status": order["status"]} | {
             "tracking": order["tracking"],
             "delivery_date": expected if order["status"] != "cancelled" else "",

@@ -83,7 +83,7 @@ def test_seat_prices_follow_the_plan() -> None:
     [
         (("C1", "S1", 11), rules.GroupBooking, "events team"),
         (("C1", "S5", 2), rules.NotBookable, "S5 of Night Ferry is cancelled"),
-        (("C2", "S1", 1), rules.AgeRestricted, "rated 15, and customer C2 is 13"),
+        (("C2", "S1", 1), rules.AgeRestricted, "rated 15, and customer C2, born 2011-10-01, is 13"),
         (("C1", "S2", 3), rules.SoldOut, r"too few seats left \(2\)"),
     ],
 )
