@@ -6,7 +6,15 @@ from typing import Any
 
 from domains.bank import rules
 from domains.bank.draws import _aid, _checking, _new_limit, _others, _send, _sum
-from domains.bank.entities import BLOCK_MOTIVES, CARD, DISPUTE_MOTIVES, LOSSES, WHY
+from domains.bank.entities import (
+    BLOCK_MOTIVES,
+    CARD,
+    DISPUTE_MOTIVES,
+    LOSSES,
+    PAY_MOTIVES,
+    PAYEE_KIND,
+    WHY,
+)
 from toolscale.kit import Goal
 
 Record = dict[str, Any]
@@ -138,18 +146,8 @@ CHANGES = (
         check=rules.check_transfer,
         when=_checking,
         extra=_sum,
-        motives=(
-            "I owe them for last month.",
-            "It's due today.",
-            "It's for the repairs they did.",
-            "I promised to pay them back.",
-            "It's a birthday present.",
-            "The invoice came yesterday.",
-            "We split a holiday.",
-            "I'm behind on it.",
-            "They reminded me twice.",
-            "It's my share of the bills.",
-        ),
+        motives=tuple(dict.fromkeys(m for ms in PAY_MOTIVES.values() for m in ms)),
+        motives_for=lambda d: PAY_MOTIVES[PAYEE_KIND.get(d["payee"]["relation"], "person")],
         weight=4,
     ),
     Goal(

@@ -59,6 +59,32 @@ DISPUTE_MOTIVES = {
         "A friend said you could help.",
     ),
 }
+# Why a caller pays a payee, by the kind of payee ("They reminded me twice" is no brother's,
+# "It's for the repairs they did" no tutor's).
+PAY_MOTIVES = {
+    "biller": (
+        "It's due today.",
+        "The invoice came yesterday.",
+        "I'm behind on it.",
+        "They reminded me twice.",
+        "It's my share of the bills.",
+    ),
+    "landlord": (
+        "I owe them for last month.",
+        "It's due today.",
+        "I'm behind on it.",
+        "It's for the repairs they did.",
+    ),
+    "worker": ("I owe them for last month.", "The invoice came yesterday.", "It's due today."),
+    "person": (
+        "I promised to pay them back.",
+        "It's a birthday present.",
+        "We split a holiday.",
+        "It's my share of the bills.",
+    ),
+}
+PAYEE_KIND = {"landlord": "landlord", "cleaner": "worker", "tutor": "worker", "gardener": "worker"}
+PAYEE_KIND |= dict.fromkeys(("electricity company", "water company", "phone company"), "biller")
 CURIOUS = (
     "I'm planning a big purchase.",
     "I want to be sure my rent will clear.",

@@ -504,3 +504,24 @@ def test_the_dispute_or_block_reason_tells_the_user_no_order() -> None:
         assert spec.scenario is not None
         reason = spec.scenario.reason_for_call
         assert "you want your debit card blocked" in reason and "block your" not in reason
+
+
+def test_a_payment_motive_fits_the_payee() -> None:
+    """Reading pass, seed 7: "They reminded me twice" paying a brother, "It's for the repairs
+    they did" paying a tutor. A payment's motive is one of its payee kind's (`PAY_MOTIVES`)."""
+    from domains.bank.entities import PAY_MOTIVES, PAYEE_KIND
+    from toolscale.kit.phrasing import second_person
+
+    every = {m for motives in PAY_MOTIVES.values() for m in motives}
+    domain, seen = BankDomain(), Counter[str]()
+    for i in range(80):
+        spec = domain.sample_named(item_rng("bank", 0, i), 0, i, "pay")
+        assert spec.scenario is not None
+        sent = next(a for a in spec.gold_actions if a.name == "transfer_funds")
+        payee = spec.initial_state["payees"][sent.arguments["destination_id"]]
+        kind = PAYEE_KIND.get(payee["relation"], "person")
+        said = f"{spec.instruction} {spec.scenario.reason_for_call}"
+        told = {m for m in every if m in said or second_person(m) in said}
+        assert told <= set(PAY_MOTIVES[kind]), (payee["relation"], told)
+        seen[kind] += bool(told)
+    assert len(seen) == 4 and all(seen.values())
