@@ -133,22 +133,15 @@ def _pack_price(draw: Draw) -> float:
 
 
 # Why an account moves to a dearer plan (MORE) or a cheaper one (LESS).
-MORE = (
-    "Our usage took off last month.",
-    "My team needs more calls for a new dashboard.",
-    "We're adding a new weather feature.",
-    "Our calls doubled this autumn.",
+MORE = alts(
+    "Our usage took off last month. | My team needs more calls for a new dashboard.",
+    "We're adding a new weather feature. | Our calls doubled this autumn.",
 )
-LESS = (
-    "We're cutting costs.",
-    "We barely use it these days.",
-    "The work that needed the data has ended.",
-)
+LESS = alts("We're cutting costs. | We barely use it these days. | The data work has ended.")
 
 
 def _plan_motives(draw: Draw) -> tuple[str, ...]:
-    """A move up is for more use, a move down to save: "We're cutting costs" never asks for
-    a dearer plan."""
+    """A move up is for more use, a move down to save (never "cutting costs" for a dearer one)."""
     now = rules.plan_of(draw.world, draw["account"])["monthly_fee"]
     return MORE if draw["plan"]["monthly_fee"] > now else LESS
 
