@@ -82,7 +82,7 @@ def _train(draw: Draw) -> dict[str, Any]:
     return {"train_number": draw["booking"]["train_number"]}
 
 
-MISSED = "I missed the train this morning."
+MISSED = "I missed my train earlier."
 
 
 def _left_today(draw: Draw) -> bool:
@@ -92,7 +92,7 @@ def _left_today(draw: Draw) -> bool:
 
 
 def _missed(motives: tuple[str, ...]) -> Any:
-    """The motives that fit a draw: "I missed the train" only for a train that has left."""
+    """The motives that fit a draw: "I missed my train" only for a train that has left."""
 
     def fit(draw: Draw) -> tuple[str, ...]:
         gone = _status(draw) == "departed"
