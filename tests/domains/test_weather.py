@@ -240,3 +240,21 @@ def test_a_plan_change_motive_fits_its_direction() -> None:
         assert not any(second_person(m) in reason for m in wrong), reason
         seen += 1
     assert seen >= 20
+
+
+def test_no_free_account_holds_call_packs() -> None:
+    """The reading pass (seed 7) met Free accounts holding 3 call packs, refused more because
+    "call packs are not sold on the Free plan": the world gives packs only to plans that sell
+    them, an invariant check-domain runs; it fails on a hand-made Free account with packs."""
+    from toolscale.check.consistency import invariant_problems
+    from toolscale.core.registry import get_domain
+    from toolscale.sample.tasks import build_task
+
+    domain = get_domain("weather")
+    task = build_task(domain, 7, 0, 15.0).task
+    assert invariant_problems(domain, task) == []
+    state = dict(domain.world(7))
+    free = next(a for a in state["accounts"].values() if a["plan_id"] == "AP1")
+    state["accounts"] = {**state["accounts"], "X": {**free, "packs_bought": 3}}
+    broken = task.model_copy(update={"initial_state": state})
+    assert any("call packs only on plans" in p for p in invariant_problems(domain, broken))
