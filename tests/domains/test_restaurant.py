@@ -181,3 +181,13 @@ def test_a_motive_fits_the_change_it_asks_for() -> None:
             assert all(m in NOTE_MOTIVES[call["note"]] for m in told), (call["note"], reason)
             seen.add("note")
     assert seen == {"party", "note"}
+
+
+def test_a_refusal_says_a_no_show_in_words() -> None:
+    """ "reservation RS11223 is no_show" (the reading pass, seed 7): the status is said in words."""
+    state = {
+        "now": "2025-07-14T15:00",
+        "reservations": {"RS1": {"reservation_id": "RS1", "status": "no_show", "date": "x"}},
+    }
+    with pytest.raises(rules.NotActive, match=r"reservation RS1 was a no-show$"):
+        rules.changeable(state, "RS1")
