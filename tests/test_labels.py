@@ -198,15 +198,15 @@ def as_trace(item, draft, verified, metrics, got) -> Trace:
 
 
 # railway seed 0 index 96 (a fare question: no detail to ask for, so no user turn after the
-# opening), gold = search_trains (13 chars; arguments 56 chars; result 557 chars: 140 tokens) and
-# get_fare (8 chars; arguments 63; result 111 chars: 28 tokens); final message of 85 chars (22
+# opening), gold = search_trains (13 chars; arguments 56 chars; result 843 chars: 211 tokens) and
+# get_fare (8 chars; arguments 63; result 113 chars: 29 tokens); final message of 86 chars (22
 # tokens, the reference agent's lead included). Both are READ calls ($0.0002, 120 ms + 0.5 ms per
 # output token):
-#   calls   = 0.0004; (120 + 70) + (120 + 14) = 324 ms
-#   read    = 140 + 28 = 168; written = ceil(69/4) + ceil(71/4) + 22 = 18 + 18 + 22 = 58; 3 turns
-#   total   = 0.0004 + (168 * 0.10 + 58 * 0.40) / 1e6 = 0.00044;
-#             324 + 3 * 150 + 58 * 12 = 1470 ms
-RAIL_GOLD_COST, RAIL_GOLD_LATENCY = 0.00044, 1470.0
+#   calls   = 0.0004; (120 + 105.5) + (120 + 14.5) = 360 ms
+#   read    = 211 + 29 = 240; written = ceil(69/4) + ceil(71/4) + 22 = 18 + 18 + 22 = 58; 3 turns
+#   total   = 0.0004 + (240 * 0.10 + 58 * 0.40) / 1e6 = 0.0004472;
+#             360 + 3 * 150 + 58 * 12 = 1506 ms
+RAIL_GOLD_COST, RAIL_GOLD_LATENCY = 0.0004472, 1506.0
 
 
 def test_railway_avoid_tool_by_hand():
@@ -221,8 +221,8 @@ def test_railway_avoid_tool_by_hand():
     draft, ok = play(item, gold, item.final_message)
     metrics, got = labels(item, draft, ok)
     assert ok and metrics["cost"] == pytest.approx(0.0004, abs=1e-12)
-    assert metrics["latency_ms"] == 324.0
-    assert metrics["num_tokens"] == 168 + 58
+    assert metrics["latency_ms"] == 360.0
+    assert metrics["num_tokens"] == 240 + 58
     assert metrics["total_cost"] == pytest.approx(RAIL_GOLD_COST, abs=1e-12)
     assert metrics["total_latency_ms"] == RAIL_GOLD_LATENCY
     assert got["reward_efficiency"] == pytest.approx(-0.16)
@@ -231,8 +231,8 @@ def test_railway_avoid_tool_by_hand():
     # and the same lookup twice: still correct, 4 calls, 1 repeated, not compliant. Each lookup
     # writes get_train_details (17 chars) + {"train_number":"RW000"} (24): 11 tokens, and reads
     # "Error: no train with id 'RW000'" (31 chars): 8 tokens, $0.0002, 124 ms:
-    #   total = 0.0008 + (184 * 0.10 + 80 * 0.40) / 1e6 = 0.0008504
-    #           572 + 5 * 150 + 80 * 12 = 2282 ms
+    #   total = 0.0008 + (256 * 0.10 + 80 * 0.40) / 1e6 = 0.0008576
+    #           608 + 5 * 150 + 80 * 12 = 2318 ms
     # The same task with get_train_details the forbidden tool (the profile draws one the caller
     # could think of: the hand-off here; a look-up's figures are easier to state by hand).
     preference = item.task.preference.model_copy(update={"forbidden_tools": ["get_train_details"]})
@@ -241,10 +241,10 @@ def test_railway_avoid_tool_by_hand():
     draft, ok = play(item, [*gold, lookup, lookup], item.final_message)
     metrics, got = labels(item, draft, ok)
     assert ok and metrics["failed_calls"] == 2 and metrics["repeated_calls"] == 1
-    assert metrics["total_cost"] == pytest.approx(0.0008504, abs=1e-12)
-    assert metrics["total_latency_ms"] == 2282.0
+    assert metrics["total_cost"] == pytest.approx(0.0008576, abs=1e-12)
+    assert metrics["total_latency_ms"] == 2318.0
     assert got["preference_violations"] == ["called forbidden tool 'get_train_details' (2 times)"]
-    efficiency = -0.08 * (0.0008504 / 0.00044) - 0.08 * (2282 / 1470)  # about -0.2788
+    efficiency = -0.08 * (0.0008576 / 0.0004472) - 0.08 * (2318 / 1506)  # about -0.2766
     assert got["reward_efficiency"] == pytest.approx(efficiency)
     assert (got["solved_quickly"], got["reward_preference"]) == (False, 0.0)
     assert got["reward_outcome"] == 0.0  # correct, but a forbidden tool: scored as wrong
@@ -252,18 +252,18 @@ def test_railway_avoid_tool_by_hand():
 
 
 def test_a_wrong_attempt_scores_no_outcome_and_a_slow_preference():
-    # search_trains only, then "I could not find it." (20 chars: 5 tokens); read 140, written
+    # search_trains only, then "I could not find it." (20 chars: 5 tokens); read 211, written
     # 18 + 5 = 23, 2 turns:
-    #   total = 0.0002 + (140 * 0.10 + 23 * 0.40) / 1e6 = 0.0002232
-    #           190 + 2 * 150 + 23 * 12 = 766 ms
+    #   total = 0.0002 + (211 * 0.10 + 23 * 0.40) / 1e6 = 0.0002303
+    #           225.5 + 2 * 150 + 23 * 12 = 801.5 ms
     item = sampled("railway", 96, "none")
     draft, ok = play(item, item.task.gold_actions[:1], "I could not find it.")
     metrics, got = labels(item, draft, ok)
     assert not ok
-    assert metrics["total_cost"] == pytest.approx(0.0002232, abs=1e-12)
-    assert metrics["total_latency_ms"] == 766.0
+    assert metrics["total_cost"] == pytest.approx(0.0002303, abs=1e-12)
+    assert metrics["total_latency_ms"] == 801.5
     assert (got["reward_outcome"], got["reward_preference"]) == (0.0, 0.1)
-    efficiency = -0.08 * (0.0002232 / 0.00044) - 0.08 * (766 / 1470)  # about -0.0823
+    efficiency = -0.08 * (0.0002303 / 0.0004472) - 0.08 * (801.5 / 1506)  # about -0.0838
     assert got["reward_total"] == pytest.approx(efficiency + 0.1)
 
 
@@ -275,7 +275,7 @@ def test_teacher_usage_is_priced_apart_and_changes_no_metric_or_reward():
     metrics = trace_metrics(item.task, draft)
     got = trace_labels(item.task, draft, metrics, ok, DEFAULT, (2.0, 10.0))
     # num_tokens and the totals are the route's (the gold route's, above), not the teacher's.
-    assert (metrics["num_tokens"], metrics["total_latency_ms"]) == (226, RAIL_GOLD_LATENCY)
+    assert (metrics["num_tokens"], metrics["total_latency_ms"]) == (298, RAIL_GOLD_LATENCY)
     assert metrics["total_cost"] == pytest.approx(RAIL_GOLD_COST, abs=1e-12)
     # teacher_cost = $ (1000 * 2 + 200 * 10) / 1e6 = 0.004, a label of its own.
     assert got["teacher_cost"] == 0.004 and "total_cost" not in got

@@ -50,10 +50,11 @@ def tasks() -> dict[str, SampledTask]:
 
 
 def with_user(item: SampledTask, **fields: Any) -> SampledTask:
-    """The task with its scenario's behaviour set by hand (nothing else of it changes)."""
+    """The task with its scenario's behaviour set by hand (nothing else of it changes; a
+    misread detail of a drawn `correct` caller is part of the behaviour, so it goes too)."""
     plain = item.task.user_scenario
     assert plain is not None
-    scenario = UserScenario(**{**plain.model_dump(), "behaviour": "", **fields})
+    scenario = UserScenario(**{**plain.model_dump(), "behaviour": "", "wrong": {}, **fields})
     task = item.task.model_copy(update={"user_scenario": scenario})
     return SampledTask(task, item.final_message, item.alternatives, item.gold_outcomes)
 

@@ -30,7 +30,16 @@ from domains.railway.draws import (
 from domains.railway.invariants import INVARIANTS
 from domains.railway.tools import RailwayTools
 from domains.railway.world import build_world
-from toolscale.kit import Draft, Entity, Goal, GoldRunner, Request, StatefulDomain, Template
+from toolscale.kit import (
+    Draft,
+    Draw,
+    Entity,
+    Goal,
+    GoldRunner,
+    Request,
+    StatefulDomain,
+    Template,
+)
 from toolscale.kit.words import day
 
 Record = dict[str, Any]
@@ -41,12 +50,15 @@ def _booking_words(booking: Record, world: Record, precise: bool) -> str:
     number = int(booking["booking_id"][2:])
     noun, fare = NOUNS[number % len(NOUNS)], CLASS_WORDS[booking["fare_class"]]
     origin, destination = (city(world, booking[end]) for end in ("origin", "destination"))
-    when = f" on {day(booking['travel_date'])}" if precise else ""
+    today = booking["travel_date"] == world["today"]
+    on = (" today" if today else f" on {day(booking['travel_date'])}") if precise else ""
+    # "for": "the trip I booked on Saturday 7 June" reads as the day it was bought
+    made = (" for today" if today else f" for {day(booking['travel_date'])}") if precise else ""
     forms = (
-        f"my {fare} {noun} from {origin} to {destination}{when}",
-        f"the {origin} to {destination} {noun} I {'made' if noun == 'booking' else 'booked'}{when} "
+        f"my {fare} {noun} from {origin} to {destination}{on}",
+        f"the {origin} to {destination} {noun} I {'made' if noun == 'booking' else 'booked'}{made} "
         f"({booking['fare_class']} class)",
-        f"my {noun}{when} from {origin} to {destination} ({fare})",
+        f"my {noun}{on} from {origin} to {destination} ({fare})",
     )
     return forms[number // len(NOUNS) % len(forms)]
 
@@ -66,6 +78,47 @@ ENTITIES = (
 )
 
 
+def _train(draw: Draw) -> dict[str, Any]:
+    return {"train_number": draw["booking"]["train_number"]}
+
+
+MISSED = "I missed my train earlier."
+
+
+def _left_today(draw: Draw) -> bool:
+    """A departed train a caller still asks to cancel, change, upgrade, add bags to or get a
+    refund quote for left earlier today: a trip of days ago is no one's plan."""
+    return _status(draw) != "departed" or draw["booking"]["travel_date"] == rules.TODAY
+
+
+def _missed(motives: tuple[str, ...]) -> Any:
+    """The motives that fit a draw: "I missed my train" only for a train that has left."""
+
+    def fit(draw: Draw) -> tuple[str, ...]:
+        gone = _status(draw) == "departed"
+        return tuple(m for m in motives if (m == MISSED) == gone)
+
+    return fit
+
+
+CANCEL_MOTIVES = (
+    "My plans changed.",
+    "The meeting I was going to was cancelled.",
+    "I'm driving instead.",
+    "My friend can't host us after all.",
+    "I've caught a bad cold.",
+    "The event was postponed.",
+    MISSED,
+)
+CHANGE_MOTIVES = (
+    "My meeting was moved.",
+    "I'd rather travel at another time.",
+    "My return flight changed.",
+    "The original time is too early for the kids.",
+    "I need to be there sooner.",
+    MISSED,
+)
+
 GOALS = (
     Goal(
         "cancel",
@@ -80,14 +133,9 @@ GOALS = (
         check=rules.refund_quote,
         price="cancellation_fee",
         price_noun="cancellation fee",
-        motives=(
-            "My plans changed.",
-            "The meeting I was going to was cancelled.",
-            "I'm driving instead.",
-            "My friend can't host us after all.",
-            "I've caught a bad cold.",
-            "The event was postponed.",
-        ),
+        when=_left_today,
+        motives=CANCEL_MOTIVES,
+        motives_for=_missed(CANCEL_MOTIVES),
         weight=5,
     ),
     Goal(
@@ -105,17 +153,12 @@ GOALS = (
         report=("total_to_pay",),
         before=(SEARCH, ("get_change_quote", _move)),
         check=rules.change_quote,
-        when=lambda d: bool(_others(d)),
+        when=lambda d: bool(_others(d)) and _left_today(d),
         extra=_target,
         price="total_to_pay",
         price_noun="change",
-        motives=(
-            "My meeting was moved.",
-            "I'd rather travel at another time.",
-            "My return flight changed.",
-            "The original time is too early for the kids.",
-            "I need to be there sooner.",
-        ),
+        motives=CHANGE_MOTIVES,
+        motives_for=_missed(CHANGE_MOTIVES),
         weight=4,
     ),
     Goal(
@@ -130,9 +173,10 @@ GOALS = (
         ),
         done="{booking} is now first class; the upgrade cost {upgrade_cost}.",
         report=("upgrade_cost",),
-        before=(("get_upgrade_quote", _bid),),
+        # the train's seats: what a sold-out refusal states ("only 0 first seats left")
+        before=(("get_train_details", _train), ("get_upgrade_quote", _bid)),
         check=rules.upgrade_quote,
-        when=lambda d: d["booking"]["fare_class"] != "first",
+        when=lambda d: d["booking"]["fare_class"] != "first" and _left_today(d),
         price="upgrade_cost",
         price_noun="upgrade",
         motives=(
@@ -155,6 +199,7 @@ GOALS = (
         done="I added {checked} to {booking}, which now has {luggage} bag(s); the fee is {fee}.",
         report=("fee",),
         check=rules.luggage_quote,
+        when=_left_today,
         extra=_bags,
         motives=("I'm moving some things.", "We're going away for a while.", "I'm bringing gifts."),
     ),
@@ -184,7 +229,7 @@ GOALS = (
         "times",
         "get_train_details",
         ("booking",),
-        lambda d: {"train_number": d["booking"]["train_number"]},
+        _train,
         words=(
             "what time {booking} leaves and when it arrives",
             "when {booking} departs and when it gets in",
@@ -209,6 +254,7 @@ GOALS = (
         "{refund_amount}. I have not cancelled it.",
         report=("cancellation_fee", "refund_amount"),
         check=rules.refund_quote,
+        when=_left_today,
         motives=("My plans might change.", "I'm not sure I can travel any more."),
         weight=2,
     ),
@@ -226,7 +272,7 @@ GOALS = (
         report=("total_to_pay",),
         before=(SEARCH,),
         check=rules.change_quote,
-        when=lambda d: bool(_others(d)),
+        when=lambda d: bool(_others(d)) and _left_today(d),
         extra=_target,
         motives=("I'm thinking about travelling later.", "My schedule may shift."),
         weight=2,
@@ -328,7 +374,7 @@ class RailwayDomain(StatefulDomain):
     """Train tickets of one railway: 16 stations, ~220 trains, 140 customers, ~400 bookings."""
 
     name = "railway"
-    version = "4.3"
+    version = "4.4"
     invariants = INVARIANTS
     toolkit = RailwayTools
     rules = rules

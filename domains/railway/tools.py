@@ -21,6 +21,13 @@ from toolscale.tools.generic import StatefulGenericTools
 FareClass = Literal["saver", "standard", "first"]
 
 
+# What a customer's booking list shows of each booking.
+_LISTED = (
+    "booking_id", "train_number", "origin", "destination", "travel_date", "departure_time",
+    "fare_class", "passengers", "status", "train_status",
+)  # fmt: skip
+
+
 def _dump(value: Any) -> str:
     return json.dumps(value)
 
@@ -44,6 +51,7 @@ class RailwayTools(StatefulGenericTools):
             **booking,
             "origin": train["origin"],
             "destination": train["destination"],
+            "departure_time": train["departure_time"],
             "train_status": rules.train_status(self.state, train),
         }
 
@@ -71,8 +79,8 @@ class RailwayTools(StatefulGenericTools):
     @finds("booking", by="booking_id")
     def get_booking_details(self, booking_id: str) -> str:
         """Get a booking: customer, train, travel date, fare class, passengers, ticket price paid,
-        luggage, fees paid, status, refund, the train's route (station codes) and the train's
-        status (scheduled, departed or cancelled by the operator).
+        luggage, fees paid, status, refund, the train's route (station codes), departure time
+        and status (scheduled, departed or cancelled by the operator).
 
         Args:
             booking_id: The booking id, such as "BK1234".
@@ -92,15 +100,7 @@ class RailwayTools(StatefulGenericTools):
         rows = []
         for booking_id in customer["booking_ids"]:
             view = self._booking_view(self.state["bookings"][booking_id])
-            departure = self.state["trains"][view["train_number"]]["departure_time"]
-            rows.append(
-                {
-                    k: view[k]
-                    for k in ("booking_id", "train_number", "origin", "destination", "travel_date")
-                }
-                | {"departure_time": departure}
-                | {k: view[k] for k in ("fare_class", "passengers", "status", "train_status")}
-            )
+            rows.append({k: view[k] for k in _LISTED})
         return _dump(rows)
 
     @tool(ToolKind.READ)

@@ -2,9 +2,9 @@
 
 Every task of a run starts from the same world (`RailwayDomain.world`) and shares one fixed clock
 (`rules.TODAY`, `rules.NOW`, also stated in policy.md); dates of trains are drawn relative to it:
-some have departed, a few were cancelled by the operator, some bookings were cancelled, and some
-customers travel one route twice (the clarifications' case). Money is a float rounded to 2
-decimals. The result depends only on the rng handed in.
+some have departed (earlier today or on a past day), a few were cancelled by the operator, some
+bookings were cancelled, and some customers travel one route twice (the clarifications' case).
+Money is a float rounded to 2 decimals. The result depends only on the rng handed in.
 """
 
 from __future__ import annotations
@@ -133,6 +133,8 @@ def build_world(rng: random.Random) -> dict[str, Any]:
     numbers = iter(rng.sample(range(100, 1000), 900))
     for route in routes:
         offsets = sorted(rng.sample(range(0, 31), rng.randint(4, 5)))
+        if 0 not in offsets and rng.random() < 0.4:  # trains of today, some gone already
+            offsets.insert(0, 0)
         if rng.random() < 0.6:
             offsets.insert(0, -rng.randint(1, 6))
         for offset in offsets:

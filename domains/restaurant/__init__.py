@@ -74,6 +74,47 @@ def _cuisine(draw: Draw) -> dict[str, Any]:
     return {"area": place["area"], "cuisine": place["cuisine"]}
 
 
+# Why a party grows or shrinks, by how many guests it changes by: (fits, motive).
+PARTY_MOTIVES = (
+    "My cousin is joining us too.",
+    "A couple of friends are joining.",
+    "More of the family are coming.",
+    "Someone in our party can't make it.",
+    "Two people dropped out.",
+    "A few people dropped out.",
+)
+_PARTY_CHANGE = (1, 2, 3, -1, -2, -3)  # a motive's change; 3 is three or more either way
+
+
+def _party_motives(draw: Draw) -> tuple[str, ...]:
+    """The motive that fits the change of party size ("Two people dropped out": two fewer)."""
+    change = draw.extra["party_size"] - draw["reservation"]["party_size"]
+    change = max(-3, min(3, change))
+    return tuple(m for m, c in zip(PARTY_MOTIVES, _PARTY_CHANGE, strict=True) if c == change)
+
+
+# A special request with its article, and why a caller asks for it.
+NOTED = {
+    "window seat": "a window seat",
+    "high chair": "a high chair",
+    "birthday cake": "a birthday cake",
+    "wheelchair access": "wheelchair access",
+    "quiet corner": "a quiet corner",
+}
+NOTE_MOTIVES = {
+    "window seat": ("It's a special occasion.", "We'd like a view."),
+    "high chair": ("We're bringing a toddler.",),
+    "birthday cake": ("It's a special occasion.", "It's my mother's birthday."),
+    "wheelchair access": ("My father uses a wheelchair.",),
+    "quiet corner": ("We'd like somewhere calm to talk.", "We're bringing a toddler."),
+}
+
+
+def _note(draw: Draw) -> dict[str, Any]:
+    note = draw.rng.choice(world.NOTES)
+    return {"note": note, "noted": NOTED[note]}
+
+
 GOALS = (
     Goal(
         "book_table",
@@ -112,7 +153,8 @@ GOALS = (
         done="{reservation} is now for {party_size} guests; the deposit is now {deposit_paid}.",
         check=rules.check_party,
         when=_upcoming,
-        motives="A couple of friends are joining. | Two people dropped out. | My cousin too.",
+        motives=PARTY_MOTIVES,
+        motives_for=_party_motives,
     ),
     Goal(
         "reschedule_reservation",
@@ -126,14 +168,14 @@ GOALS = (
     ),
     Goal(
         "add_special_request",
-        extra=lambda d: {"note": d.rng.choice(world.NOTES)},
-        words="ask for a {note} on {reservation} | add a note to {reservation} that we need a "
-        "{note} | request a {note} for {reservation}",
+        extra=_note,
+        words="ask for {noted} on {reservation} | add a note to {reservation} that we need "
+        "{noted} | request {noted} for {reservation}",
         done="I added the request to {reservation}; its requests are now: {requests}.",
         check=rules.check_request,
         when=_upcoming,
-        motives="We're bringing a toddler. | It's a special occasion. | My father uses a "
-        "wheelchair.",
+        motives=tuple(dict.fromkeys(m for ms in NOTE_MOTIVES.values() for m in ms)),
+        motives_for=lambda d: NOTE_MOTIVES[d.extra["note"]],
     ),
     Goal(
         "complaint",
@@ -202,7 +244,7 @@ class RestaurantDomain(StatefulDomain):
     """Reservations at a city's restaurants: 24 restaurants, 160 customers, ~450 reservations."""
 
     name = "restaurant"
-    version = "1.4"
+    version = "1.5"
     invariants = INVARIANTS
     toolkit = RestaurantTools
     rules = rules

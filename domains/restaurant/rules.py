@@ -85,7 +85,8 @@ def changeable(state: Record, reservation_id: str, late_ok: bool = True) -> Reco
     """The reservation, if it is confirmed (and, unless `late_ok`, a day or more ahead)."""
     reservation = lookup(state, "reservations", reservation_id)
     rid, status = reservation["reservation_id"], reservation["status"]
-    NotActive.raise_if(status != "confirmed", f"reservation {rid} is {status}", status)
+    said = {"no_show": "was a no-show"}.get(status, f"is {status}")  # not the raw "no_show"
+    NotActive.raise_if(status != "confirmed", f"reservation {rid} {said}", status)
     late = hours_until(state["now"], reservation["date"], reservation["time"]) < FREE_CANCEL_HOURS
     TooLateToChange.raise_if(
         late and not late_ok,

@@ -83,7 +83,8 @@ def _subject(draw: Draw) -> dict[str, Any]:
 
 def _helper(draw: Draw) -> dict[str, Any]:
     free = [h for h in HELPERS if h not in draw["student"]["pickups"]]
-    return {**_sid(draw), "name": draw.rng.choice(free)}
+    # "person", not "name": a trip's or a class's name is no one to collect a child
+    return {**_sid(draw), "person": draw.rng.choice(free)}
 
 
 # fmt: off
@@ -95,6 +96,8 @@ GOALS = (
                        "{student}'s timetable {soon} | put {student} down for {course} {soon}"),
          extra=lambda d: {"soon": d.rng.choice(SOON)},
          done="{student} is enrolled in {course}; the enrolment is {enrolment_id}.",
+         # the student's electives: what a too-many-electives refusal states ("has 3")
+         before=(("list_enrolments", _sid),),
          report=("enrolment_id",), check=rules.check_enrol, when=_enrolled, weight=4,
          motives=alts("They've been asking to try it all summer. | Their friends are all in "
                          "it. | It would help with their exams. | Their teacher suggested it. | "
@@ -148,9 +151,9 @@ GOALS = (
                          "couldn't find the form online. | The attendance line was busy. | I don't "
                          "want it marked unauthorised.")),
     Goal("pickup", "add_collection_contact", ("student",), _helper,
-         words=alts("allow {name} to collect {student} | add {name} to the people who can pick "
-                       "up {student} | let {name} fetch {student} from school"),
-         done="{name} can now collect {student}; the list is: {pickups}.",
+         words=alts("allow {person} to collect {student} | add {person} to the people who can "
+                       "pick up {student} | let {person} fetch {student} from school"),
+         done="{person} can now collect {student}; the list is: {pickups}.",
          check=rules.check_pickup, weight=2,
          motives=alts("I've started a new job with late shifts. | We've arranged a school-run "
                          "rota. | I'm having an operation next month. | My car is off the road "
@@ -186,7 +189,9 @@ GOALS = (
     Goal("grade", "get_grade", ("student",), _subject,
          words=alts("what grade {student} has in {subject} | how {student} is doing in "
                        "{subject} | what {student} is getting in {subject} at the moment"),
-         done="{student} has a {grade} in {subject} ({class}).", report=("grade", "class"),
+         done="{student} has {a_grade} in {subject} ({class}).", report=("grade", "class"),
+         derive=lambda r: {"a_grade": f"{'an' if r['grade'] in 'AE' else 'a'} "
+                                      f"{r['grade']}"},
          weight=2,
          motives=alts("They say it's going fine. | We're deciding on extra tutoring. | Their "
                          "homework has been a struggle. | I missed the report evening. | They "
@@ -209,7 +214,7 @@ class SchoolDomain(StatefulDomain):
     """A school office: 45 classes, 160 families, ~250 students, ~1,100 enrolments, 10 trips."""
 
     name = "school"
-    version = "1.3"
+    version = "1.4"
     invariants = INVARIANTS
     toolkit = SchoolTools
     rules = rules

@@ -194,9 +194,9 @@ def check_absence(state: Record, student_id: str, date: str, reason: str) -> Rec
     return student
 
 
-def check_pickup(state: Record, student_id: str, name: str) -> Record:
+def check_pickup(state: Record, student_id: str, person: str) -> Record:
     student = lookup(state, "students", student_id, "student")
-    text(name, "name", max_chars=80)
+    text(person, "person", max_chars=80)
     TooManyPickups.raise_if(
         len(student["pickups"]) >= MAX_PICKUPS,
         f"a student has at most {MAX_PICKUPS} people allowed to collect them, and "

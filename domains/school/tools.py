@@ -213,12 +213,12 @@ class SchoolTools(StatefulGenericTools):
 
     @tool(ToolKind.WRITE)
     @raises(rules.TooManyPickups)
-    def add_collection_contact(self, student_id: str, name: str) -> Record:
+    def add_collection_contact(self, student_id: str, person: str) -> Record:
         """Allow another person to collect a student from school.
 
         Args:
-            name: The person's name as the guardian gives it.
+            person: The person's name as the guardian gives it.
         """
-        student = rules.check_pickup(self.state, student_id, name)
-        student["pickups"].append(text(name, "name", max_chars=80).strip())
+        student = rules.check_pickup(self.state, student_id, person)
+        student["pickups"].append(text(person, "person", max_chars=80).strip())
         return {"student_id": student["student_id"], "pickups": student["pickups"]}

@@ -7,6 +7,8 @@ Declared, not templated: the world (`world.build_world`), the tool graph (`tools
 
 from __future__ import annotations
 
+from typing import Any
+
 from domains.travel import rules, world
 from domains.travel.invariants import INVARIANTS
 from domains.travel.tools import TravelTools
@@ -65,6 +67,11 @@ def _stay(draw: Draw) -> Record:
 def _city(draw: Draw) -> Record:
     hotel = draw.rng.choice(list(draw.world["hotels"].values()))
     return {"city": hotel["city"], "board": hotel["board"]}
+
+
+def _redeemed(draw: Draw) -> dict[str, Any]:
+    points = draw.rng.randrange(1000, 60001, 500)
+    return {"points": points, "redeemed": points}
 
 
 GOALS = (
@@ -130,10 +137,11 @@ GOALS = (
     ),
     Goal(
         "redeem_points",
-        extra=lambda d: {"points": d.rng.randrange(1000, 60001, 500)},
+        extra=_redeemed,
         words="use {points} of my points on {trip} | put {points} loyalty points towards {trip} "
         "| redeem {points} points against {trip}",
-        done="{points} points are redeemed on {trip}: a credit of {credit}, {still_due} still "
+        # not {points}: the traveller read before it holds "points" too, the balance
+        done="{redeemed} points are redeemed on {trip}: a credit of {credit}, {still_due} still "
         "due and {points_left} points left.",
         before=("get_traveller",),  # the points held: a trip found by its id does not show them
         check=rules.check_points,
@@ -179,7 +187,7 @@ class TravelDomain(StatefulDomain):
     """A travel agency's desk: 40 hotels in ten cities, 150 travellers, ~300 trips, their stays."""
 
     name = "travel"
-    version = "1.3"
+    version = "1.4"
     invariants = INVARIANTS
     toolkit = TravelTools
     rules = rules

@@ -132,6 +132,20 @@ def _pack_price(draw: Draw) -> float:
     return rules.plan_of(draw.world, draw["account"])["pack_price"]
 
 
+# Why an account moves to a dearer plan (MORE) or a cheaper one (LESS).
+MORE = alts(
+    "Our usage took off last month. | My team needs more calls for a new dashboard.",
+    "We're adding a new weather feature. | Our calls doubled this autumn.",
+)
+LESS = alts("We're cutting costs. | We barely use it these days. | The data work has ended.")
+
+
+def _plan_motives(draw: Draw) -> tuple[str, ...]:
+    """A move up is for more use, a move down to save (never "cutting costs" for a dearer one)."""
+    now = rules.plan_of(draw.world, draw["account"])["monthly_fee"]
+    return MORE if draw["plan"]["monthly_fee"] > now else LESS
+
+
 GOALS = (
     Goal(
         "plan",
@@ -151,11 +165,8 @@ GOALS = (
         when=lambda d: d["plan"]["plan_id"] != d["account"]["plan_id"],
         price="charge_now",
         price_noun="charge",
-        motives=alts(
-            "Our usage took off last month. | We're cutting costs. | We barely use it these days.",
-            "My team needs more calls for a new dashboard. | We're adding a new weather feature.",
-            "The work that needed the data has ended. | Our calls doubled this autumn.",
-        ),
+        motives=(*MORE, *LESS),
+        motives_for=_plan_motives,
         weight=4,
     ),
     Goal(
@@ -375,7 +386,7 @@ class WeatherDomain(StatefulDomain):
     """A weather service's account desk: 36 locations, 150 accounts, ~320 alerts, ~110 stations."""
 
     name = "weather"
-    version = "1.3"
+    version = "1.4"
     invariants = INVARIANTS
     toolkit = WeatherDeskTools
     rules = rules

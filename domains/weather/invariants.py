@@ -16,8 +16,19 @@ def _reports(state: State) -> list[str]:
     ]
 
 
+def _packs(state: State) -> list[str]:
+    """An account holds call packs only on a plan that sells them (the Free plan sells none)."""
+    plans = state.get("plans", {})
+    return [
+        f"account {key}: {a['packs_bought']} packs on {plans[a['plan_id']]['name']}"
+        for key, a in records(state, "accounts")
+        if a.get("packs_bought") and not plans.get(a["plan_id"], {}).get("pack_price", 1)
+    ]
+
+
 INVARIANTS = (
     not_after("observations", "date", TODAY),
     not_after("stations", "calibrated", TODAY),
     Invariant("station reports not in the future", _reports),
+    Invariant("call packs only on plans that sell them", _packs),
 )

@@ -79,13 +79,14 @@ def build_world(rng: random.Random) -> dict[str, Any]:
         plan = rng.choices(sorted(plans), weights=(5, 4, 3, 2, 1))[0]
         aid = f"AC{number}"
         used = rng.randint(0, plans[plan]["quota"])
+        packs = rng.choice((0, 0, 1, 3, 5))  # drawn for every account: the draws after it stay
         accounts[aid] = {
             "account_id": aid,
             "name": f"{first} {last}",
             "email": f"{first}.{last}{number % 89}@example.net".lower(),
             "plan_id": plan,
             "calls_used": used,
-            "packs_bought": rng.choice((0, 0, 1, 3, 5)),
+            "packs_bought": packs if plans[plan]["pack_price"] else 0,  # Free sells none
             "balance_due": rng.choice((0.0,) * 8 + (19.0, 42.5)),
         }
         home = rng.choice(places)

@@ -4,6 +4,7 @@ world, and gold replays of every intent kind."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
@@ -339,3 +340,60 @@ def test_a_refund_question_says_now_not_today_after_a_dated_booking() -> None:
         )
         kinds = {kind for kind, _ in scenario_problems(told, domain.toolkit)}
         assert "today_dated" not in kinds, spec.instruction
+
+
+def _seed7(count: int) -> list:
+    from toolscale.core.registry import get_domain
+    from toolscale.sample.tasks import build_task
+
+    domain = get_domain("railway")
+    return [build_task(domain, 7, i, 15.0) for i in range(count)]
+
+
+def test_a_booking_is_named_by_the_day_it_travels_not_a_day_it_was_bought() -> None:
+    """ "the trip I booked on Saturday 7 June" reads as the day of buying (the reading pass,
+    seed 7: 105 of 400 tasks); a booking is "booked for" its travel day, "today" when it is."""
+    from domains.railway import _booking_words
+
+    world = {"today": TODAY, "stations": {c: {"city": c.title()} for c in ("LDN", "YRK")}}
+    booking = {"booking_id": "BK4626", "fare_class": "first", "origin": "LDN"}
+    booking |= {"destination": "YRK", "travel_date": "2025-06-07"}
+    assert _booking_words(booking, world, True) == (
+        "the Ldn to Yrk booking I made for Saturday 7 June (first class)"
+    )
+    assert "made for today" in _booking_words({**booking, "travel_date": TODAY}, world, True)
+    told = re.compile(r"\b(?:booked|made) on (?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day\b")
+    for item in _seed7(400):
+        task, scenario = item.task, item.task.user_scenario
+        texts = [task.instruction, scenario.reason_for_call, scenario.task_instructions]
+        assert not told.search(" ".join(texts)), task.instruction
+
+
+def test_a_train_asked_about_after_it_left_left_earlier_today() -> None:
+    """A caller does not ask to cancel, change, upgrade or add bags to a trip of days ago (33 of
+    400 tasks before): a departed refusal is of a train that left this morning, and the caller
+    who missed it says so only then."""
+    import random
+
+    from domains.railway import CANCEL_MOTIVES, MISSED, _left_today, _missed
+    from toolscale.kit import Draw
+
+    world = {
+        "today": TODAY,
+        "now": NOW,
+        "trains": {"RW1": _train("RW1", "2025-06-07", "07:40", 60.0)},
+    }
+    booking = {"booking_id": "BK1", "train_number": "RW1", "travel_date": "2025-06-07"}
+    draw = Draw(random.Random(0), world, {"booking": booking})
+    assert not _left_today(draw) and _missed(CANCEL_MOTIVES)(draw) == (MISSED,)
+    world["trains"]["RW1"] = _train("RW1", TODAY, "07:40", 60.0)
+    assert _left_today(
+        Draw(random.Random(0), world, {"booking": {**booking, "travel_date": TODAY}})
+    )
+    departed = 0
+    for item in _seed7(400):
+        if ".no.departed" in item.task.template:
+            departed += 1
+            refused = item.task.initial_state["bookings"][item.refused.arguments["booking_id"]]
+            assert refused["travel_date"] == TODAY, item.task.instruction
+    assert departed >= 10

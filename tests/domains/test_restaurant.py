@@ -136,3 +136,58 @@ def test_the_world_has_hundreds_of_records_and_the_policy_its_numbers() -> None:
 
 def test_hostile_arguments_fail_calls_and_crash_no_tool() -> None:
     assert [p.message for p in fuzz_domain("restaurant", per_tool=16)] == []
+
+
+def _draw(reservation: dict[str, Any], **extra: Any) -> Any:
+    import random
+
+    from toolscale.kit import Draw
+
+    return Draw(random.Random(0), {}, {"reservation": reservation}, extra=extra)
+
+
+def test_a_motive_fits_the_change_it_asks_for() -> None:
+    """The reading pass (seed 7) met "Two people dropped out" for a party grown to twelve and
+    "My father uses a wheelchair" for a birthday cake (44 and 19 of 400 tasks): a party's
+    motive fits its change, a special request's its note, and each note has its article."""
+    from domains.restaurant import NOTE_MOTIVES, NOTED, _party_motives
+
+    four = {"party_size": 4}
+    assert _party_motives(_draw(four, party_size=2)) == ("Two people dropped out.",)
+    assert _party_motives(_draw(four, party_size=12)) == ("More of the family are coming.",)
+    assert _party_motives(_draw(four, party_size=5)) == ("My cousin is joining us too.",)
+    assert "wheelchair" not in " ".join(NOTE_MOTIVES["birthday cake"])
+    assert NOTED["wheelchair access"] == "wheelchair access"
+    from toolscale.core.registry import get_domain
+    from toolscale.kit.phrasing import second_person
+    from toolscale.sample.tasks import build_task
+
+    domain, seen = get_domain("restaurant"), set()
+    for index in range(400):
+        item = build_task(domain, 7, index, 15.0)
+        task, reason = item.task, item.task.user_scenario.reason_for_call
+        assert "a wheelchair access" not in task.instruction + reason
+        asked = [*task.gold_actions, *([item.refused.as_dict()] if item.refused else [])]
+        if task.template.startswith("change_party_size"):
+            call = next(a for a in asked if a["name"] == "change_party_size")["arguments"]
+            before = task.initial_state["reservations"][call["reservation_id"]]["party_size"]
+            change = max(-3, min(3, call["party_size"] - before))
+            fits = _party_motives(_draw({"party_size": 0}, party_size=change))
+            assert any(second_person(m) in reason for m in fits), (change, reason)
+            seen.add("party")
+        if task.template.startswith("add_special_request"):
+            call = next(a for a in asked if a["name"] == "add_special_request")["arguments"]
+            told = [m for ms in NOTE_MOTIVES.values() for m in ms if second_person(m) in reason]
+            assert all(m in NOTE_MOTIVES[call["note"]] for m in told), (call["note"], reason)
+            seen.add("note")
+    assert seen == {"party", "note"}
+
+
+def test_a_refusal_says_a_no_show_in_words() -> None:
+    """ "reservation RS11223 is no_show" (the reading pass, seed 7): the status is said in words."""
+    state = {
+        "now": "2025-07-14T15:00",
+        "reservations": {"RS1": {"reservation_id": "RS1", "status": "no_show", "date": "x"}},
+    }
+    with pytest.raises(rules.NotActive, match=r"reservation RS1 was a no-show$"):
+        rules.changeable(state, "RS1")

@@ -192,3 +192,26 @@ def test_hostile_arguments_fail_calls_and_crash_no_tool() -> None:
 @pytest.mark.slow
 def test_generated_tasks_verify_and_validate(tmp_path) -> None:
     gold_round("school", tmp_path / "out")
+
+
+def test_what_the_agent_says_and_offers_is_what_the_records_show() -> None:
+    """The reading pass (seed 7) met "Adrienne has 3" electives after no look-up of her
+    enrolments, "has a E", and a decline offer to "add collection contact (name Ski Week
+    trip)": an enrolment reads the enrolments, a grade takes its article, and no trip or class
+    name fills the person to add."""
+    from toolscale.core.registry import get_domain
+    from toolscale.sample.tasks import build_task
+
+    domain, seen = get_domain("school"), set()
+    for index in range(400):
+        item = build_task(domain, 7, index, 15.0)
+        task, names = item.task, {a["name"] for a in item.task.gold_actions}
+        if task.template.startswith("enrol.no.too_many_electives"):
+            assert "list_enrolments" in names, index
+            seen.add("electives")
+        assert " a E " not in item.final_message and " a A " not in item.final_message
+        unwanted = task.user_scenario.unwanted if task.user_scenario else None
+        if unwanted and unwanted["name"] == "add_collection_contact":
+            assert "trip" not in unwanted["arguments"]["person"], unwanted
+            seen.add("offer")
+    assert "electives" in seen

@@ -208,3 +208,31 @@ def test_the_world_is_big_fast_and_the_policy_has_its_numbers() -> None:
 @pytest.mark.slow
 def test_generated_tasks_verify_and_validate(tmp_path) -> None:
     gold_round("travel", tmp_path / "out")
+
+
+@pytest.mark.slow
+def test_a_redemption_says_the_points_asked_for_not_the_balance(tmp_path) -> None:
+    """The reading pass (seed 7) met "71600 points are redeemed" for a caller who asked for
+    40000 (71600 was the balance the traveller look-up showed; 5 of the 5 redemptions among 60
+    generated traces): the final message names the points the call redeemed."""
+    import glob
+    import json
+
+    import pandas as pd
+    from typer.testing import CliRunner
+
+    from toolscale.cli import app
+
+    out = tmp_path / "run"
+    args = ["generate", "--domains", "travel", "--num-tasks", "12", "--seed", "7"]
+    result = CliRunner().invoke(app, [*args, "--out", str(out), "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    traces = pd.concat(pd.read_parquet(f) for f in glob.glob(f"{out}/data/traces/*.parquet"))
+    seen = 0
+    for _, trace in traces[traces.variant == "gold"].iterrows():
+        for call in trace.tool_calls:
+            if call["name"] == "redeem_points":
+                asked = json.loads(call["arguments"])["points"]
+                assert f"{asked} points are redeemed" in trace.messages[-1]["content"]
+                seen += 1
+    assert seen >= 1

@@ -204,3 +204,57 @@ def test_a_motive_names_no_use_but_the_account_s_own() -> None:
         for motive in goal.motives:
             words = set(re.findall(r"[a-z-]+", motive.lower()))
             assert not words & nouns, (goal.name, motive, words & nouns)
+
+
+def test_a_plan_change_motive_fits_its_direction() -> None:
+    """ "We're cutting costs" for a move to a dearer plan (26 of 400 tasks of seed 7 before):
+    a move up gives a motive of more use, a move down one of saving."""
+    import random
+
+    from domains.weather import LESS, MORE, _plan_motives
+    from toolscale.core.registry import get_domain
+    from toolscale.kit import Draw
+    from toolscale.kit.phrasing import second_person
+    from toolscale.sample.tasks import build_task
+
+    plans = {"AP1": {"plan_id": "AP1", "monthly_fee": 0.0}}
+    plans["AP3"] = {"plan_id": "AP3", "monthly_fee": 79.0}
+    world = {"plans": plans}
+
+    def draw(now: str, to: str) -> Draw:
+        return Draw(random.Random(0), world, {"account": {"plan_id": now}, "plan": plans[to]})
+
+    assert _plan_motives(draw("AP1", "AP3")) == MORE and _plan_motives(draw("AP3", "AP1")) == LESS
+    domain, seen = get_domain("weather"), 0
+    for index in range(400):
+        item = build_task(domain, 7, index, 15.0)
+        task = item.task
+        if not task.template.startswith("plan"):
+            continue
+        asked = [*task.gold_actions, *([item.refused.as_dict()] if item.refused else [])]
+        call = next(a["arguments"] for a in asked if "plan_id" in a["arguments"])
+        state = task.initial_state
+        now = state["plans"][state["accounts"][call["account_id"]]["plan_id"]]["monthly_fee"]
+        wrong = LESS if state["plans"][call["plan_id"]]["monthly_fee"] > now else MORE
+        reason = task.user_scenario.reason_for_call
+        assert not any(second_person(m) in reason for m in wrong), reason
+        seen += 1
+    assert seen >= 20
+
+
+def test_no_free_account_holds_call_packs() -> None:
+    """The reading pass (seed 7) met Free accounts holding 3 call packs, refused more because
+    "call packs are not sold on the Free plan": the world gives packs only to plans that sell
+    them, an invariant check-domain runs; it fails on a hand-made Free account with packs."""
+    from toolscale.check.consistency import invariant_problems
+    from toolscale.core.registry import get_domain
+    from toolscale.sample.tasks import build_task
+
+    domain = get_domain("weather")
+    task = build_task(domain, 7, 0, 15.0).task
+    assert invariant_problems(domain, task) == []
+    state = dict(domain.world(7))
+    free = next(a for a in state["accounts"].values() if a["plan_id"] == "AP1")
+    state["accounts"] = {**state["accounts"], "X": {**free, "packs_bought": 3}}
+    broken = task.model_copy(update={"initial_state": state})
+    assert any("call packs only on plans" in p for p in invariant_problems(domain, broken))
