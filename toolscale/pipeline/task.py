@@ -58,7 +58,7 @@ async def run_task(
         sampled = (
             await source_item(config.tasks_from, domain, index, pool)
             if config.tasks_from is not None
-            else await sample_in(pool, domain, config.seed, index)
+            else await sample_in(pool, domain, config.seed, index, priced=False)
         )
         prepared = prepare(sampled, economics, config.profiles)
         item = await with_oracle(prepared, pool, rubric, config.detours)

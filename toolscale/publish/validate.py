@@ -105,7 +105,7 @@ async def check_task(
     if is_synthesized(task):  # no sampler rebuilds it: checked from its stored content
         return task, await check_stored(task, pool, settings.economics, settings.profiles)
     try:
-        sampled = await sample_in(pool, task.domain, task.seed, task.index)
+        sampled = await sample_in(pool, task.domain, task.seed, task.index, priced=False)
         prepared = prepare(sampled, settings.economics, settings.profiles)
         rubric = Rubric(settings.reward, settings.teacher_price)
         rebuilt = (await with_oracle(prepared, pool, rubric, settings.detours)).task

@@ -1,0 +1,65 @@
+"""What is computed once and kept gives what computing it again gives (issue 39): the figures
+check's readings kept on the rubric, a task priced once by `prepare`, and the math experts'
+counting done digit by digit instead of number by number."""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+
+from domains.math.programs import _digit_sums, _fib_mod
+from toolscale.core.registry import get_domain
+from toolscale.economics.preferences import DEFAULT_SPREAD
+from toolscale.economics.prices import Economics
+from toolscale.judge.figures import Readings, reading, shown, unbacked_figures
+from toolscale.sample.tasks import build_task, prepare
+
+ORDER = '{"order_id": "O1", "placed_on": "2025-09-13", "items": [{"price": 185.99}], "fee": 9}'
+POLICY = "Items can be returned within 30 days of delivery. Today is 2025-09-20."
+SAID = [
+    "Your refund of $185.99 is on its way; you ordered on 13 September.",
+    "The fee is $9 and you can return it until 13 October 2025.",
+    "Your refund is $192.99, ordered on 16 September.",
+]
+
+
+def test_kept_readings_give_the_figures_read_afresh() -> None:
+    readings = Readings(size=2)  # small: the policy is dropped and read again between calls
+    for said in SAID * 2:
+        for records in ([ORDER], [ORDER, "two items"], ["71"]):
+            fresh = unbacked_figures([said], records, [POLICY])
+            assert unbacked_figures([said], records, [POLICY], readings) == fresh
+    assert shown([ORDER], [POLICY], Readings()) == shown([ORDER], [POLICY])
+
+
+def test_a_reading_is_kept_once_and_reused() -> None:
+    readings = Readings()
+    first = readings.read(POLICY)
+    assert readings.read(POLICY) is first
+    assert first == reading(POLICY)
+    # 2025-09-20 and the 30 days the policy states
+    assert first.full == frozenset({dt.date(2025, 9, 20)})
+    assert first.periods == frozenset({(30, "day")})
+
+
+def test_a_task_priced_once_is_the_task_priced_twice() -> None:
+    economics, kit = Economics(tool_dropout=0.3), get_domain("math")
+    for index in range(3):
+        twice = prepare(build_task(kit, 0, index, 15.0), economics, DEFAULT_SPREAD)
+        once = prepare(build_task(kit, 0, index, 15.0, priced=False), economics, DEFAULT_SPREAD)
+        assert once == twice
+
+
+def test_digit_sums_and_fibonacci_count_as_the_programs_do() -> None:
+    rng = random.Random(0)
+    for n in [1, 9, 10, 99, 100, 1000, *(rng.randint(1, 90000) for _ in range(12))]:
+        for s in (1, 5, 13, 20):
+            counted = sum(1 for i in range(1, n + 1) if sum(map(int, str(i))) == s)
+            assert _digit_sums(n, s) == counted
+        for m in (97, 1000, 10007):
+            a, b = 1, 1
+            for _ in range(n - 1):
+                a, b = b, (a + b) % m
+            assert _fib_mod(n, m) == a % m
+    assert _digit_sums(100, 10) == 9  # 19, 28, ..., 91
+    assert _fib_mod(10, 1000) == 55
