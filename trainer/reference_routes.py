@@ -89,7 +89,7 @@ async def play_task(
             "evaluate it with --reference_rows false"
         )
     try:
-        sampled = await sample_in(pool, task.domain, task.seed, task.index)
+        sampled = await sample_in(pool, task.domain, task.seed, task.index, priced=False)
         prepared = prepare(sampled, settings.economics, settings.profiles)
         item = await oracle.with_oracle(prepared, pool, rubric, settings.detours)
     except SandboxError as exc:

@@ -69,10 +69,15 @@ class Rubric:
         return verdict
 
     def measure(
-        self, task: Task, attempt: Labelled, verified: bool
+        self,
+        task: Task,
+        attempt: Labelled,
+        verified: bool,
+        metrics: dict[str, Any] | None = None,
     ) -> tuple[dict[str, Any], dict[str, Any]]:
-        """The metric columns and the label columns of an attempt with that verdict."""
-        metrics = trace_metrics(task, attempt)
+        """The metric columns and the label columns of an attempt with that verdict (`metrics`:
+        its metric columns under `task`, when the caller has them)."""
+        metrics = trace_metrics(task, attempt) if metrics is None else metrics
         labels = trace_labels(task, attempt, metrics, verified, self.reward, self.teacher_price)
         return metrics, labels
 
