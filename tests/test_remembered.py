@@ -1,18 +1,28 @@
 """What is computed once and kept gives what computing it again gives (issue 39): the figures
-check's readings kept on the rubric, a task priced once by `prepare`, and the math experts'
-counting done digit by digit instead of number by number."""
+check's readings kept on the rubric, a task priced once by `prepare`, the oracle's rounds
+scoring each route once per gold, and the math experts' counting done digit by digit instead
+of number by number."""
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import random
 
+import pytest
+
 from domains.math.programs import _digit_sums, _fib_mod
+from toolscale.core.records import RouteScore, Task
 from toolscale.core.registry import get_domain
 from toolscale.economics.preferences import DEFAULT_SPREAD
 from toolscale.economics.prices import Economics
 from toolscale.judge.figures import Readings, reading, shown, unbacked_figures
-from toolscale.sample.tasks import build_task, prepare
+from toolscale.judge.rewards import RewardConfig
+from toolscale.judge.rubric import Rubric
+from toolscale.oracle.played import GOLD_OWN, PlayedRoute, _as_gold, _Rounds, play
+from toolscale.sample.in_worker import sample_in
+from toolscale.sample.tasks import SampledTask, build_task, prepare
+from toolscale.sandbox.pool import SandboxPool
 
 ORDER = '{"order_id": "O1", "placed_on": "2025-09-13", "items": [{"price": 185.99}], "fee": 9}'
 POLICY = "Items can be returned within 30 days of delivery. Today is 2025-09-20."
@@ -63,3 +73,59 @@ def test_digit_sums_and_fibonacci_count_as_the_programs_do() -> None:
             assert _fib_mod(n, m) == a % m
     assert _digit_sums(100, 10) == 9  # 19, 28, ..., 91
     assert _fib_mod(10, 1000) == 55
+
+
+def _fresh_table(
+    task: Task, played: list[PlayedRoute], rubric: Rubric, odds: dict[str, float]
+) -> list[RouteScore]:
+    """Each route's score computed afresh, no memo (what the oracle's rounds must equal)."""
+    rows = []
+    for p in played:
+        verified = p.verdict.verified
+        metrics, labels = rubric.measure(task, p.draft, verified)
+        chance = odds.get(p.route.name)
+        right = rubric.measure(task, p.draft, True)[1]["reward_total"]
+        wrong = rubric.measure(task, p.draft, False)[1]["reward_total"]
+        rows.append(
+            RouteScore(
+                name=p.route.name,
+                detour=p.route.detour,
+                verified=verified,
+                failure_stage=p.verdict.failure_stage,
+                compliant=labels["preference_compliant"],
+                num_tool_calls=metrics["num_tool_calls"],
+                total_cost=metrics["total_cost"],
+                total_latency_ms=metrics["total_latency_ms"],
+                reward_total=labels["reward_total"],
+                p_right=(1.0 if verified else 0.0) if chance is None else chance,
+                expected_reward=labels["reward_total"]
+                if chance is None
+                else chance * right + (1 - chance) * wrong,
+            )
+        )
+    return rows
+
+
+@pytest.mark.parametrize("domain", ["math", "knowledge"])
+def test_the_rounds_scores_are_the_scores_computed_afresh(domain: str) -> None:
+    rubric = Rubric(RewardConfig())
+
+    async def run() -> list[tuple[SampledTask, list[PlayedRoute]]]:
+        async with SandboxPool(1) as pool:
+            found = []
+            for index in range(3):
+                built = await sample_in(pool, domain, 0, index, priced=False)
+                item = prepare(built, Economics(), DEFAULT_SPREAD)
+                found.append((item, await play(item, pool, rubric, True)))
+            return found
+
+    for item, played in asyncio.run(run()):
+        rounds = _Rounds(item.task, played, rubric)
+        for chosen in [GOLD_OWN, *range(len(played))]:
+            gold = item.task
+            if chosen != GOLD_OWN:
+                made = rubric.measure(item.task, played[chosen].draft, False)[0]
+                gold = _as_gold(item.task, played[chosen], made)
+            assert rounds.gold(chosen) == gold
+            fresh = _fresh_table(gold, played, rubric, item.route_odds)
+            assert rounds.table(chosen, item.route_odds) == fresh
