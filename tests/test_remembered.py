@@ -20,7 +20,7 @@ from toolscale.judge.figures import Readings, reading, shown, unbacked_figures
 from toolscale.judge.rewards import RewardConfig
 from toolscale.judge.rubric import Rubric
 from toolscale.oracle.played import GOLD_OWN, PlayedRoute, _as_gold, _Rounds, play
-from toolscale.sample.in_worker import sample_in
+from toolscale.sample.in_worker import build_named, sample_in
 from toolscale.sample.tasks import SampledTask, build_task, prepare
 from toolscale.sandbox.pool import SandboxPool
 
@@ -58,6 +58,8 @@ def test_a_task_priced_once_is_the_task_priced_twice() -> None:
         twice = prepare(build_task(kit, 0, index, 15.0), economics, DEFAULT_SPREAD)
         once = prepare(build_task(kit, 0, index, 15.0, priced=False), economics, DEFAULT_SPREAD)
         assert once == twice
+        # what a sandbox worker makes of it under the run's settings
+        assert build_named("math", 0, index, None, (economics, DEFAULT_SPREAD), 15.0) == twice
 
 
 def test_digit_sums_and_fibonacci_count_as_the_programs_do() -> None:
@@ -114,8 +116,8 @@ def test_the_rounds_scores_are_the_scores_computed_afresh(domain: str) -> None:
         async with SandboxPool(1) as pool:
             found = []
             for index in range(3):
-                built = await sample_in(pool, domain, 0, index, priced=False)
-                item = prepare(built, Economics(), DEFAULT_SPREAD)
+                settings = (Economics(), DEFAULT_SPREAD)
+                item = await sample_in(pool, domain, 0, index, settings=settings)
                 found.append((item, await play(item, pool, rubric, True)))
             return found
 
