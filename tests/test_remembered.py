@@ -16,6 +16,7 @@ from toolscale.core.records import RouteScore, Task
 from toolscale.core.registry import get_domain
 from toolscale.economics.preferences import DEFAULT_SPREAD
 from toolscale.economics.prices import Economics
+from toolscale.judge.attributed import fields
 from toolscale.judge.figures import Readings, reading, shown, unbacked_figures
 from toolscale.judge.rewards import RewardConfig
 from toolscale.judge.rubric import Rubric
@@ -25,6 +26,7 @@ from toolscale.sample.tasks import SampledTask, build_task, prepare
 from toolscale.sandbox.pool import SandboxPool
 
 ORDER = '{"order_id": "O1", "placed_on": "2025-09-13", "items": [{"price": 185.99}], "fee": 9}'
+RECEIPT = '{"receipt_id": "R9", "order_id": "O1", "refund": 185.99}'
 POLICY = "Items can be returned within 30 days of delivery. Today is 2025-09-20."
 SAID = [
     "Your refund of $185.99 is on its way; you ordered on 13 September.",
@@ -40,6 +42,14 @@ def test_kept_readings_give_the_figures_read_afresh() -> None:
             fresh = unbacked_figures([said], records, [POLICY])
             assert unbacked_figures([said], records, [POLICY], readings) == fresh
     assert shown([ORDER], [POLICY], Readings()) == shown([ORDER], [POLICY])
+    kept = Readings()
+    for records in ([ORDER, RECEIPT, "On 2 May I paid."], [RECEIPT, ORDER]):
+        assert fields(records, kept.facts) == fields(records)
+    # the receipt names O1 and R9, so each id has the order's date
+    assert fields([ORDER, RECEIPT]).dates == {
+        "o1": frozenset({dt.date(2025, 9, 13)}),
+        "r9": frozenset({dt.date(2025, 9, 13)}),
+    }
 
 
 def test_a_reading_is_kept_once_and_reused() -> None:

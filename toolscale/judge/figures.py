@@ -37,7 +37,7 @@ from typing import Any
 
 from toolscale.core.written import MONTHS, WEEKDAYS, Written, dates, plain
 from toolscale.economics.preferences import answer_text
-from toolscale.judge.attributed import dicts, fields, misdated
+from toolscale.judge.attributed import RecordFacts, dicts, fields, misdated, record_facts
 
 MAX_COUNT = 20  # the largest count a shown amount is multiplied by ("3 tickets at $45.00")
 MONEY_INT = 100  # a whole number this large in a record may be an amount ("daily_limit": 750)
@@ -194,6 +194,7 @@ class Reading:
     full: frozenset[dt.date]
     partial: tuple[Written, ...]
     periods: frozenset[tuple[int, str]]
+    facts: RecordFacts  # what it gives the fields check (`toolscale.judge.attributed`)
 
 
 def reading(text: str) -> Reading:
@@ -208,6 +209,7 @@ def reading(text: str) -> Reading:
         frozenset(dt.date(m.year, m.month, m.day) for m in mentions if m.year is not None),
         tuple(m for m in mentions if m.year is None),
         frozenset(_periods(text)),
+        record_facts(text),
     )
 
 
@@ -230,6 +232,10 @@ class Readings:
         else:
             self._kept.move_to_end(text)
         return found
+
+    def facts(self, text: str) -> RecordFacts:
+        """What `text` gives the fields check, kept with its reading."""
+        return self.read(text).facts
 
 
 def shown(
@@ -321,7 +327,7 @@ def unbacked_figures(
     reading for the next call (`Readings`)."""
     records = list(records)
     seen = shown(records, instructions, readings)
-    known = fields(records)
+    known = fields(records, record_facts if readings is None else readings.facts)
     problems: list[str] = []
     for text in said:
         mentions, numbers, read = stated(text)
