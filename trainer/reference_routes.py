@@ -35,7 +35,6 @@ from toolscale.oracle import played as oracle
 from toolscale.publish.validate import RunSettings
 from toolscale.sample.in_worker import sample_in
 from toolscale.sample.stored import is_synthesized
-from toolscale.sample.tasks import prepare
 from toolscale.sandbox.pool import SandboxError, SandboxPool
 from toolscale.stats.routes import route_class
 from trainer.table import ORACLE, Scored
@@ -89,8 +88,13 @@ async def play_task(
             "evaluate it with --reference_rows false"
         )
     try:
-        sampled = await sample_in(pool, task.domain, task.seed, task.index)
-        prepared = prepare(sampled, settings.economics, settings.profiles)
+        prepared = await sample_in(
+            pool,
+            task.domain,
+            task.seed,
+            task.index,
+            settings=(settings.economics, settings.profiles),
+        )
         item = await oracle.with_oracle(prepared, pool, rubric, settings.detours)
     except SandboxError as exc:
         raise ConfigError(f"cannot rebuild task {task.id}: {exc}") from None

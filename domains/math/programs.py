@@ -35,7 +35,19 @@ def _primes(a: int, b: int) -> int:
 
 
 def _digit_sums(n: int, s: int) -> int:
-    return sum(1 for i in range(1, n + 1) if sum(map(int, str(i))) == s)
+    """How many of 1..n have digit sum `s` (s >= 1), digit by digit: below each digit of n, any
+    smaller digit there and any digits after it; then n itself."""
+    digits = [int(d) for d in str(n)]
+    ways = [[1] + [0] * s]  # ways[r][t]: strings of r digits with digit sum t
+    for _ in digits:
+        last = ways[-1]
+        ways.append([sum(last[t - d] for d in range(min(9, t) + 1)) for t in range(s + 1)])
+    count, before = 0, 0
+    for i, digit in enumerate(digits):
+        rest = len(digits) - i - 1
+        count += sum(ways[rest][s - before - d] for d in range(digit) if s - before - d >= 0)
+        before += digit
+    return count + (before == s)
 
 
 def _collatz(n: int) -> int:
@@ -55,10 +67,14 @@ def _coin_ways(n: int, coins: tuple[int, ...]) -> int:
 
 
 def _fib_mod(n: int, m: int) -> int:
-    a, b = 1, 1
-    for _ in range(n - 1):
-        a, b = b, (a + b) % m
-    return a % m
+    """Fibonacci number n (F1 = F2 = 1) modulo m, by fast doubling: F(2k) = F(k)(2F(k+1) -
+    F(k)), F(2k+1) = F(k)^2 + F(k+1)^2."""
+    a, b = 0, 1  # F(k), F(k+1) for k = the bits of n read so far
+    for bit in bin(n)[2:]:
+        a, b = a * (2 * b - a) % m, (a * a + b * b) % m
+        if bit == "1":
+            a, b = b, (a + b) % m
+    return a
 
 
 _SIZES: dict[Difficulty, tuple[int, int]] = {

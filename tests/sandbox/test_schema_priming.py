@@ -55,7 +55,7 @@ def test_a_worker_primed_by_its_pool_never_imports_transformers() -> None:
         "from toolscale.sandbox.worker import Worker; "
         "from toolscale.sample.in_worker import build_named; "
         f"prime_schemas({primed!r}); "
-        "item = Worker(15.0).call(build_named, ('bank', 0, 0, None)); "
+        "item = Worker(15.0).call(build_named, ('bank', 0, 0, None, None)); "
         "print('transformers' in sys.modules); print(json.dumps(item.task.tools))"
     )
     done = subprocess.run(

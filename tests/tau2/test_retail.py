@@ -80,7 +80,7 @@ def test_a_sandbox_worker_imports_neither_tau2s_runner_nor_litellm_nor_pandas() 
     probe = (
         "import sys; from toolscale.sandbox.worker import Worker; "
         "from toolscale.sample.in_worker import build_named; "
-        "Worker(15.0).call(build_named, ('tau2:retail', 0, 0, None)); "
+        "Worker(15.0).call(build_named, ('tau2:retail', 0, 0, None, None)); "
         f"print(sorted(m for m in sys.modules if m in {unwanted!r}))"
     )
     result = subprocess.run(

@@ -94,33 +94,54 @@ def _day(value: str) -> dt.date | None:
     return iso_date(value[:10]) if len(value) >= 10 else None
 
 
-def fields(records: Iterable[str]) -> Fields:
-    """The fields and ids of the JSON records among `records` (module docstring)."""
+@dataclass(frozen=True)
+class RecordFacts:
+    """What one text gives `fields`: for a JSON text, each record's numeric fields (label and
+    cents), dates and ids; for any other text (the caller's), the dates it says."""
+
+    records: tuple[tuple[tuple[tuple[str, int], ...], frozenset[dt.date], tuple[str, ...]], ...]
+    said: tuple[Written, ...] = ()
+
+
+def record_facts(text: str) -> RecordFacts:
+    """The facts of one text (`RecordFacts`); `fields` puts those of a trace's texts together."""
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        return RecordFacts((), tuple(dates(text)))
+    found = []
+    for record in dicts(value):
+        amounts: list[tuple[str, int]] = []
+        days: set[dt.date] = set()
+        ids: list[str] = []
+        for key, item in record.items():
+            if isinstance(item, bool):
+                continue
+            if isinstance(item, int | float):
+                amounts.append((key.replace("_", " ").casefold(), round(item * 100)))
+            elif isinstance(item, str) and item:
+                day = _day(item)
+                if day is not None:
+                    days.add(day)
+                elif key.casefold().endswith("id"):
+                    ids.append(item.casefold())
+        found.append((tuple(amounts), frozenset(days), tuple(ids)))
+    return RecordFacts(tuple(found))
+
+
+def fields(records: Iterable[str], read: Callable[[str], RecordFacts] = record_facts) -> Fields:
+    """The fields and ids of the JSON records among `records` (module docstring); `read` gives
+    each text's facts (a caller that keeps them passes its memory)."""
     amounts: dict[str, set[int]] = {}
     dated: dict[str, set[dt.date]] = {}
-    receipts: list[list[str]] = []  # the ids of records that show no date
+    receipts: list[tuple[str, ...]] = []  # the ids of records that show no date
     said: list[Written] = []
     for text in records:
-        try:
-            value = json.loads(text)
-        except (ValueError, RecursionError):
-            said += dates(text)
-            continue
-        for record in dicts(value):
-            days: set[dt.date] = set()
-            ids: list[str] = []
-            for key, item in record.items():
-                if isinstance(item, bool):
-                    continue
-                if isinstance(item, int | float):
-                    label = key.replace("_", " ").casefold()
-                    amounts.setdefault(label, set()).add(round(item * 100))
-                elif isinstance(item, str) and item:
-                    day = _day(item)
-                    if day is not None:
-                        days.add(day)
-                    elif key.casefold().endswith("id"):
-                        ids.append(item.casefold())
+        facts = read(text)
+        said += facts.said
+        for pairs, days, ids in facts.records:
+            for label, cents in pairs:
+                amounts.setdefault(label, set()).add(cents)
             if days:
                 for i in ids:
                     dated.setdefault(i, set()).update(days)

@@ -29,6 +29,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
+from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations
@@ -36,7 +37,7 @@ from typing import Any
 
 from toolscale.core.written import MONTHS, WEEKDAYS, Written, dates, plain
 from toolscale.economics.preferences import answer_text
-from toolscale.judge.attributed import dicts, fields, misdated
+from toolscale.judge.attributed import RecordFacts, dicts, fields, misdated, record_facts
 
 MAX_COUNT = 20  # the largest count a shown amount is multiplied by ("3 tickets at $45.00")
 MONEY_INT = 100  # a whole number this large in a record may be an amount ("daily_limit": 750)
@@ -183,11 +184,68 @@ def _periods(text: str) -> Iterator[tuple[int, str]]:
             yield count, unit
 
 
-def shown(records: Iterable[str], instructions: Iterable[str] = ()) -> Shown:
+@dataclass(frozen=True)
+class Reading:
+    """What one text shows: its numbers (money fields included), the counts it lists or words,
+    the dates it writes with and without a year, and the periods it states."""
+
+    figures: tuple[Figure, ...]
+    counts: frozenset[int]
+    full: frozenset[dt.date]
+    partial: tuple[Written, ...]
+    periods: frozenset[tuple[int, str]]
+    facts: RecordFacts  # what it gives the fields check (`toolscale.judge.attributed`)
+
+
+def reading(text: str) -> Reading:
+    """What `text` shows (`shown` adds the readings of an attempt's inputs up)."""
+    figures = _figures(plain(text), 1)
+    if len(figures) == 1 and figures[0].text == text.strip():  # a calculator's "71"
+        figures = [Figure(figures[0].value, figures[0].text, True)]
+    mentions = dates(text)
+    return Reading(
+        tuple(figures + _money_fields(text)),
+        frozenset(_counts(text)),
+        frozenset(dt.date(m.year, m.month, m.day) for m in mentions if m.year is not None),
+        tuple(m for m in mentions if m.year is None),
+        frozenset(_periods(text)),
+        record_facts(text),
+    )
+
+
+class Readings:
+    """Each text's `reading`, kept for the next attempt that is shown it: a run's judge reads
+    the same policy and system prompt for every attempt, and a task's tool results for each of
+    its routes. The `size` texts read last are kept (a reading is a pure function of its text,
+    so a dropped one is read again, alike)."""
+
+    def __init__(self, size: int = 4096) -> None:
+        self._kept: OrderedDict[str, Reading] = OrderedDict()
+        self._size = size
+
+    def read(self, text: str) -> Reading:
+        found = self._kept.get(text)
+        if found is None:
+            found = self._kept[text] = reading(text)
+            if len(self._kept) > self._size:
+                self._kept.popitem(last=False)
+        else:
+            self._kept.move_to_end(text)
+        return found
+
+    def facts(self, text: str) -> RecordFacts:
+        """What `text` gives the fields check, kept with its reading."""
+        return self.read(text).facts
+
+
+def shown(
+    records: Iterable[str], instructions: Iterable[str] = (), readings: Readings | None = None
+) -> Shown:
     """What the agent was shown (module docstring): `records` are the tool results and the
-    caller's messages, `instructions` the policy and any other text it was given. Amounts are
-    added or subtracted only when both are the records' ("paid 45.00, fee 5.00, refund
-    40.00"); two amounts of the policy make no third."""
+    caller's messages, `instructions` the policy and any other text it was given (each read
+    through `readings` when given). Amounts are added or subtracted only when both are the
+    records' ("paid 45.00, fee 5.00, refund 40.00"); two amounts of the policy make no third."""
+    read = reading if readings is None else readings.read
     found: list[Figure] = []
     mine: list[Figure] = []
     counts: set[int] = set()
@@ -195,19 +253,13 @@ def shown(records: Iterable[str], instructions: Iterable[str] = ()) -> Shown:
     partial: list[Written] = []
     periods: set[tuple[int, str]] = set()
     for text, of_records in (*((t, True) for t in records), *((t, False) for t in instructions)):
-        periods.update(_periods(text))
-        figures = _figures(plain(text), 1)
-        if len(figures) == 1 and figures[0].text == text.strip():  # a calculator's "71"
-            figures = [Figure(figures[0].value, figures[0].text, True)]
-        figures += _money_fields(text)
-        found += figures
-        mine += figures if of_records else []
-        counts.update(_counts(text))
-        for mention in dates(text):
-            if mention.year is None:
-                partial.append(mention)
-            else:
-                full.add(dt.date(mention.year, mention.month, mention.day))
+        got = read(text)
+        periods.update(got.periods)
+        found += got.figures
+        mine += got.figures if of_records else ()
+        counts.update(got.counts)
+        full.update(got.full)
+        partial += got.partial
     days = tuple(sorted(full))
     counts.update(abs((b - a).days) for a, b in combinations(days, 2))
     return Shown(
@@ -263,15 +315,19 @@ def stated(text: str) -> tuple[list[tuple[Written, str]], list[Figure], str]:
 
 
 def unbacked_figures(
-    said: Sequence[str], records: Iterable[str], instructions: Iterable[str] = ()
+    said: Sequence[str],
+    records: Iterable[str],
+    instructions: Iterable[str] = (),
+    readings: Readings | None = None,
 ) -> list[str]:
     """One reason per figure of the agent's messages `said` that what it was shown (`records`:
     tool results and the caller's messages; `instructions`: the policy) does not back:
     "stated amount not backed by any record: '$52.99'". A backed figure said of a field or a
-    record must be that one's (`toolscale.judge.attributed`)."""
+    record must be that one's (`toolscale.judge.attributed`). `readings` keeps each input's
+    reading for the next call (`Readings`)."""
     records = list(records)
-    seen = shown(records, instructions)
-    known = fields(records)
+    seen = shown(records, instructions, readings)
+    known = fields(records, record_facts if readings is None else readings.facts)
     problems: list[str] = []
     for text in said:
         mentions, numbers, read = stated(text)

@@ -31,6 +31,7 @@ trainer rollout alike. Nothing here decides what is correct: the verifier does, 
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, fields
@@ -105,6 +106,10 @@ class RewardConfig:
 
     def weights_json(self) -> str:
         """The `reward_weights` column: `{"w_e": ..., "w_o": ..., "w_p": ...}` (and extras')."""
+        return self._weights_text
+
+    @functools.cached_property
+    def _weights_text(self) -> str:  # on every row: written once per config
         return json.dumps(self.weights(), sort_keys=True)
 
 

@@ -10,10 +10,11 @@ This module adds no rule of its own.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from toolscale.core.records import Message, Task, Trace, trace_id
+from toolscale.judge.figures import Readings
 from toolscale.judge.labels import Labelled, group_labels, trace_labels
 from toolscale.judge.metrics import trace_metrics
 from toolscale.judge.rewards import RewardConfig
@@ -44,12 +45,14 @@ class Rubric:
     reward basis needs it, the NL-assertion judge. An attempt whose calls the pipeline itself
     ran on a fresh state (`grounded`: a reference or oracle route) is not replayed again for
     its grounding, its outcomes being that replay; `double_check` replays it all the same (a
-    check that the sandbox gives the same outcomes twice)."""
+    check that the sandbox gives the same outcomes twice). `readings` keeps what each text an
+    attempt was shown holds for the figures check, read once for all the run's attempts."""
 
     reward: RewardConfig
     teacher_price: tuple[float, float] = (0.0, 0.0)
     assertions: Assertions | None = None
     double_check: bool = False
+    readings: Readings = field(default_factory=Readings, compare=False, repr=False)
 
     async def verdict(self, task: Task, attempt: Attempt, pool: SandboxPool) -> Verdict:
         """A failure the attempt already carries (a teacher's, on a draft; a stored trace is
@@ -60,16 +63,21 @@ class Rubric:
         if failure is not None:
             return Verdict(False, failure[0], [failure[1]])
         replay = self.double_check or not getattr(attempt, "grounded", False)
-        verdict = await verify(task, attempt, pool, replay)
+        verdict = await verify(task, attempt, pool, replay, self.readings)
         if verdict.verified and self.assertions is not None:
             verdict = await self.assertions.verdict(task, attempt.messages)
         return verdict
 
     def measure(
-        self, task: Task, attempt: Labelled, verified: bool
+        self,
+        task: Task,
+        attempt: Labelled,
+        verified: bool,
+        metrics: dict[str, Any] | None = None,
     ) -> tuple[dict[str, Any], dict[str, Any]]:
-        """The metric columns and the label columns of an attempt with that verdict."""
-        metrics = trace_metrics(task, attempt)
+        """The metric columns and the label columns of an attempt with that verdict (`metrics`:
+        its metric columns under `task`, when the caller has them)."""
+        metrics = trace_metrics(task, attempt) if metrics is None else metrics
         labels = trace_labels(task, attempt, metrics, verified, self.reward, self.teacher_price)
         return metrics, labels
 

@@ -49,7 +49,7 @@ from toolscale.core.records import Message, Task, ToolCall
 from toolscale.core.registry import get_domain
 from toolscale.core.task_state import state_json
 from toolscale.economics.preferences import answer_text, violations
-from toolscale.judge.figures import unbacked_figures
+from toolscale.judge.figures import Readings, unbacked_figures
 from toolscale.sandbox.pool import SandboxPool
 
 
@@ -167,7 +167,7 @@ def pasted_calls(task: Task, attempt: Attempt) -> list[str]:
     ]
 
 
-def outcome_problems(task: Task, attempt: Attempt) -> list[str]:
+def outcome_problems(task: Task, attempt: Attempt, readings: Readings | None = None) -> list[str]:
     problems = [
         f"the final answer pastes the result of {call_id}; state the answer instead"
         for call_id in pasted_calls(task, attempt)
@@ -195,7 +195,7 @@ def outcome_problems(task: Task, attempt: Attempt) -> list[str]:
         given += [
             m.content for m in attempt.messages if m.role not in ("assistant", "user", "tool")
         ]
-        problems += unbacked_figures(told, records, given)
+        problems += unbacked_figures(told, records, given, readings)
     results = [str(c.output) for c in attempt.tool_calls]  # the records the agent was shown
     results += [m.content for m in attempt.messages if m.role == "tool"]
     problems += domain.refusal_problems(task.template, answer, results)  # the task's own reason
@@ -217,10 +217,17 @@ def preference_problems(
     return violations(task.preference, calls_per_tool, attempt.final_answer, *totals)
 
 
-async def verify(task: Task, attempt: Attempt, pool: SandboxPool, replay: bool = True) -> Verdict:
+async def verify(
+    task: Task,
+    attempt: Attempt,
+    pool: SandboxPool,
+    replay: bool = True,
+    readings: Readings | None = None,
+) -> Verdict:
     """The verdict on one attempt; `failure_stage` names the first stage that failed. With
     `replay` off, grounding holds without a replay: for an attempt whose calls the pipeline
-    itself just ran on a fresh state (`toolscale.judge.rubric`), whose outcomes are the replay."""
+    itself just ran on a fresh state (`toolscale.judge.rubric`), whose outcomes are the replay.
+    `readings` keeps what each input of the figures check shows, for the next attempt."""
     if task.domain_version != get_domain(task.domain).version:
         raise ConfigError(
             f"task {task.id} was made by {task.domain} {task.domain_version}, but "
@@ -239,7 +246,7 @@ async def verify(task: Task, attempt: Attempt, pool: SandboxPool, replay: bool =
     problems = await grounding_problems(task, attempt, pool) if replay else []
     if problems:
         return Verdict(False, "grounding", problems)
-    problems = outcome_problems(task, attempt)
+    problems = outcome_problems(task, attempt, readings)
     if problems:
         return Verdict(False, "outcome", problems)
     return Verdict(True, None, [])

@@ -16,28 +16,23 @@ cost, then the name. Example: expert-3 at p 0.8 scoring 1.32 right and -0.08 wro
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from toolscale.core.records import RouteScore, Task
-from toolscale.judge.labels import Labelled
-from toolscale.judge.rubric import Rubric
+from toolscale.core.records import RouteScore
 
 
 def expected(
-    task: Task,
-    draft: Labelled,
-    verified: bool,
-    reward: float,
-    odds: float | None,
-    rubric: Rubric,
+    verified: bool, reward: float, odds: float | None, judged: Callable[[bool], float]
 ) -> dict[str, Any]:
     """`p_right` and `expected_reward` of one played route (`odds`: its chance of being right
-    when it rests on an expert, else None; `reward`: its played reward_total)."""
+    when it rests on an expert, else None; `reward`: its played reward_total; `judged`: its
+    reward_total judged right or wrong, by the run's rubric under the task as it stands)."""
     if odds is None:
         return {"p_right": 1.0 if verified else 0.0, "expected_reward": reward}
     # the route as played is one of the two: its reward is known
-    right = reward if verified else rubric.measure(task, draft, True)[1]["reward_total"]
-    wrong = rubric.measure(task, draft, False)[1]["reward_total"] if verified else reward
+    right = reward if verified else judged(True)
+    wrong = judged(False) if verified else reward
     return {"p_right": odds, "expected_reward": odds * right + (1.0 - odds) * wrong}
 
 

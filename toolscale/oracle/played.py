@@ -32,6 +32,7 @@ reward (toolscale.judge.rewards does).
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
@@ -39,6 +40,7 @@ from typing import Any
 from toolscale.core.contract import Action, Route
 from toolscale.core.records import RouteScore, Task
 from toolscale.core.task_state import state_json
+from toolscale.judge.metrics import trace_metrics
 from toolscale.judge.rubric import Rubric
 from toolscale.judge.verify import Verdict
 from toolscale.oracle.expected import expected, expected_best
@@ -50,6 +52,7 @@ from toolscale.sandbox.execute import CallOutcome
 from toolscale.sandbox.pool import SandboxPool
 
 MAX_ROUNDS = 4
+GOLD_OWN = -1  # the gold of `_Rounds` that is the task's own
 
 
 @dataclass(frozen=True)
@@ -101,6 +104,74 @@ async def play(
     return list(await asyncio.gather(*(one(i, r) for i, r in enumerate(routes))))
 
 
+class _Rounds:
+    """The played routes' scores under each gold the rounds try, each computed once. Every gold
+    tried is the task's own (`GOLD_OWN`) or a played route made gold (`_as_gold`: its actions,
+    and its cost and latency as the reference, which depend on the prices only), so a gold is
+    named by its route's index; a route's metrics depend on the prices and the gold's number
+    of calls, its labels on the gold and its verdict."""
+
+    def __init__(self, base: Task, played: list[PlayedRoute], rubric: Rubric) -> None:
+        self.base, self.played, self.rubric = base, played, rubric
+        self._golds: dict[int, Task] = {GOLD_OWN: base}
+        self._metrics: dict[tuple[int, int], dict[str, Any]] = {}
+        self._labels: dict[tuple[int, int, bool], dict[str, Any]] = {}
+
+    def gold(self, chosen: int) -> Task:
+        """The task with route `chosen` as its gold (`GOLD_OWN`: the task as it is)."""
+        if chosen not in self._golds:
+            made = self.metrics(chosen, GOLD_OWN)  # its cost and latency: the prices' alone
+            self._golds[chosen] = _as_gold(self.base, self.played[chosen], made)
+        return self._golds[chosen]
+
+    def metrics(self, route: int, chosen: int) -> dict[str, Any]:
+        task = self.gold(chosen)
+        key = (route, len(task.gold_actions))
+        if key not in self._metrics:
+            self._metrics[key] = trace_metrics(task, self.played[route].draft)
+        return self._metrics[key]
+
+    def labels(self, route: int, chosen: int, verified: bool) -> dict[str, Any]:
+        key = (route, chosen, verified)
+        if key not in self._labels:
+            task, draft = self.gold(chosen), self.played[route].draft
+            metrics = self.metrics(route, chosen)
+            self._labels[key] = self.rubric.measure(task, draft, verified, metrics)[1]
+        return self._labels[key]
+
+    def reward(self, route: int, chosen: int, verified: bool) -> float:
+        return float(self.labels(route, chosen, verified)["reward_total"])
+
+    def table(self, chosen: int, odds: Mapping[str, float] | None = None) -> list[RouteScore]:
+        """Each played route's score with route `chosen` as the gold; with `odds` (route name
+        -> chance of being right, `SampledTask.route_odds`), its expected reward too
+        (`toolscale.oracle.expected`)."""
+        rows = []
+        for i, p in enumerate(self.played):
+            verified = p.verdict.verified
+            metrics, labels = self.metrics(i, chosen), self.labels(i, chosen, verified)
+            reward = labels["reward_total"]
+            extra = {}
+            if odds is not None:
+                judged = functools.partial(self.reward, i, chosen)
+                extra = expected(verified, reward, odds.get(p.route.name), judged)
+            rows.append(
+                RouteScore(
+                    name=p.route.name,
+                    detour=p.route.detour,
+                    verified=verified,
+                    failure_stage=p.verdict.failure_stage,
+                    compliant=labels["preference_compliant"],
+                    num_tool_calls=metrics["num_tool_calls"],
+                    total_cost=metrics["total_cost"],
+                    total_latency_ms=metrics["total_latency_ms"],
+                    reward_total=reward,
+                    **extra,
+                )
+            )
+        return rows
+
+
 def scores(
     task: Task,
     played: list[PlayedRoute],
@@ -108,38 +179,15 @@ def scores(
     odds: Mapping[str, float] | None = None,
 ) -> list[RouteScore]:
     """Each played route's score under `task` (its gold route and reference as they stand); with
-    `odds` (route name -> chance of being right, `SampledTask.route_odds`), its expected reward
-    too (`toolscale.oracle.expected`)."""
-    table = []
-    for p in played:
-        verified = p.verdict.verified
-        metrics, labels = rubric.measure(task, p.draft, verified)
-        reward = labels["reward_total"]
-        extra = {}
-        if odds is not None:
-            extra = expected(task, p.draft, verified, reward, odds.get(p.route.name), rubric)
-        table.append(
-            RouteScore(
-                name=p.route.name,
-                detour=p.route.detour,
-                verified=verified,
-                failure_stage=p.verdict.failure_stage,
-                compliant=labels["preference_compliant"],
-                num_tool_calls=metrics["num_tool_calls"],
-                total_cost=metrics["total_cost"],
-                total_latency_ms=metrics["total_latency_ms"],
-                reward_total=reward,
-                **extra,
-            )
-        )
-    return table
+    `odds`, its expected reward too (`_Rounds.table`)."""
+    return _Rounds(task, played, rubric).table(GOLD_OWN, odds)
 
 
-def _facts(task: Task, played: list[PlayedRoute], rubric: Rubric) -> list[Played]:
+def _facts(task: Task, played: list[PlayedRoute]) -> list[Played]:
     """What fitting the user's limits reads of each played route (`toolscale.sample.budgets`)."""
     found = []
     for i, p in enumerate(played):  # the first is the gold route (`candidates`)
-        metrics, _ = rubric.measure(task, p.draft, p.verdict.verified)
+        metrics = trace_metrics(task, p.draft)
         tools = frozenset(a.name for a in p.route.actions)
         found.append(
             Played(
@@ -171,32 +219,31 @@ def best(table: list[RouteScore], default: int = 0) -> int:
     )
 
 
-def _as_gold(task: Task, played: PlayedRoute, score: RouteScore, extra: dict[str, Any]) -> Task:
+def _as_gold(
+    task: Task, played: PlayedRoute, metrics: Mapping[str, Any], extra: Mapping[str, Any] = {}
+) -> Task:
     body = task_fields(task)
     body["gold_actions"] = [a.as_dict() for a in played.route.actions]
-    body["reference_cost"] = score.total_cost
-    body["reference_latency_ms"] = score.total_latency_ms
+    body["reference_cost"] = metrics["total_cost"]
+    body["reference_latency_ms"] = metrics["total_latency_ms"]
     body["expected_state_hash"] = played.final_hash
     body.update(extra)
     return Task(id="", **body)
 
 
-def _expected(
-    base: Task, played: list[PlayedRoute], rubric: Rubric, odds: Mapping[str, float]
-) -> tuple[int, list[RouteScore]]:
+def _expected(rounds: _Rounds, odds: Mapping[str, float]) -> tuple[int, list[RouteScore]]:
     """The expected-reward oracle's route and every route's expected score, found by rounds as
     the played oracle is but with the expected best as the gold: a reference a policy can know
     (the played oracle's would carry this draw's luck into every route's expected reward)."""
-    task, chosen = base, -1
+    chosen = GOLD_OWN
     for _ in range(MAX_ROUNDS):
-        table = scores(task, played, rubric, odds)
+        table = rounds.table(chosen, odds)
         pick = expected_best(table)
         if pick == chosen:
             break  # the table is the gold's as it stands
         chosen = pick
-        task = _as_gold(base, played[chosen], table[chosen], {})
     else:
-        table = scores(task, played, rubric, odds)
+        table = rounds.table(chosen, odds)
     return chosen, table
 
 
@@ -211,19 +258,18 @@ async def with_oracle(
     if not item.routes:
         return item
     played = await play(item, pool, rubric, detours)
-    base = fitted(item, _facts(item.task, played, rubric))
-    task, chosen, seen = base, -1, []
+    rounds = _Rounds(fitted(item, _facts(item.task, played)), played, rubric)
+    chosen, seen = GOLD_OWN, []
     for _ in range(MAX_ROUNDS):
-        table = scores(task, played, rubric)
+        table = rounds.table(chosen)
         pick = best(table)
         if pick == chosen or pick in seen:
             break  # the table is the gold's as it stands
         seen.append(pick)
         chosen = pick
-        task = _as_gold(base, played[chosen], table[chosen], {})
     else:
-        table = scores(task, played, rubric)
-    hoped, expected_table = _expected(base, played, rubric, item.route_odds)
+        table = rounds.table(chosen)
+    hoped, expected_table = _expected(rounds, item.route_odds)
     oracle = played[chosen]
     extra = {
         "oracle_route": oracle.route.name,
@@ -234,7 +280,7 @@ async def with_oracle(
         ],
         "expected_route": played[hoped].route.name,
     }
-    task = _as_gold(base, oracle, table[chosen], extra)
+    task = _as_gold(rounds.base, oracle, rounds.metrics(chosen, chosen), extra)
     final = oracle.route.final_message
     if final is None:  # the route relays its last call, an expert's answer
         final = relayed(oracle.outcomes[-1].output)

@@ -55,12 +55,12 @@ async def run_task(
 ) -> ChunkResult:
     result = ChunkResult()
     try:
-        sampled = (
-            await source_item(config.tasks_from, domain, index, pool)
-            if config.tasks_from is not None
-            else await sample_in(pool, domain, config.seed, index)
-        )
-        prepared = prepare(sampled, economics, config.profiles)
+        if config.tasks_from is not None:
+            stored = await source_item(config.tasks_from, domain, index, pool)
+            prepared = prepare(stored, economics, config.profiles)
+        else:
+            settings = (economics, config.profiles)
+            prepared = await sample_in(pool, domain, config.seed, index, settings=settings)
         item = await with_oracle(prepared, pool, rubric, config.detours)
     except SandboxError as exc:
         failure = exc.failure

@@ -37,7 +37,6 @@ from toolscale.judge.rubric import Rubric
 from toolscale.oracle.played import with_oracle
 from toolscale.sample.in_worker import sample_in
 from toolscale.sample.stored import check_stored, is_synthesized
-from toolscale.sample.tasks import prepare
 from toolscale.sample.worlds import WorldStore
 from toolscale.sandbox.guard import check_isolation
 from toolscale.sandbox.pool import SandboxError, SandboxPool
@@ -105,8 +104,13 @@ async def check_task(
     if is_synthesized(task):  # no sampler rebuilds it: checked from its stored content
         return task, await check_stored(task, pool, settings.economics, settings.profiles)
     try:
-        sampled = await sample_in(pool, task.domain, task.seed, task.index)
-        prepared = prepare(sampled, settings.economics, settings.profiles)
+        prepared = await sample_in(
+            pool,
+            task.domain,
+            task.seed,
+            task.index,
+            settings=(settings.economics, settings.profiles),
+        )
         rubric = Rubric(settings.reward, settings.teacher_price)
         rebuilt = (await with_oracle(prepared, pool, rubric, settings.detours)).task
     except SandboxError as exc:

@@ -4,8 +4,8 @@ user's preference profile.
 The gold actions are executed here (inside a sandbox worker) on a fresh copy of the initial
 state to obtain the expected final state hash; a gold action that fails, or a READ tool that
 changes the state, is a domain bug, raised as GoldError so the run records it (with the failing
-tool's traceback) and goes on. `build_task` gives the task priced with the
-`standard` schedule and no preference; the pipeline, which knows the run's settings, then calls
+tool's traceback) and goes on. `build_task` gives the task priced with the `standard` schedule
+(or, asked, unpriced) and no preference; the pipeline, which knows the run's settings, calls
 `with_economics` (the task's price schedule and tool subset, drawn from its own price RNG, and
 the gold route's cost and latency under them) and `with_preference` (the profile, from its own
 preference RNG), so the domain's tasks never change with either setting.
@@ -182,10 +182,17 @@ def _changed(before: str, kit: Toolkit) -> bool:
 
 
 def build_task(
-    domain: Domain, seed: int, index: int, call_timeout_s: float, template: str | None = None
+    domain: Domain,
+    seed: int,
+    index: int,
+    call_timeout_s: float,
+    template: str | None = None,
+    priced: bool = True,
 ) -> SampledTask:
     """Task `index` of run seed `seed` with its gold route run; with `template`, draw `index` of
-    that template (`Domain.sample_named`, what check-domain checks every template with)."""
+    that template (`Domain.sample_named`, what check-domain checks every template with).
+    `priced=False` leaves it unpriced and without an id, for a caller that prices it under its
+    run's settings next (`prepare`), so that a task is priced once."""
     if template is None:
         spec = domain.sample(item_rng(domain.name, seed, index), seed, index)
     else:
@@ -239,7 +246,7 @@ def build_task(
         route_odds=route_odds(kit, [Route(spec.gold_route, spec.gold_actions), *spec.routes]),
         state_patch=own_patch(domain, seed, spec.initial_state),
     )
-    return with_economics(item, Economics())
+    return with_economics(item, Economics()) if priced else item
 
 
 def world_key(domain: Domain, seed: int) -> str:
