@@ -154,17 +154,19 @@ def merge_command(
     outs: Annotated[list[Path], typer.Argument(help="The --out folders of one run's shard jobs.")],
     out: Annotated[Path, typer.Option(help="New or empty folder for the merged output.")],
 ) -> None:
-    """Join the outputs of generate (or synthesize) --shard jobs into one, equal to an unsharded
-    run."""
+    """Join the outputs of generate (or synthesize, or synthesize-domain) --shard jobs into one,
+    equal to an unsharded run."""
+    from toolscale.domaingen.merge import DOMAINGEN
     from toolscale.pipeline.merge import merge
     from toolscale.synthesize.merge import SYNTHESIZE
 
     try:
-        summary = merge(outs, out, {"synthesize": SYNTHESIZE})
+        summary = merge(outs, out, {"synthesize": SYNTHESIZE, "synthesize-domain": DOMAINGEN})
     except ConfigError as exc:
         fail(str(exc))
-    if summary.get("command") == "synthesize":
-        funnel = summary["synthesis"]["funnel"]
+    section = {"synthesize": "synthesis", "synthesize-domain": "domaingen"}
+    if summary.get("command") in section:
+        funnel = summary[section[summary["command"]]]["funnel"]
         steps = " -> ".join(f"{k.replace('_', ' ')} {v}" for k, v in funnel.items())
         console.print(f"wrote {out}: {len(outs)} outputs merged: {steps}", highlight=False)
         return

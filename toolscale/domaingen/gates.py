@@ -64,6 +64,20 @@ def _read(result: JailResult, stages: tuple[str, ...]) -> tuple[str | None, Gate
     return running, None
 
 
+def near_duplicate(
+    signature: set[str], others: dict[str, set[str]], threshold: float
+) -> tuple[dict[str, Any] | None, str | None]:
+    """The closest of `others` to `signature` (as `measured["closest"]`; None when there are
+    none) and, at or above `threshold`, the near-duplicate problem naming it (else None)."""
+    near = closest(signature, others)
+    if near is None:
+        return None, None
+    found = {"domain": near[0], "jaccard": near[1]}
+    if near[1] < threshold:
+        return found, None
+    return found, f"its tools are a near-duplicate of {near[0]}'s (Jaccard {near[1]:.2f})"
+
+
 def run_all(
     config: DomainGenConfig, folder: Path, name: str, others: dict[str, set[str]]
 ) -> GateOutcome:
@@ -81,12 +95,11 @@ def run_all(
         return GateOutcome(failed, lines[failed]["problems"])
     signature = shingles(lines["schemas"]["signature"])
     measured = {k: lines["size"][k] for k in ("tools", "templates")}
-    near = closest(signature, others)
+    near, problem = near_duplicate(signature, others, config.dup_threshold)
     if near is not None:
-        measured["closest"] = {"domain": near[0], "jaccard": near[1]}
-        if near[1] >= config.dup_threshold:
-            problem = f"its tools are a near-duplicate of {near[0]}'s (Jaccard {near[1]:.2f})"
-            return GateOutcome("near_duplicate", [problem], False, False, signature, measured)
+        measured["closest"] = near
+    if problem is not None:
+        return GateOutcome("near_duplicate", [problem], False, False, signature, measured)
     settings = {"tasks": config.check_tasks, "per_template": config.check_per_template}
     settings |= {"fuzz": config.fuzz, "seed": config.seed}
     measured["domain_class"] = lines["import"]["domain_class"]

@@ -5,7 +5,12 @@ reason, and the topic's marker (what `--resume` skips), each written whole or no
                                line per accepted domain saying how to install it
     DIR/rejected/<name>/       the files as last written (or the model's last answer, answer.md),
                                spec.json when the spec passed, and reason.json
+    DIR/.toolscale/specs/<name>.json    an accepted domain's spec (merge needs it when it
+                                        rejects the domain as a near-duplicate across shards)
     DIR/.toolscale/topics/<name>.json   the topic's record, written last
+
+A record keeps the domain's tool signature (`shingles`) whenever the near-duplicate gate saw
+it, so `toolscale merge` can run that gate again across shards without the code.
 """
 
 from __future__ import annotations
@@ -26,8 +31,24 @@ ABOUT = (
 )
 
 
+REASON = ("topic", "stage", "problems", "contained", "repairs")
+
+
 def topics_dir(root: Path) -> Path:
     return root / MARKER / "topics"
+
+
+def spec_path(root: Path, name: str) -> Path:
+    return root / MARKER / "specs" / f"{name}.json"
+
+
+def spec_text(spec: dict[str, Any]) -> str:
+    return json.dumps(spec, indent=2) + "\n"
+
+
+def reason_text(entry: dict[str, Any]) -> str:
+    """A rejected domain's reason.json, from its record."""
+    return json.dumps({k: entry[k] for k in REASON}, indent=2) + "\n"
 
 
 def done(root: Path) -> dict[str, dict[str, Any]]:
@@ -50,11 +71,11 @@ def record(result: Authored, usage: dict[str, Any]) -> dict[str, Any]:
         "measured": result.measured,
         "usage": usage,
         "wall_s": result.wall_s,
-        "shingles": sorted(result.shingles) if result.stage == "accepted" else [],
+        "shingles": sorted(result.shingles),  # empty when it stopped before the gate
     }
 
 
-def _folder(target: Path, files: dict[str, str]) -> None:
+def write_folder(target: Path, files: dict[str, str]) -> None:
     """`files` as the folder `target`, replacing one a killed run left."""
     tmp = target.with_name(f".{target.name}.tmp")
     shutil.rmtree(tmp, ignore_errors=True)
@@ -71,25 +92,28 @@ def write_topic(root: Path, result: Authored, usage: dict[str, Any]) -> dict[str
     if entry["accepted"]:
         cls = result.measured["domain_class"]
         test = domain_test(result.name, cls, result.name, ABOUT)
-        _folder(root / "domains" / result.name, {**result.files, f"test_{result.name}.py": test})
+        files = {**result.files, f"test_{result.name}.py": test}
+        write_folder(root / "domains" / result.name, files)
+        if result.spec is not None:
+            atomic_write(spec_path(root, result.name), spec_text(result.spec).encode())
     else:
         kept = dict(result.files) or {"answer.md": result.answer}
         if result.spec is not None:
-            kept["spec.json"] = json.dumps(result.spec, indent=2) + "\n"
-        why = {k: entry[k] for k in ("topic", "stage", "problems", "contained", "repairs")}
-        kept["reason.json"] = json.dumps(why, indent=2) + "\n"
-        _folder(root / "rejected" / result.name, kept)
+            kept["spec.json"] = spec_text(result.spec)
+        kept["reason.json"] = reason_text(entry)
+        write_folder(root / "rejected" / result.name, kept)
     topics_dir(root).mkdir(parents=True, exist_ok=True)
     write_json(topics_dir(root) / f"{result.name}.json", entry)
     return entry
 
 
-def write_index(root: Path, records: dict[str, dict[str, Any]]) -> None:
-    """DIR/domains/README.md: one line per accepted domain, with how to install it."""
+def write_index(root: Path, records: dict[str, dict[str, Any]], shown: Path | None = None) -> None:
+    """DIR/domains/README.md: one line per accepted domain, with how to install it from the
+    folder `shown` (DIR/domains, where the README is read)."""
     accepted = [r for _, r in sorted(records.items()) if r["accepted"]]
     if not accepted:
         return
-    folder = (root / "domains").resolve()
+    folder = (shown or root / "domains").resolve()
     lines = [
         "# Domains written by toolscale synthesize-domain",
         "",
@@ -104,4 +128,4 @@ def write_index(root: Path, records: dict[str, dict[str, Any]]) -> None:
             f"- `{r['name']}` ({r['topic']}): {m.get('tools')} tools, {m.get('templates')} "
             f'templates; `TOOLSCALE_DOMAINS="{entry}"`'
         )
-    atomic_write(folder / "README.md", ("\n".join(lines) + "\n").encode())
+    atomic_write(root / "domains" / "README.md", ("\n".join(lines) + "\n").encode())

@@ -73,10 +73,9 @@ def cost(records: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-def summary(
-    config: DomainGenConfig, status: str, records: dict[str, dict[str, Any]], extra: dict[str, Any]
-) -> dict[str, Any]:
-    head = run_head(config, status, model_writes_code=False, command=COMMAND)
+def report(records: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """run.json's `domaingen` section of the topics' records (by name): the funnel, the
+    rejections by stage, the cost and the records (without their signatures)."""
     rows = list(records.values())
     rejected: dict[str, int] = {}
     for r in rows:
@@ -84,7 +83,14 @@ def summary(
             rejected[r["stage"]] = rejected.get(r["stage"], 0) + 1
     topics = {n: {k: v for k, v in r.items() if k != "shingles"} for n, r in records.items()}
     section = {"funnel": funnel(rows), "rejected_by_stage": rejected, "cost": cost(rows)}
-    return head | {"domaingen": section | {"topics": topics} | extra}
+    return section | {"topics": topics}
+
+
+def summary(
+    config: DomainGenConfig, status: str, records: dict[str, dict[str, Any]], extra: dict[str, Any]
+) -> dict[str, Any]:
+    head = run_head(config, status, model_writes_code=False, command=COMMAND)
+    return head | {"domaingen": report(records) | extra}
 
 
 def check_resume(output: Output, config: DomainGenConfig) -> None:

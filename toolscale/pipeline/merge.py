@@ -1,8 +1,9 @@
 """`toolscale merge`: join the outputs of `generate --shard` jobs into one output.
 
-(`synthesize --shard` outputs too: the same checks that they are one run, then the `Merger`
-the caller passes for that command writes the rows, `toolscale.synthesize.merge.SYNTHESIZE`;
-one command's outputs only.)
+(`synthesize --shard` and `synthesize-domain --shard` outputs too: the same checks that they
+are one run, then the `Merger` the caller passes for that command writes the rest,
+`toolscale.synthesize.merge.SYNTHESIZE` and `toolscale.domaingen.merge.DOMAINGEN`; one command's
+outputs only.)
 
 The inputs must come from one run: the resolved configs in their run.json are equal except for
 `shard`, `out` and the per-job `workers`, `cache_dir`, `executor` and `ray_address`, and one
@@ -32,7 +33,7 @@ from toolscale.config.generate import GenerateConfig
 from toolscale.core.errors import ConfigError
 from toolscale.pipeline.chunk import CODE_KEY
 from toolscale.pipeline.generate import failures
-from toolscale.pipeline.inputs import Input, add_numbers, read_input
+from toolscale.pipeline.inputs import Input, add_numbers, merged_from, read_input
 from toolscale.pipeline.plan import plan
 from toolscale.stats.attempts import attempt_report
 from toolscale.stats.rewards import reward_report
@@ -189,12 +190,14 @@ def copy_chunk(source: Input, chunk: str, dest: Output, seen: dict[str, set[str]
         seen[name].update(ids)
 
 
-def _isolation_warning(inputs: list[Input]) -> dict[str, str]:
-    """The inputs' warnings that model-written code ran below full isolation, kept together."""
+def isolation_of(inputs: list[Input]) -> dict[str, str]:
+    """The inputs' isolation levels and their warnings that model-written code ran below full
+    isolation, kept together (run.json's `isolation` and `isolation_warning`)."""
+    levels = " / ".join(dict.fromkeys(str(i.run.get("isolation")) for i in inputs))
     found = dict.fromkeys(
         i.run["isolation_warning"] for i in inputs if "isolation_warning" in i.run
     )
-    return {"isolation_warning": "; ".join(found)} if found else {}
+    return {"isolation": levels} | ({"isolation_warning": "; ".join(found)} if found else {})
 
 
 def _write(inputs: list[Input], config: dict[str, Any], root: Path, dest: Path) -> dict[str, Any]:
@@ -223,15 +226,11 @@ def _write(inputs: list[Input], config: dict[str, Any], root: Path, dest: Path) 
         "experts": first.get("experts", {}),
         **({"tau2": first["tau2"]} if "tau2" in first else {}),  # tau2's checks (docs/tau2.md)
         "attempts": attempt_report(stats.passes, stats.model_errors),
-        "isolation": " / ".join(dict.fromkeys(str(i.run.get("isolation")) for i in inputs)),
-        **_isolation_warning(inputs),
+        **isolation_of(inputs),
         "versions": first.get("versions", {}),
         **reward_report(output),
         "endpoints": endpoints,
-        "merged_from": [
-            {"out": str(i.root), "shard": i.config.get("shard"), "status": i.run.get("status")}
-            for i in inputs
-        ],
+        "merged_from": merged_from(inputs),
     }
     if problems:
         summary["failures"] = problems

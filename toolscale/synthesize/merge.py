@@ -10,8 +10,8 @@ step plus each candidate's as kept or as a duplicate. So `tasks`, `rejected_task
 run.json's funnel and yields equal the unsharded run's; the requests differ (every shard sent
 the intents requests, and the solver played the duplicates), and so do `endpoints` and `cost`
 (their sums over the shards). `toolscale.pipeline.merge` checks the inputs are one run and writes
-DEST
-atomically; this module checks that every shard is there and finished, and writes the rows.
+DEST atomically, `toolscale.pipeline.inputs.check_shards` that every shard is there once and
+finished; this module writes the rows.
 """
 
 from __future__ import annotations
@@ -19,9 +19,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from toolscale.config.shard import Shard
-from toolscale.core.errors import ConfigError
-from toolscale.pipeline.inputs import Input, add_numbers
+from toolscale.pipeline.inputs import Input, add_numbers, check_shards, merged_from
 from toolscale.publish.card import card
 from toolscale.stats.synthesize import Yields
 from toolscale.synthesize import dedup
@@ -31,39 +29,6 @@ from toolscale.synthesize.shards import ShardPart, read_part
 from toolscale.write.output import Output, write_json
 
 REDO = "run that shard again with synthesize --resume and its options, then merge again"
-
-
-def check_shards(inputs: list[Input]) -> list[Input]:
-    """The inputs by shard, 0 ... N-1 (the first given of each); a ConfigError for an unsharded
-    or unfinished output, two shard counts, or a missing shard."""
-    by_index: dict[int, Input] = {}
-    count = 0
-    for item in inputs:
-        text = item.config.get("shard")
-        if not text:
-            raise ConfigError(
-                f"{item.root} is an unsharded synthesize output; merge the outputs of "
-                "synthesize --shard I/N jobs"
-            )
-        if item.run.get("status") != "complete":
-            raise ConfigError(
-                f"{item.root} is not finished (status {item.run.get('status')}); {REDO}"
-            )
-        shard = Shard.parse(text)
-        if count and shard.count != count:
-            raise ConfigError(
-                f"{item.root} is shard {shard} but {inputs[0].root} is of {count} shards; merge "
-                "the shards of one run"
-            )
-        count = shard.count
-        by_index.setdefault(shard.index, item)
-    missing = [f"{i}/{count}" for i in range(count) if i not in by_index]
-    if missing:
-        raise ConfigError(
-            f"the inputs lack shard {', '.join(missing)}: give the output of every shard "
-            "(finish an unfinished one with synthesize --resume and its options)"
-        )
-    return [by_index[i] for i in range(count)]
 
 
 def _rows(item: Input, config: str, domain: str) -> list[dict[str, Any]]:
@@ -112,7 +77,7 @@ def merge_domain(
 
 def write(inputs: list[Input], config: dict[str, Any], root: Path) -> dict[str, Any]:
     """DEST's rows, run.json and card, written into `root`; returns run.json's content."""
-    parts = [(item, read_part(item.root)) for item in check_shards(inputs)]
+    parts = [(item, read_part(item.root)) for item in check_shards(inputs, "synthesize")]
     output = Output(root)
     output.prepare(resume=False)
     state = SynthesisState()
@@ -138,10 +103,7 @@ def write(inputs: list[Input], config: dict[str, Any], root: Path) -> dict[str, 
         "synthesis": synthesis,
         "endpoints": state.endpoints,
         "counts": {"sampled": synthesis["funnel"]["solvable"]},
-        "merged_from": [
-            {"out": str(i.root), "shard": i.config.get("shard"), "status": i.run.get("status")}
-            for i in inputs
-        ],
+        "merged_from": merged_from(inputs),
     }
     write_json(root / "run.json", summary)
     card(root)
@@ -152,7 +114,7 @@ class SynthesizeMerger:
     """`toolscale merge` of synthesize --shard outputs (toolscale.pipeline.merge.Merger)."""
 
     def check(self, inputs: list[Input]) -> None:
-        check_shards(inputs)
+        check_shards(inputs, "synthesize")
 
     def write(self, inputs: list[Input], config: dict[str, Any], root: Path) -> dict[str, Any]:
         return write(inputs, config, root)
