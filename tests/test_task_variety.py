@@ -2,7 +2,7 @@
 400 tasks are benchmarks/task_diversity.py's): first messages and reasons for the call rarely
 shared once names and numbers are masked, first messages not repetitive, user follow-ups and
 agent turns of many wordings, a third of the users with a behaviour, task instructions of the
-task's own, and no user utterance naming a tool."""
+task's own, and no user utterance naming a tool. The measures are toolscale.check.variety's."""
 
 from __future__ import annotations
 
@@ -13,45 +13,13 @@ from typing import Any
 
 import pytest
 
+from toolscale.check.variety import mask, names_in, shared, trigram_ratio
 from toolscale.core.records import Message
 from toolscale.core.registry import get_domain
 from toolscale.economics.preferences import DEFAULT_SPREAD
 from toolscale.sample.tasks import build_task, gold_messages, with_preference
 
 N = 80
-
-
-def names_in(state: Any) -> set[str]:
-    if isinstance(state, dict):
-        return {
-            w.casefold()
-            for k, v in state.items()
-            for w in (v.split() if k == "name" and isinstance(v, str) else names_in(v))
-        }
-    if isinstance(state, list):
-        return {w for item in state for w in names_in(item)}
-    return set()
-
-
-def mask(text: str, names: set[str]) -> str:
-    text = re.sub(r"\S*\d\S*", "<n>", re.sub(r"\S+@\S+", "<email>", text))
-    words = ["<name>" if w.casefold().strip(".,!?;:'\"()") in names else w for w in text.split()]
-    return " ".join(words).casefold()
-
-
-def shared(texts: list[str]) -> float:
-    counts = Counter(texts)
-    return sum(counts[t] > 1 for t in texts) / len(texts)
-
-
-def trigram_ratio(texts: list[str]) -> float:
-    grams = [
-        tuple(w[i : i + 3])
-        for t in texts
-        for w in [t.casefold().split()]
-        for i in range(len(w) - 2)
-    ]
-    return len(set(grams)) / len(grams)
 
 
 def names_a_tool(text: str, tools: list[str]) -> bool:

@@ -1,5 +1,6 @@
 """synthesize-domain's other outcomes: a READ tool that writes fails check-domain, a tool that
-crashes on hostile arguments fails the fuzzer, a domain that spins is killed at the sandbox's
+crashes on hostile arguments fails the fuzzer, monotonous tasks (one wording, one motive per
+goal) fail the variety gate and are repaired, a domain that spins is killed at the sandbox's
 time limit; the budget stops the run cleanly, a shard does only its topics, and bad input is
 one error line, exit 2, nothing written."""
 
@@ -15,6 +16,7 @@ from typer.testing import CliRunner
 from tests.domaingen.fake_author import AuthorPlans
 from tests.domaingen.test_synthesize_domain import run
 from tests.teachers.fake_openai import fake_openai
+from toolscale.check.variety import FLOOR, below
 from toolscale.cli.main import app
 
 
@@ -23,18 +25,44 @@ def key(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", "test-key")
 
 
-def test_a_writing_read_tool_and_a_fuzzer_crash_land_in_their_stages(tmp_path: Path) -> None:
+def test_a_writing_read_tool_a_fuzzer_crash_and_monotonous_tasks_land_in_their_stages(
+    tmp_path: Path,
+) -> None:
     with fake_openai(AuthorPlans()) as server:
         code, said = run(
-            server.base_url, tmp_path / "out", "scooter hire,canoe hire", "--repairs", "0"
+            server.base_url,
+            tmp_path / "out",
+            "scooter hire,canoe hire,trike hire",
+            "--repairs",
+            "0",
         )
     assert code == 0, said
-    topics = json.loads((tmp_path / "out/run.json").read_text())["domaingen"]["topics"]
+    summary = json.loads((tmp_path / "out/run.json").read_text())["domaingen"]
+    topics = summary["topics"]
     assert topics["scooter_hire"]["stage"] == "check_domain"
     assert any("changed the state" in p or "READ" in p for p in topics["scooter_hire"]["problems"])
     assert topics["canoe_hire"]["stage"] == "fuzz"
     assert any("ZeroDivisionError" in p for p in topics["canoe_hire"]["problems"])
     assert (tmp_path / "out/rejected/canoe_hire/tools.py").read_text().count("10 // (hours") == 1
+    # trike hire: bike rental with one wording and one motive per goal, correct otherwise
+    trike = topics["trike_hire"]
+    assert trike["stage"] == "variety" and not trike["contained"]
+    assert any(p.startswith("first-message 3-gram ratio 0.56 is below") for p in trike["problems"])
+    assert trike["measured"]["variety"]["trigram_ratio"] < FLOOR.trigram_ratio
+    assert trike["measured"]["variety"]["tasks"] == FLOOR.tasks
+    assert summary["funnel"]["parrot"] == 1 and summary["funnel"]["variety"] == 0
+    assert summary["rejected_by_stage"] == {"check_domain": 1, "fuzz": 1, "variety": 1}
+
+
+def test_monotonous_tasks_are_repaired_by_the_model(tmp_path: Path) -> None:
+    plans = AuthorPlans()
+    with fake_openai(plans) as server:
+        code, said = run(server.base_url, tmp_path / "out", "trike hire", "--repairs", "1")
+    assert code == 0, said
+    trike = json.loads((tmp_path / "out/run.json").read_text())["domaingen"]["topics"]["trike_hire"]
+    assert trike["stage"] == "accepted" and trike["repairs"] == {"variety": 1}
+    assert plans.asked[-1] == ("files", "trike hire", 1)  # the second answer: every wording
+    assert not below(trike["measured"]["variety"])
 
 
 def test_a_spinning_domain_is_killed_at_the_time_limit(tmp_path: Path) -> None:

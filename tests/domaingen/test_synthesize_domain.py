@@ -17,7 +17,9 @@ from typer.testing import CliRunner
 
 from tests.domaingen.fake_author import AuthorPlans
 from tests.teachers.fake_openai import fake_openai
+from toolscale.check.variety import below
 from toolscale.cli.main import app
+from toolscale.domaingen.run import FUNNEL
 
 ROOT = Path(__file__).resolve().parents[2]
 GATES = ["--check-tasks", "12", "--check-per-template", "2", "--fuzz", "8"]
@@ -81,6 +83,8 @@ def test_each_case_lands_in_its_stage(first_run) -> None:
     funnel = summary["domaingen"]["funnel"]
     assert funnel["proposed"] == 5 and funnel["spec"] == 5 and funnel["files"] == 5
     assert funnel["import"] == 3 and funnel["near_duplicate"] == 1 and funnel["accepted"] == 1
+    assert FUNNEL[-2:] == ("parrot", "variety") and funnel["variety"] == 1  # the last gate
+    assert not below(topics["bike_rental"]["measured"]["variety"])  # at the bundled floor
     assert summary["domaingen"]["rejected_by_stage"] == {"near_duplicate": 2, "import": 2}
     # every answer is 1,000 + 200 tokens: 5 specs, 5 files, one repair
     cost = summary["domaingen"]["cost"]

@@ -15,6 +15,7 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from toolscale.check.variety import DRAWN, FLOOR
 from toolscale.config.option import option
 from toolscale.config.shard import Shard
 from toolscale.config.teacher import TeacherOptions
@@ -67,6 +68,10 @@ class DomainGenConfig(TeacherOptions):
     check_tasks: int = option(50, help="check-domain --tasks in the gate.")
     check_per_template: int = option(5, help="check-domain --per-template in the gate.")
     fuzz: int = option(48, help="check-domain --fuzz: hostile calls per tool in the gate.")
+    variety_tasks: int = option(
+        FLOOR.tasks,
+        help="Tasks the variety gate measures (the floor's follow-ups scale with the count).",
+    )
     gate_timeout_s: float = option(
         600.0, help="Seconds one sandboxed gate run may take.", flag="gate_timeout"
     )
@@ -77,7 +82,7 @@ class DomainGenConfig(TeacherOptions):
 
     RESUME_KEYS = (
         "teacher", "repairs", "example", "min_tools", "min_templates", "dup_threshold",
-        "check_tasks", "check_per_template", "fuzz", "seed", "shard",
+        "check_tasks", "check_per_template", "fuzz", "variety_tasks", "seed", "shard",
         *TeacherOptions.TEACHER_RESUME_KEYS,
     )  # fmt: skip
 
@@ -153,6 +158,7 @@ def check_domaingen(config: DomainGenConfig) -> DomainGenConfig:
     at_least("--check-tasks", config.check_tasks, 1)
     at_least("--check-per-template", config.check_per_template, 0)
     at_least("--fuzz", config.fuzz, 0)
+    at_least("--variety-tasks", config.variety_tasks, DRAWN)
     at_least("--gate-timeout", config.gate_timeout_s, 5)
     at_least("--gate-memory-mb", config.gate_memory_mb, 512)
     if not 0 < config.dup_threshold <= 1:

@@ -1,6 +1,7 @@
 """The gates of one generated package, in funnel order: the sandboxed static gates, the
 near-duplicate gate (here, on the signature the sandbox derived), then the sandboxed
-check-domain gates. The first stage that fails ends the run with its problems.
+check-domain gates and the variety gate. The first stage that fails ends the run with its
+problems.
 
 A gate outcome is `contained` when the sandbox blocked a call (a socket, the home folder, a
 program) or killed the run (its time limit): such a domain is rejected at once, with no repair.
@@ -17,7 +18,7 @@ from toolscale.domaingen.jail import JailResult, run_gates
 from toolscale.domaingen.similar import closest, shingles
 
 STATIC = ("import", "schemas", "size")
-CHECKED = ("check_domain", "fuzz", "parrot")
+CHECKED = ("check_domain", "fuzz", "parrot", "variety")
 STAGES = (*STATIC, "near_duplicate", *CHECKED)
 
 
@@ -105,8 +106,12 @@ def run_all(
     measured["domain_class"] = lines["import"]["domain_class"]
     entry = f"{name}={name}:{measured['domain_class']}"
     request = {"name": name, "phase": "check", "entry": entry, "check": settings}
+    request["variety_tasks"] = config.variety_tasks
     result = run_gates(folder, request, timeout_s=timeout_s, memory_mb=memory_mb)
     failed, outcome = _read(result, CHECKED)
+    for line in result.lines:  # the candidate's variety figures, passed or not
+        if line.get("stage") == "variety" and "figures" in line:
+            measured["variety"] = line["figures"]
     if outcome is not None:
         return GateOutcome(outcome.stage, outcome.problems, False, True, signature, measured)
     if failed is not None:

@@ -5,8 +5,10 @@ Phase "static": import (the package imports and defines its domain class), schem
 tool's schema derives, `check-domain`'s schema findings), size (tools and templates), and the
 tool signature the near-duplicate gate compares. Phase "check": `check_domain --strict`, its
 findings split into the funnel's stages (fuzz: hostile arguments; parrot: the parrot and
-do-nothing attempts; check_domain: the rest). Each stage's outcome is one line on the saved
-stdout, tagged with the run's nonce; a failed stage ends the phase.
+do-nothing attempts; check_domain: the rest), then variety (`toolscale.check.variety`: the
+first-message 3-grams, reason sharing and user follow-ups of its tasks against the bundled
+domains' floor). Each stage's outcome is one line on the saved stdout, tagged with the run's
+nonce; a failed stage ends the phase.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from typing import Any
 from toolscale.check.check_domain import CheckDomainConfig, check_domain
 from toolscale.check.findings import first_traceback
 from toolscale.check.task_checks import schema_findings
+from toolscale.check.variety import FLOOR, below, measure
 from toolscale.core.contract import Domain
 from toolscale.core.registry import get_domain
 
@@ -97,7 +100,7 @@ def _stage(check_name: str) -> str:
     return "parrot" if check_name in PARROT_CHECKS else "check_domain"
 
 
-def check(name: str, emit: Emitter, settings: dict[str, Any]) -> bool:
+def check(name: str, emit: Emitter, settings: dict[str, Any], variety_tasks: int) -> bool:
     _, problems = _domain_class(name)
     if problems:
         return emit("check_domain", problems)
@@ -115,7 +118,16 @@ def check(name: str, emit: Emitter, settings: dict[str, Any]) -> bool:
             found.append(f"the first traceback:\n{_tail(trace)}")
         if not emit(stage, found):
             return False
-    return True
+    return variety(name, emit, variety_tasks, settings["seed"])
+
+
+def variety(name: str, emit: Emitter, tasks: int, seed: int) -> bool:
+    """The variety stage: the figures of `tasks` tasks against the floor at that count."""
+    try:
+        found = measure(get_domain(name), tasks, seed)
+    except BaseException:
+        return emit("variety", [f"measuring its tasks failed:\n{_tail(traceback.format_exc())}"])
+    return emit("variety", below(found, FLOOR.at(tasks)), figures=found)
 
 
 def main(request_text: str) -> None:
@@ -126,4 +138,4 @@ def main(request_text: str) -> None:
         static(name, emit, request["min_tools"], request["min_templates"])
     else:
         os.environ["TOOLSCALE_DOMAINS"] = request["entry"]
-        check(name, emit, request["check"])
+        check(name, emit, request["check"], request["variety_tasks"])
