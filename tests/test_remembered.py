@@ -165,7 +165,8 @@ def _call(name: str, arguments: str) -> ToolCall:
 def test_kept_validators_find_the_format_problems_found_afresh() -> None:
     kit = get_domain("math")
     tasks = [build_task(kit, 0, index, 15.0).task for index in range(2)]
-    tasks.append(tasks[0].model_copy(update={"id": ""}))  # no id: validators built each time
+    tasks.append(tasks[0].model_copy(update={"id": ""}))  # a copy shares its list of tools
+    tasks.append(tasks[0].model_copy(update={"tools": tasks[0].tools[:1]}))  # a new list
     attempts = [
         _Calls([_call("calculator", '{"expression": "2 + 2"}')]),
         _Calls([_call("calculator", '{"expression": 4}')]),  # not a string
@@ -180,6 +181,8 @@ def test_kept_validators_find_the_format_problems_found_afresh() -> None:
                 fresh = format_problems(task, attempt)
                 assert format_problems(task, attempt, validators) == fresh
     assert validators.of(tasks[1]) is validators.of(tasks[1])
+    assert validators.of(tasks[0]) is validators.of(tasks[2])
+    assert list(validators.of(tasks[3])) == [tasks[0].tools[0]["function"]["name"]]
     # the hand-checked problems of the calls above, beside the empty conversation's
     found = [format_problems(tasks[0], a, validators)[0] for a in attempts]
     assert found[0] == "the conversation's tool calls differ from the recorded calls"

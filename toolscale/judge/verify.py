@@ -83,26 +83,28 @@ def _validators(tools_json: str) -> dict[str, Draft202012Validator]:
 
 
 class Validators:
-    """Each task's tool validators, kept by task id for its next attempt: a task's attempts are
-    checked against the same tools, and finding their validators by the tools' canonical JSON
-    serialises every schema once per attempt. A task id is a hash over the task's content, its
-    tools included, so one id always stands for the same tools; the `size` tasks seen last are
-    kept (a dropped one is found again, alike)."""
+    """Each task's tool validators, kept for its next attempt: a task's attempts (the oracle's
+    routes, a teacher's drafts) are checked against the same tools, and finding their
+    validators by the tools' canonical JSON serialises every schema once per attempt. Kept by
+    the task's list of tools itself (a frozen task's list, shared by the copies made of it):
+    an entry holds its list, so the list's id stands for no other while it is kept, and a hit
+    is that very list. The `size` lists seen last are kept; another list, equal or not, is
+    found by its JSON as before (alike)."""
 
     def __init__(self, size: int = 512) -> None:
-        self._kept: OrderedDict[str, dict[str, Draft202012Validator]] = OrderedDict()
+        self._kept: OrderedDict[int, tuple[object, dict[str, Draft202012Validator]]] = OrderedDict()
         self._size = size
 
     def of(self, task: Task) -> dict[str, Draft202012Validator]:
-        if not task.id:  # being built: no id stands for its tools yet
-            return _validators(canonical_json(task.tools))
-        found = self._kept.get(task.id)
-        if found is None:
-            found = self._kept[task.id] = _validators(canonical_json(task.tools))
-            if len(self._kept) > self._size:
-                self._kept.popitem(last=False)
-        else:
-            self._kept.move_to_end(task.id)
+        tools = task.tools
+        kept = self._kept.get(id(tools))
+        if kept is not None and kept[0] is tools:
+            self._kept.move_to_end(id(tools))
+            return kept[1]
+        found = _validators(canonical_json(tools))
+        self._kept[id(tools)] = (tools, found)
+        if len(self._kept) > self._size:
+            self._kept.popitem(last=False)
         return found
 
 
