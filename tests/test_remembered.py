@@ -1,18 +1,19 @@
 """What is computed once and kept gives what computing it again gives (issue 39): the figures
 check's readings kept on the rubric, a task priced once by `prepare`, the oracle's rounds
-scoring each route once per gold, and the math experts' counting done digit by digit instead
-of number by number."""
+scoring each route once per gold, the math experts' counting done digit by digit instead
+of number by number, and each task's tool validators kept for its next attempt."""
 
 from __future__ import annotations
 
 import asyncio
 import datetime as dt
 import random
+from dataclasses import dataclass, field
 
 import pytest
 
 from domains.math.programs import _digit_sums, _fib_mod
-from toolscale.core.records import RouteScore, Task
+from toolscale.core.records import Message, RouteScore, Task, ToolCall
 from toolscale.core.registry import get_domain
 from toolscale.economics.preferences import DEFAULT_SPREAD
 from toolscale.economics.prices import Economics
@@ -20,6 +21,7 @@ from toolscale.judge.attributed import fields
 from toolscale.judge.figures import Readings, reading, shown, unbacked_figures
 from toolscale.judge.rewards import RewardConfig
 from toolscale.judge.rubric import Rubric
+from toolscale.judge.verify import Validators, format_problems
 from toolscale.oracle.played import GOLD_OWN, PlayedRoute, _as_gold, _Rounds, play
 from toolscale.sample.in_worker import build_named, sample_in
 from toolscale.sample.tasks import SampledTask, build_task, prepare
@@ -141,3 +143,50 @@ def test_the_rounds_scores_are_the_scores_computed_afresh(domain: str) -> None:
             assert rounds.gold(chosen) == gold
             fresh = _fresh_table(gold, played, rubric, item.route_odds)
             assert rounds.table(chosen, item.route_odds) == fresh
+
+
+@dataclass
+class _Calls:
+    """An attempt's calls alone (format_problems reads the conversation too: it is left empty,
+    so every attempt also has the conversation's problems, alike with and without validators)."""
+
+    tool_calls: list[ToolCall]
+    messages: list[Message] = field(default_factory=list)
+    final_answer: str = ""
+    final_state_hash: str = ""
+
+
+def _call(name: str, arguments: str) -> ToolCall:
+    return ToolCall(
+        id="c1", name=name, arguments=arguments, output="", status="ok", cost=0, latency_ms=0
+    )
+
+
+def test_kept_validators_find_the_format_problems_found_afresh() -> None:
+    kit = get_domain("math")
+    tasks = [build_task(kit, 0, index, 15.0).task for index in range(2)]
+    tasks.append(tasks[0].model_copy(update={"id": ""}))  # a copy shares its list of tools
+    tasks.append(tasks[0].model_copy(update={"tools": tasks[0].tools[:1]}))  # a new list
+    attempts = [
+        _Calls([_call("calculator", '{"expression": "2 + 2"}')]),
+        _Calls([_call("calculator", '{"expression": 4}')]),  # not a string
+        _Calls([_call("calculator", "{}")]),  # a required argument left out
+        _Calls([_call("calculator", "[1]")]),  # not an object
+        _Calls([_call("no_such_tool", "{}")]),
+    ]
+    validators = Validators(size=1)  # small: each task's are dropped and found again
+    for _ in range(2):
+        for task in tasks:
+            for attempt in attempts:
+                fresh = format_problems(task, attempt)
+                assert format_problems(task, attempt, validators) == fresh
+    assert validators.of(tasks[1]) is validators.of(tasks[1])
+    assert validators.of(tasks[0]) is validators.of(tasks[2])
+    assert list(validators.of(tasks[3])) == [tasks[0].tools[0]["function"]["name"]]
+    # the hand-checked problems of the calls above, beside the empty conversation's
+    found = [format_problems(tasks[0], a, validators)[0] for a in attempts]
+    assert found[0] == "the conversation's tool calls differ from the recorded calls"
+    assert found[1] == "c1: 4 is not of type 'string'"
+    assert found[2] == "c1: 'expression' is a required property"
+    assert found[3] == "c1: arguments are not a JSON object"
+    assert found[4] == "c1: unknown tool 'no_such_tool'"

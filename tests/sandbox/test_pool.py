@@ -149,3 +149,16 @@ def test_a_replay_whose_own_call_hangs_fails_that_call_only():
 async def _hash_after_add_2() -> str:
     async with SandboxPool(workers=1) as pool:
         return (await pool.replay("faulty", STATE, [("add", {"amount": 2})]))[1]
+
+
+def test_replies_that_arrive_together_each_reach_their_request():
+    # Many requests in flight on one worker: its replies queue up in the socket and are read in
+    # one go after one readiness (the connection's own poll); each must reach its own request.
+    async def go():
+        async with SandboxPool(workers=1) as pool:
+            episodes = [pool.episode("faulty", STATE) for _ in range(40)]
+            return await asyncio.gather(
+                *(e.call("add", {"amount": n}) for n, e in enumerate(episodes))
+            )
+
+    assert [o.output for o in run(go())] == [str(10 + n) for n in range(40)]

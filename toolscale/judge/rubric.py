@@ -18,7 +18,7 @@ from toolscale.judge.figures import Readings
 from toolscale.judge.labels import Labelled, group_labels, trace_labels
 from toolscale.judge.metrics import trace_metrics
 from toolscale.judge.rewards import RewardConfig
-from toolscale.judge.verify import Attempt, Verdict, verify
+from toolscale.judge.verify import Attempt, Validators, Verdict, verify
 from toolscale.sandbox.pool import SandboxPool
 
 
@@ -46,13 +46,15 @@ class Rubric:
     ran on a fresh state (`grounded`: a reference or oracle route) is not replayed again for
     its grounding, its outcomes being that replay; `double_check` replays it all the same (a
     check that the sandbox gives the same outcomes twice). `readings` keeps what each text an
-    attempt was shown holds for the figures check, read once for all the run's attempts."""
+    attempt was shown holds for the figures check, read once for all the run's attempts, and
+    `validators` each task's tool validators, built once for all its attempts."""
 
     reward: RewardConfig
     teacher_price: tuple[float, float] = (0.0, 0.0)
     assertions: Assertions | None = None
     double_check: bool = False
     readings: Readings = field(default_factory=Readings, compare=False, repr=False)
+    validators: Validators = field(default_factory=Validators, compare=False, repr=False)
 
     async def verdict(self, task: Task, attempt: Attempt, pool: SandboxPool) -> Verdict:
         """A failure the attempt already carries (a teacher's, on a draft; a stored trace is
@@ -63,7 +65,7 @@ class Rubric:
         if failure is not None:
             return Verdict(False, failure[0], [failure[1]])
         replay = self.double_check or not getattr(attempt, "grounded", False)
-        verdict = await verify(task, attempt, pool, replay, self.readings)
+        verdict = await verify(task, attempt, pool, replay, self.readings, self.validators)
         if verdict.verified and self.assertions is not None:
             verdict = await self.assertions.verdict(task, attempt.messages)
         return verdict

@@ -34,7 +34,7 @@ rejected funnel keeps meaning "wrong or unreal".
 from __future__ import annotations
 
 import json
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
@@ -82,6 +82,32 @@ def _validators(tools_json: str) -> dict[str, Draft202012Validator]:
     }
 
 
+class Validators:
+    """Each task's tool validators, kept for its next attempt: a task's attempts (the oracle's
+    routes, a teacher's drafts) are checked against the same tools, and finding their
+    validators by the tools' canonical JSON serialises every schema once per attempt. Kept by
+    the task's list of tools itself (a frozen task's list, shared by the copies made of it):
+    an entry holds its list, so the list's id stands for no other while it is kept, and a hit
+    is that very list. The `size` lists seen last are kept; another list, equal or not, is
+    found by its JSON as before (alike)."""
+
+    def __init__(self, size: int = 512) -> None:
+        self._kept: OrderedDict[int, tuple[object, dict[str, Draft202012Validator]]] = OrderedDict()
+        self._size = size
+
+    def of(self, task: Task) -> dict[str, Draft202012Validator]:
+        tools = task.tools
+        kept = self._kept.get(id(tools))
+        if kept is not None and kept[0] is tools:
+            self._kept.move_to_end(id(tools))
+            return kept[1]
+        found = _validators(canonical_json(tools))
+        self._kept[id(tools)] = (tools, found)
+        if len(self._kept) > self._size:
+            self._kept.popitem(last=False)
+        return found
+
+
 def _parsed_arguments(call: ToolCall) -> Any:
     try:
         return json.loads(call.arguments)
@@ -89,20 +115,22 @@ def _parsed_arguments(call: ToolCall) -> Any:
         return None
 
 
-def format_problems(task: Task, attempt: Attempt) -> list[str]:
-    validators = _validators(canonical_json(task.tools))
+def format_problems(
+    task: Task, attempt: Attempt, validators: Validators | None = None
+) -> list[str]:
+    """The format stage's problems (module docstring); `validators` keeps each task's tool
+    validators for its next attempt."""
+    found = _validators(canonical_json(task.tools)) if validators is None else validators.of(task)
     problems = []
     for call in attempt.tool_calls:
-        if call.name not in validators:
+        if call.name not in found:
             problems.append(f"{call.id}: unknown tool {call.name!r}")
             continue
         arguments = _parsed_arguments(call)
         if not isinstance(arguments, dict):
             problems.append(f"{call.id}: arguments are not a JSON object")
             continue
-        problems += [
-            f"{call.id}: {e.message}" for e in validators[call.name].iter_errors(arguments)
-        ]
+        problems += [f"{call.id}: {e.message}" for e in found[call.name].iter_errors(arguments)]
     shown = [
         (fc.id, fc.name, fc.arguments)
         for m in attempt.messages
@@ -223,17 +251,19 @@ async def verify(
     pool: SandboxPool,
     replay: bool = True,
     readings: Readings | None = None,
+    validators: Validators | None = None,
 ) -> Verdict:
     """The verdict on one attempt; `failure_stage` names the first stage that failed. With
     `replay` off, grounding holds without a replay: for an attempt whose calls the pipeline
     itself just ran on a fresh state (`toolscale.judge.rubric`), whose outcomes are the replay.
-    `readings` keeps what each input of the figures check shows, for the next attempt."""
+    `readings` keeps what each input of the figures check shows, for the next attempt, and
+    `validators` each task's tool validators."""
     if task.domain_version != get_domain(task.domain).version:
         raise ConfigError(
             f"task {task.id} was made by {task.domain} {task.domain_version}, but "
             f"{get_domain(task.domain).version} is installed; install the matching version"
         )
-    problems = format_problems(task, attempt)
+    problems = format_problems(task, attempt, validators)
     if problems:
         return Verdict(False, "format", problems)
     broken = [

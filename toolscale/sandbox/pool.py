@@ -14,6 +14,7 @@ import asyncio
 import itertools
 import os
 import pickle
+import select
 import socket
 import struct
 import subprocess
@@ -93,6 +94,11 @@ class _Process:
         # on two busy cores, handing the GIL to one per request cost more than the writes.
         self.sock = parent
         self.conn = Connection(os.dup(parent.fileno()))
+        # Whether another reply is waiting, asked after each one read: `Connection.poll` builds
+        # a selector per question (a few percent of a busy run's driving process), this asks
+        # the kernel once. A Connection buffers nothing, so its socket's readiness is its own.
+        self.readable = select.poll()
+        self.readable.register(self.conn.fileno(), select.POLLIN)
         # The states this worker holds, by text, as its `States` holds them by token.
         self.states: OrderedDict[str, int] = OrderedDict()
         self.tokens = itertools.count()
@@ -181,7 +187,7 @@ class _Process:
 
     def _on_readable(self) -> None:
         try:
-            while self.conn.poll():
+            while self.readable.poll(0):
                 reply = self.conn.recv()
                 if reply == READY:  # imports done: the first request's clock starts now
                     self.ready = True
