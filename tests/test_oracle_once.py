@@ -36,10 +36,14 @@ class CountingPool(SandboxPool):
         self.replays = 0
 
     async def replay(
-        self, domain: str, state_json: str, calls: Sequence[tuple[str, Any]]
+        self,
+        domain: str,
+        state_json: str,
+        calls: Sequence[tuple[str, Any]],
+        own: bool = False,
     ) -> tuple[list[CallOutcome], str]:
         self.replays += 1
-        return await super().replay(domain, state_json, calls)
+        return await super().replay(domain, state_json, calls, own)
 
 
 RUBRIC = Rubric(RewardConfig())

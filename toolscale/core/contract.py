@@ -156,6 +156,10 @@ class Toolkit:
     # Tools that run code their caller wrote (through `toolscale.sandbox.run_code`): a model may
     # write such code only where the sandbox holds (`toolscale.sandbox.guard`).
     code_tools: ClassVar[tuple[str, ...]] = ()
+    # Whether its code tools get the domain's own code (a route its sampler wrote), which they
+    # may run outside the sandbox where that gives the sandbox's bytes (`toolscale.sandbox.own`);
+    # False for every call a model makes. Set on the instance by whoever opens it.
+    own_programs: bool = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

@@ -91,7 +91,8 @@ async def play(
             outcomes, final_hash = item.route_outcomes[route.name]
         else:
             calls = [(a.name, a.arguments) for a in route.actions]
-            outcomes, final_hash = await pool.replay(task.domain, state_json(task), calls)
+            own = item.own_routes
+            outcomes, final_hash = await pool.replay(task.domain, state_json(task), calls, own)
         draft = route_draft(
             task, route.name, attempt, route.actions, route.final_message, outcomes, final_hash
         )

@@ -132,7 +132,8 @@ class ReferenceTeacher:
                 outcomes, final_hash = item.route_outcomes[variant]
             else:  # known in advance: one request (a fresh state, every call, the final hash)
                 calls = [(a.name, a.arguments) for a in actions]
-                outcomes, final_hash = await pool.replay(task.domain, state_json(task), calls)
+                own = item.own_routes  # the sampler's routes (with its mistakes)
+                outcomes, final_hash = await pool.replay(task.domain, state_json(task), calls, own)
             draft = route_draft(task, variant, attempt, actions, final, outcomes, final_hash)
             draft.grounded = True
             drafts.append(draft)

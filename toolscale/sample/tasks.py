@@ -86,6 +86,9 @@ class SampledTask:
     # The task's own changes to its world, as the row stores them (`Task.to_row`), known where
     # the state was made: [] when the state is the world itself; None when not known.
     state_patch: list[dict[str, Any]] | None = None
+    # Whether the routes are the domain's own, its sampler's (`Toolkit.own_programs`): True for
+    # a task built here; False for a stored one (an LLM may have written its gold code).
+    own_routes: bool = False
 
     def other_routes(self) -> list[tuple[str, list[Action]]]:
         """Every route besides the gold one, named as the reference teacher names its attempt:
@@ -200,7 +203,7 @@ def build_task(
         spec = domain.sample_named(rng, seed, index, template)
     state_json = canonical_state(spec.initial_state)
     digest = hashlib.sha256(state_json.encode()).hexdigest()  # = state_hash(initial_state)
-    kit = fresh_toolkit(domain, state_json)
+    kit = fresh_toolkit(domain, state_json, own=True)  # the sampler's own gold route
     try:
         outcomes = run_route(
             kit, spec.gold_actions, call_timeout_s, domain.gold_errors_allowed, digest
@@ -245,6 +248,7 @@ def build_task(
         refused=spec.refused,
         route_odds=route_odds(kit, [Route(spec.gold_route, spec.gold_actions), *spec.routes]),
         state_patch=own_patch(domain, seed, spec.initial_state),
+        own_routes=True,
     )
     return with_economics(item, Economics()) if priced else item
 
@@ -306,6 +310,7 @@ def with_economics(
         refused=item.refused,
         route_odds=item.route_odds,
         state_patch=item.state_patch,
+        own_routes=item.own_routes,
     )
 
 
@@ -381,6 +386,7 @@ def with_preference(item: SampledTask, spread: Mapping[str, float]) -> SampledTa
         refused=item.refused,
         route_odds=item.route_odds,
         state_patch=item.state_patch,
+        own_routes=item.own_routes,
     )
 
 

@@ -97,16 +97,20 @@ def execute(kit: Toolkit, name: str, arguments: Any, timeout_s: float) -> CallOu
     )
 
 
-def fresh_toolkit(domain: Domain, state_json: str) -> Toolkit:
-    """A toolkit on a fresh copy of the task's state."""
-    return domain.toolkit.opened(state_json, fresh_state)
+def fresh_toolkit(domain: Domain, state_json: str, own: bool = False) -> Toolkit:
+    """A toolkit on a fresh copy of the task's state; `own`: for a route of the domain's own
+    (`Toolkit.own_programs`)."""
+    kit = domain.toolkit.opened(state_json, fresh_state)
+    kit.own_programs = own
+    return kit
 
 
 def replayed(
-    toolkit: type[Toolkit], state_json: str, calls: list, timeout_s: float
+    toolkit: type[Toolkit], state_json: str, calls: list, timeout_s: float, own: bool = False
 ) -> tuple[list[CallOutcome], str]:
     """Every call run in order on a fresh copy of the state, and the hash of the state they
-    leave: what a replay is.
+    leave: what a replay is. `own`: the calls are a route of the domain's own
+    (`Toolkit.own_programs`), never a model's.
 
     A route whose calls are all READ or GENERIC gets the same outcomes and hash from the one
     copy of the state this process keeps for it (`_Parsed.shared`), without copying the world
@@ -122,6 +126,7 @@ def replayed(
     kit = (
         toolkit.opened(state_json, fresh_state) if shared is None else toolkit(shared.shared_copy())
     )
+    kit.own_programs = own
     outcomes = [execute(kit, name, arguments, timeout_s) for name, arguments in calls]
     return outcomes, state_hash(kit.state) if shared is None else shared.hash_after(kit.state)
 

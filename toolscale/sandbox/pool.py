@@ -294,17 +294,23 @@ class SandboxPool:
             raise SandboxError(Failure("WorkerLost", f"{what} {lost.reason}", "")) from None
 
     async def replay(
-        self, domain: str, state_json: str, calls: Sequence[tuple[str, Any]]
+        self,
+        domain: str,
+        state_json: str,
+        calls: Sequence[tuple[str, Any]],
+        own: bool = False,
     ) -> tuple[list[CallOutcome], str]:
         """Run `calls` in order on a fresh copy of the state; return outcomes and final hash.
-        A worker lost under the replay for another request's sake runs it again; one the replay
-        itself hung or killed runs it again call by call, so the call that did fails alone."""
-        message = ("replay", domain, _State(state_json), list(calls))
+        `own`: the calls are a route of the domain's own (`Toolkit.own_programs`), never a
+        model's. A worker lost under the replay for another request's sake runs it again; one
+        the replay itself hung or killed runs it again call by call, so the call that did fails
+        alone (in the sandbox: the same outcomes an own route would get)."""
+        message = ("replay", domain, _State(state_json), list(calls), own)
         try:
             return await self.pick().request(message, self.limit(len(calls)))
         except WorkerLost as lost:
             if not lost.culprit:
-                return await self.replay(domain, state_json, calls)
+                return await self.replay(domain, state_json, calls, own)
         episode = self.episode(domain, state_json)
         outcomes = await episode.run(calls)
         return outcomes, await episode.finish()

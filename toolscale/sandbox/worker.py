@@ -115,8 +115,10 @@ class Worker:
         self._kit(episode, opening)
         return state_hash(self.episodes.pop(episode).state)
 
-    def replay(self, domain: str, state_json: str, calls: list) -> tuple[list[CallOutcome], str]:
-        return replayed(get_domain(domain).toolkit, state_json, calls, self.timeout)
+    def replay(
+        self, domain: str, state_json: str, calls: list, own: bool = False
+    ) -> tuple[list[CallOutcome], str]:
+        return replayed(get_domain(domain).toolkit, state_json, calls, self.timeout, own)
 
 
 READY = ("ready", None)

@@ -3,7 +3,8 @@
 Their declared prices are the `standard` schedule's ($ per call, modelled latency; the seed's
 table, calculator 0.1 / 10 ms and code_executor 0.5 / 100 ms, is the `seed` schedule).
 code_executor runs the code in a separate, resource-limited process and is priced per modelled
-second of compute on top of its fee.
+second of compute on top of its fee; the domain's own programs (its routes', never a model's) run
+in this process where that gives the same output (`toolscale.sandbox.own`).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import ClassVar
 
 from toolscale.core.contract import ToolKind, Toolkit, tool
 from toolscale.sandbox.code import run_code
+from toolscale.sandbox.own import run_own
 from toolscale.tools.arith import evaluate
 from toolscale.tools.bounds import text
 
@@ -45,5 +47,7 @@ class CodeExecutorTool(Toolkit):
             code: The complete Python program.
         """
         text(code, "code", max_chars=MAX_CODE_CHARS)
-        result = run_code(code, timeout_s=CODE_TIMEOUT_S)
+        result = run_own(code) if self.own_programs else None
+        if result is None:
+            result = run_code(code, timeout_s=CODE_TIMEOUT_S)
         return result.as_tool_output()
