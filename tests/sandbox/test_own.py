@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import resource
 import signal
 import sys
 
@@ -104,3 +105,10 @@ def test_a_models_call_runs_in_the_sandbox_and_an_own_route_here():
     model, replayed, own = asyncio.run(go())
     assert model == replayed == "<built-in function __import__>"
     assert own.startswith("<function _sandbox_builtins.<locals>.imported")
+
+
+def test_a_program_past_the_sandboxs_memory_limit_is_left_to_it():
+    limits = resource.getrlimit(resource.RLIMIT_AS)
+    assert run_own("x = bytearray(600 << 20)\nprint(len(x))") is None
+    assert run_own("x = bytearray(100 << 20)\nprint(len(x))").stdout == f"{100 << 20}\n"  # type: ignore[union-attr]
+    assert resource.getrlimit(resource.RLIMIT_AS) == limits

@@ -1,29 +1,31 @@
 """Run a domain's own program in this process, when that says exactly what the sandbox would.
 
-A domain's routes may run code the domain wrote itself (math's programs that print an
-answer); the oracle and the task's build play them, never a model. Starting a sandboxed
-interpreter for each costs ~15-20 ms of CPU (bubblewrap's namespaces and a fresh `python -I -S`),
-more than most of these programs take to run. `run_own` runs such a program here instead, and
-gives its result only where the sandbox's would be the same bytes: the program finished within
-a CPU budget, printed through `print`/`sys.stdout` text only (UTF-8 encodable, within the output
-cap), wrote nothing to stderr, raised nothing, raised no warning, imported only modules of
-`PURE` and opened no file or stdin (the builtins it sees are the sandboxed interpreter's, which
-starts without `site`: no `exit`, `quit`, `help`). Anything else returns None, and the caller
-runs the program in the sandbox, which then says what happens (an error's traceback, a time
-limit, a memory limit). `tests/sandbox/test_own.py` compares the two on every code route of
-the bundled domains.
+A domain's routes may run code the domain wrote itself (math's programs that print an answer),
+played by the task's build, the oracle and the reference teacher, never by a model. Starting a
+sandboxed interpreter for each costs ~15-20 ms of CPU (a fresh `python -I -S` and bubblewrap's
+namespaces), far more than these programs take. `run_own` runs such a program here instead and
+gives its result only where the sandbox's would be the same bytes: it ended within one CPU
+second, raised nothing (a MemoryError past MEMORY_MB more than the worker holds included),
+warned nothing, wrote nothing to stderr, printed UTF-8 text within the output cap, imported only
+modules of `PURE` and opened no file or stdin; the builtins it sees are the sandboxed
+interpreter's, which starts without `site` (no `exit`, `quit`, `help`). Anything else returns
+None, and the caller runs the program in the sandbox, which then says what happens (a
+traceback, a time or memory limit). `tests/sandbox/test_own.py` compares the two on every code
+route of 120 math tasks (the bundled domain with code routes).
 
-This is not a sandbox: only code a domain's own sampler wrote comes here (`Toolkit.own_programs`,
-set where the task is built and where the oracle or the reference teacher plays the domain's
-routes); code a model wrote (an LLM teacher's, a policy's, a stored task's) always runs in the
-sandbox. A program that reads the time, the randomness or the hash seed prints what it prints
-in either place, as it would in two sandboxes.
+This is not a sandbox: only code a domain's sampler wrote comes here (`Toolkit.own_programs`,
+set where a task is built and where the oracle or the reference teacher replays a built task's
+routes); code a model wrote (an LLM teacher's, a policy's, a stored task's gold) always runs in
+the sandbox. A program that reads the clock (`datetime.now`) or depends on the hash seed prints
+what it prints in either place, as it would in two sandboxes.
 """
 
 from __future__ import annotations
 
 import builtins
 import io
+import os
+import resource
 import signal
 import warnings
 from contextlib import redirect_stderr, redirect_stdout
@@ -56,6 +58,7 @@ PURE = frozenset(
 # What `site` adds to builtins: absent in the sandbox's `python -I -S`.
 _SITE = ("exit", "quit", "help", "copyright", "credits", "license")
 BUDGET_S = 1.0  # CPU seconds a program may take here before the sandbox runs it instead
+MEMORY_MB = 512  # what it may allocate here (the sandbox's limit): beyond, a MemoryError
 
 
 class _NotHere(BaseException):
@@ -86,6 +89,16 @@ def _sandbox_builtins(refused: list[str]) -> ModuleType:
     return module
 
 
+def _limit_memory(hard: int) -> None:
+    """Let this process's address space grow by MEMORY_MB at most, so that a domain's program
+    that would fail the sandbox's memory limit fails here too (and goes to the sandbox)."""
+    with open("/proc/self/statm", encoding="ascii") as statm:
+        size = int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    soft = size + (MEMORY_MB << 20)
+    if hard == resource.RLIM_INFINITY or soft < hard:
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+
+
 def run_own(code: str, max_output: int = 16_384) -> ExecResult | None:
     """What the sandbox would report for `code`, or None when only the sandbox can say."""
     out, err = io.StringIO(), io.StringIO()
@@ -97,7 +110,9 @@ def run_own(code: str, max_output: int = 16_384) -> ExecResult | None:
         raise _NotHere("over budget")
 
     previous = signal.signal(signal.SIGVTALRM, over_budget)
+    limits = resource.getrlimit(resource.RLIMIT_AS)
     try:
+        _limit_memory(limits[1])
         with warnings.catch_warnings(record=True) as warned, redirect_stdout(out):
             warnings.simplefilter("always")
             with redirect_stderr(err):
@@ -108,6 +123,7 @@ def run_own(code: str, max_output: int = 16_384) -> ExecResult | None:
     finally:
         signal.setitimer(signal.ITIMER_VIRTUAL, 0)
         signal.signal(signal.SIGVTALRM, previous)
+        resource.setrlimit(resource.RLIMIT_AS, limits)
     text = out.getvalue()
     try:
         size = len(text.encode("utf-8"))
