@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import statistics
+from dataclasses import replace
 from pathlib import Path
 
 import datasets
@@ -14,7 +15,8 @@ from huggingface_hub import DatasetCard
 
 from tests.publishing_data import NUM_TASKS, copy, rows, shared
 from toolscale.core.errors import ConfigError
-from toolscale.publish.card import card
+from toolscale.publish.card import card, limitations
+from toolscale.stats.card_numbers import collect
 
 pytestmark = pytest.mark.slow
 
@@ -192,3 +194,14 @@ def test_card_refuses_counts_the_data_does_not_hold(dataset, tmp_path):
     (out / "run.json").write_text(json.dumps(run))
     with pytest.raises(ConfigError, match=r"run\.json records"):
         card(out)
+
+
+def test_the_card_says_where_the_domains_own_programs_ran(dataset):
+    text = (dataset / "README.md").read_text()
+    own = "the domains' own route programs (the oracle's and the reference teacher's) ran in"
+    assert "Tool calls ran under this isolation:" in text and own in text
+    # A run of domains without code tools ran nothing outside the sandbox to say so of.
+    stats = collect(dataset)
+    bank_only = replace(stats, domains=[d for d in stats.domains if d["domain"] == "bank"])
+    assert not any(own in line for line in limitations(bank_only))
+    assert any(own in line for line in limitations(stats))

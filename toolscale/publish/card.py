@@ -29,6 +29,7 @@ from toolscale.publish import card_synthesize
 from toolscale.publish.card_config import changed_options
 from toolscale.publish.card_examples import examples
 from toolscale.publish.card_plots import draw
+from toolscale.sandbox.guard import code_tools
 from toolscale.stats.card_numbers import CardStats, collect
 from toolscale.stats.numbers import Summary
 from toolscale.stats.routes import POLICIES, Routing
@@ -109,6 +110,12 @@ def limitations(stats: CardStats) -> list[str]:
         found.append("No attempt failed, so there are no negatives (`rejected` is empty).")
     found += card_lines(run)  # tau2 domains: which of tau2's reward components were applied
     found.append(f"Tool calls ran under this isolation: {run.get('isolation', 'not recorded')}.")
+    if code_tools(d["domain"] for d in stats.domains if d["domain"] in names()):
+        found.append(
+            "A model's code always ran in the sandbox; the domains' own route programs (the "
+            "oracle's and the reference teacher's) ran in the sandbox worker where that gives "
+            "the sandbox's output (`toolscale.sandbox.own`)."
+        )
     return found
 
 
