@@ -54,6 +54,18 @@ def cpu_s(who: int) -> float:
     return usage.ru_utime + usage.ru_stime
 
 
+def machine_busy_s() -> float:
+    """CPU seconds the whole machine has been busy (all cores, /proc/stat): unlike getrusage it
+    sees the sandboxed interpreters (and the fake server, and anything else running); 0 where
+    there is no /proc/stat."""
+    try:
+        fields = Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]
+    except OSError:
+        return 0.0
+    user, nice, system, _idle, _iowait, irq, softirq, steal = (int(v) for v in fields[:8])
+    return (user + nice + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
+
+
 async def bare_loop(
     base_url: str, prompts: list[tuple[str, str, list]], concurrency: int, raw: bool = False
 ) -> tuple[float, float]:
@@ -104,6 +116,7 @@ def pipeline(config: GenerateConfig) -> dict[str, float]:
     """End-to-end and steady episodes per second of one `generate` run, and its CPU seconds."""
     marks: list[tuple[float, int]] = []
     cpu_self, cpu_children = cpu_s(resource.RUSAGE_SELF), cpu_s(resource.RUSAGE_CHILDREN)
+    busy = machine_busy_s()
     started = time.perf_counter()
 
     def progress(stats: RunStats, endpoints: dict | None = None) -> None:
@@ -119,6 +132,7 @@ def pipeline(config: GenerateConfig) -> dict[str, float]:
         "requests": summary["endpoints"]["teacher"]["requests"],
         "cpu_own": cpu_s(resource.RUSAGE_SELF) - cpu_self,
         "cpu_workers": cpu_s(resource.RUSAGE_CHILDREN) - cpu_children,
+        "cpu_machine": machine_busy_s() - busy,
     }
 
 
@@ -204,6 +218,12 @@ def main() -> None:
     print(
         f"pipeline CPU per tool call: {own / calls * 1000:.2f} ms in the pipeline process, "
         f"{(own + workers) / calls * 1000:.2f} ms with its sandbox workers (server excluded)"
+    )
+    machine = median(r["cpu_machine"] for r in runs)
+    print(
+        f"the whole machine's busy CPU during the pipeline run: {machine / calls * 1000:.2f} ms "
+        "per tool call (the sandboxed interpreters, which the figure above leaves out, the fake "
+        "server and anything else running included)"
     )
 
 
