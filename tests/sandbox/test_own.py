@@ -10,6 +10,7 @@ import sys
 
 import pytest
 
+from toolscale.core.contract import Action
 from toolscale.core.registry import get_domain
 from toolscale.core.state_text import canonical_state
 from toolscale.sample.stored import playable
@@ -29,7 +30,7 @@ def code_routes(count: int) -> list[str]:
     for index in range(count):
         item = build_task(domain, 0, index, 15.0)
         actions = [a for r in item.routes for a in r.actions]
-        actions += [type(actions[0])(a["name"], a["arguments"]) for a in item.task.gold_actions]
+        actions += [Action(a["name"], a["arguments"]) for a in item.task.gold_actions]
         programs += [a.arguments["code"] for a in actions if a.name == "code_executor"]
     return list(dict.fromkeys(programs))
 

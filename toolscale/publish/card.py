@@ -110,7 +110,8 @@ def limitations(stats: CardStats) -> list[str]:
         found.append("No attempt failed, so there are no negatives (`rejected` is empty).")
     found += card_lines(run)  # tau2 domains: which of tau2's reward components were applied
     found.append(f"Tool calls ran under this isolation: {run.get('isolation', 'not recorded')}.")
-    if code_tools(d["domain"] for d in stats.domains if d["domain"] in names()):
+    installed = names()
+    if code_tools(d["domain"] for d in stats.domains if d["domain"] in installed):
         found.append(
             "A model's code always ran in the sandbox; the domains' own route programs (the "
             "oracle's and the reference teacher's) ran in the sandbox worker where that gives "

@@ -31,6 +31,8 @@ MAX_PROCESSES = 64
 # Output beyond `max_output` is read and dropped, up to this many bytes in all; then the program
 # is killed, so that a program printing gigabytes costs milliseconds, not a gigabyte of memory.
 DRAIN_LIMIT = 4 << 20
+MEMORY_MB = 512  # a program's address space, by default
+MAX_OUTPUT = 16_384  # bytes of stdout (and of stderr) kept, by default
 
 
 @dataclass(frozen=True)
@@ -127,7 +129,11 @@ def _start(job: bytes) -> Sandbox:
 
 
 def run_code(
-    code: str, *, timeout_s: float = 10, memory_mb: int = 512, max_output: int = 16_384
+    code: str,
+    *,
+    timeout_s: float = 10,
+    memory_mb: int = MEMORY_MB,
+    max_output: int = MAX_OUTPUT,
 ) -> ExecResult:
     """Run `code` in a sandbox and return what happened (see the module docstring)."""
     if len(code) > MAX_CODE_CHARS:

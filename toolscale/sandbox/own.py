@@ -32,7 +32,7 @@ from contextlib import redirect_stderr, redirect_stdout
 from types import ModuleType
 from typing import Any
 
-from toolscale.sandbox.code import ExecResult
+from toolscale.sandbox.code import MAX_OUTPUT, MEMORY_MB, ExecResult
 
 # Standard-library modules whose results depend on their arguments alone.
 PURE = frozenset(
@@ -58,7 +58,6 @@ PURE = frozenset(
 # What `site` adds to builtins: absent in the sandbox's `python -I -S`.
 _SITE = ("exit", "quit", "help", "copyright", "credits", "license")
 BUDGET_S = 1.0  # CPU seconds a program may take here before the sandbox runs it instead
-MEMORY_MB = 512  # what it may allocate here (the sandbox's limit): beyond, a MemoryError
 
 
 class _NotHere(BaseException):
@@ -90,8 +89,9 @@ def _sandbox_builtins(refused: list[str]) -> ModuleType:
 
 
 def _limit_memory(hard: int) -> None:
-    """Let this process's address space grow by MEMORY_MB at most, so that a domain's program
-    that would fail the sandbox's memory limit fails here too (and goes to the sandbox)."""
+    """Let this process's address space grow by the sandbox's MEMORY_MB at most, so that a
+    domain's program that would fail the sandbox's memory limit fails here too (and goes to
+    the sandbox)."""
     with open("/proc/self/statm", encoding="ascii") as statm:
         size = int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
     soft = size + (MEMORY_MB << 20)
@@ -99,7 +99,7 @@ def _limit_memory(hard: int) -> None:
         resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
 
 
-def run_own(code: str, max_output: int = 16_384) -> ExecResult | None:
+def run_own(code: str, max_output: int = MAX_OUTPUT) -> ExecResult | None:
     """What the sandbox would report for `code`, or None when only the sandbox can say."""
     out, err = io.StringIO(), io.StringIO()
     refused: list[str] = []
