@@ -37,7 +37,8 @@ def system_prompt(scenario: UserScenario) -> str:
     offers = (
         "Agree to the change you called for when the agent proposes it; turn down any other."
         if scenario.accepts_changes
-        else "You want nothing changed: turn down any change the agent proposes."
+        else "Agree to no change but the one you called for, if you called for one; when the "
+        "agent says it cannot make it, accept that."
     )
     stop, transfer, out_of_scope = STOP_MARKERS
     return (
@@ -54,10 +55,12 @@ def system_prompt(scenario: UserScenario) -> str:
         "- When the agent lists options, pick the one your details point to.\n"
         f"- {offers}\n"
         "- If the agent says it cannot do what you asked, accept it; do not repeat details you "
-        "already gave.\n\n"
+        "already gave.\n"
+        "- Your first message may also say how you want to be served (a format, a cost, no "
+        "hand-off): that wish is yours too; keep to it.\n\n"
         "# Ending the conversation\n"
         f"- When your goal is met, or the agent has explained why it cannot be met, answer "
-        f"only {stop}.\n"
+        f"only {stop} (that is how you say goodbye or end the call).\n"
         f"- When the agent hands you over to a human or another department, answer only "
         f"{transfer}.\n"
         f"- When the scenario does not tell you how to go on, answer only {out_of_scope}.\n\n"
