@@ -247,6 +247,20 @@ DESCRIBE: Pool = {  # options listed that none of their details tells apart: wha
     "hurried": ("Don't know which. I need to {wants}.",),
     "unsure": ("Hmm, I'm not sure which one. I think I want to {wants}.",),
 }
+RESTATE: Pool = {  # a request that names nothing they can tell: their request again, and an id
+    "terse": ("I want to {wants}. My {key} is {value}.",),
+    "polite": ("Sorry, I'm not sure what you need. I'd like to {wants}; my {key} is {value}.",),
+    "chatty": ("Oh, I'm a bit lost! I just want to {wants}. My {key} is {value}, if that helps.",),
+    "hurried": ("I need to {wants}. {Key}: {value}.",),
+    "unsure": ("Sorry, I'm not sure what you mean. I want to {wants}. My {key} is {value}.",),
+}
+RESTATE_PLAIN: Pool = {  # ... with no identifier to give
+    "terse": ("I just want to {wants}.",),
+    "polite": ("Sorry, I'm not sure what you need. I'd like to {wants}.",),
+    "chatty": ("Oh, I'm a bit lost! I just want to {wants}.",),
+    "hurried": ("I need to {wants}.",),
+    "unsure": ("Sorry, I'm not sure what you mean. I want to {wants}.",),
+}
 AGAIN = (  # a non-answer said just before, said otherwise
     "As I said, I'm afraid I can't help with that.",
     "Sorry, I really don't have anything more on that.",
