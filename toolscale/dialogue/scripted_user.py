@@ -82,9 +82,12 @@ _BECAUSE = re.compile(
     re.IGNORECASE,
 )
 _RIGHT = re.compile(r"\b(?:right|correct|ok|okay)\s*\?|\bconfirm\b|\bis that (?:it|so)\b", re.I)
+_OWNERS = {"my", "the", "a", "an", "our", "his", "her", "their", "all", "both", "to", "off", "up"}
+_WHICH = re.compile(r"\b(?:which|choose|pick|select|do you mean|is it|was it)\b", re.I)
 _DONE = re.compile(r"\banything else\b", re.IGNORECASE)  # "Is there anything else?": no
 _SENTENCE = re.compile(r"(?<=[.?!])\s+|\n+")
-_EXAMPLE = re.compile(r"\([^()]*\d[^()]*\)")  # "(it looks like BK1234)", "(Year 9)": no request
+# "(it looks like BK1234)", "(Year 9)": no request; "(or your customer id, like K1234)" is one
+_EXAMPLE = re.compile(r"\((?![^()]*\b(?:your|or)\b)[^()]*\d[^()]*\)", re.IGNORECASE)
 # The same agent message this many times in a row ends the conversation (it goes in circles).
 CIRCLE = 3
 
@@ -181,7 +184,7 @@ class ScriptedUser:
             if untold and not self.held:  # "Shall I look it up? Please give me your email."
                 return self._give(untold, message)
             return self._proposal(message)
-        listed = read.options(message) if requests and read.CHOICE.search(requests) else []
+        listed = read.options(message) if requests and _WHICH.search(requests) else []
         listed = read.candidates(listed)
         if self.held:
             return self._give([*self.held, *(k for k in asked if k not in self.held)], message)
@@ -209,6 +212,12 @@ class ScriptedUser:
             return self._lack(lacking[0])
         if any(read.CONFIRM.search(q) for q in questions) or read.OFFER.search(message):
             return self._proposal(message)
+        if read.CONDITIONAL.search(requests) and not _DONE.search(requests):
+            offered = " ".join(s for s in _SENTENCE.split(message) if read.CONDITIONAL.search(s))
+            if self._own(offered) and scenario.accepts_changes:
+                return self._proposal(message)
+            self.kind = "no"  # "If you'd like a new card, let me know": not what they called for
+            return self._fresh(say.NO_THANKS)
         if (questions or requests) and not all(_DONE.search(q) for q in questions or [requests]):
             return self._unknown(requests)
         return None
@@ -239,7 +248,8 @@ class ScriptedUser:
 
     def _proposal(self, message: str) -> str:
         scenario = self.scenario
-        if any(proposes(message, marker) for marker in scenario.declines):
+        own = self._own(message) and scenario.behaviour != "change"
+        if not own and any(proposes(message, marker) for marker in scenario.declines):
             self.kind = "decline"
             pool = say.CHANGED if scenario.behaviour == "change" else say.DECLINE
             return self._pick(pool, wants=scenario.wants)
@@ -255,12 +265,18 @@ class ScriptedUser:
         return self._pick(say.NO_PLAIN)
 
     def _own(self, message: str) -> bool:
-        """Whether `message` proposes the change the user called for (the verb of what they want
-        now, "cancel" of "cancel my pending order"): they never turn that down."""
-        verb = next(iter(self._request().split()), "")
-        return len(verb) > 2 and verb.casefold() not in {"know", "check", "find", "see"} and (
-            proposes(message, verb.casefold())
-        )
+        """Whether `message` proposes the change the user called for: a verb of it ("cancel" for
+        "drop my stay at ...") and its object ("stay"): they never turn that down."""
+        words = re.findall(r"[a-z]+", self._request().casefold())
+        if not words:
+            return False
+        verbs = next((g for g in read.VERBS if words[0] in g), ())
+        rest = [w for w in words[1:] if w not in _OWNERS]
+        if not verbs or not rest:
+            return False
+        sentences = _SENTENCE.split(message)  # what the agent says it cannot do it does not offer
+        offered = " ".join(s for s in sentences if not read.REFUSAL.search(s))
+        return any(proposes(offered, v) for v in verbs) and proposes(offered, rest[0])
 
     def _fresh(self, pool: say.Pool, **values: str) -> str:
         """A non-answer from `pool`, never the one said last (another wording, else a fallback:
@@ -321,12 +337,14 @@ class ScriptedUser:
         trip id for an email, phone or traveller id); asked in words that name nothing ("Please
         type one of these."), they say again what they want, with an identifier of theirs; after
         a refusal they accept it; else they say they do not know."""
-        others = [k for k in self._identifiers() if k not in self.given]
-        if others and read.IDENTIFIER.search(requests):
-            key = others[0]
-            self.given.add(key)
+        held = self._identifiers()
+        others = [k for k in held if k not in self.given]
+        if held and read.IDENTIFIER.search(requests):
             self.kind = "give"
-            return self._pick(say.LACK_OFFER, key=key, value=self.details[key])
+            key = (others or held)[0]
+            self.given.add(key)  # not that one: the one they have (again, when it is all they have)
+            pool = say.LACK_OFFER if others else say.ONLY_HAVE
+            return self._fresh(pool, key=key, value=self.details[key])
         if self.refused:
             return self._accept()
         if read.vague(requests) and self._request():

@@ -48,6 +48,17 @@ OFFER = re.compile(
     r"|\bif you(?:'d| would)? like (?:me )?to (?:go ahead|proceed)\b|\bsay (?:the word|yes)\b",
     re.IGNORECASE,
 )
+# An offer made as a condition: "If you'd like a replacement card, just let me know."
+CONDITIONAL = re.compile(
+    r"\bif you(?:'d| would)? like\b|\blet me know if you(?:'d| would)? (?:like|want)\b", re.I
+)
+# The verbs of one change: a caller who asked to "drop" a stay asked for what "cancel" does.
+VERBS = (
+    ("cancel", "drop", "remove", "delete", "call", "stop", "block"),
+    ("swap", "exchange", "change", "move", "switch", "shift", "reschedule", "rebook"),
+    ("book", "reserve", "buy", "get"),
+    ("return", "refund"),
+)
 # A proposal whose scope is several records ("all three alerts", "both tickets").
 SCOPE = re.compile(
     r"\ball (?:of )?(?:the |your |my |our |these |those )?(?:\d+|two|three|four|five|six)\b"
@@ -58,9 +69,8 @@ SCOPE = re.compile(
 # tickets can't be changed", "that isn't allowed", "it is fully booked". An apology, "I can't find
 # it", "I don't have your booking id" or an order's "reason no longer needed" is no refusal.
 REFUSAL = re.compile(
-    r"\b(?:(?:i|we) (?:can(?:no|')t|cannot|am unable to|'m unable to|are unable to"
-    r"|am not able to|'m not able to|won't be able to|won't|will not|am not allowed to"
-    r"|'m not allowed to)(?: \w+ly)? (?!find|locate|see|look|identify|access|verify|match|tell"
+    r"\b(?:(?:(?:i|we) (?:can(?:no|')t|cannot|won't be able to|won't|will not)|(?:i'm|i am"
+    r"|we're|we are) (?:unable|not able|not allowed) to)(?: \w+ly)? (?!find|locate|see|look|identify|access|verify|match|tell"
     r"|confirm|pull|spot|seem|get hold|reach|read|open|check|search|give out|share|disclose"
     r"|skip|\w+ (?:it |that |this |anything )?without)\w+"
     r"|(?:is|are|was|were)(?:n't| not) (?:possible|allowed|eligible|permitted|available)"
