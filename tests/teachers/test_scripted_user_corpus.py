@@ -134,9 +134,9 @@ def violations(record: dict, scenario: UserScenario) -> list[str]:
     if wanted and reply and _NOT_KNOWING.search(reply):
         found.append(f"says it does not know, holding {wanted}")
     plain = scenario.behaviour in ("", "decline")
-    if plain and wanted and not yes and not refused_before and not user.refused:
-        if not reply or not any(read.holds(reply, details[k]) for k in wanted):
-            found.append(f"withholds {wanted}: {reply!r}")
+    gave = bool(reply) and any(read.holds(str(reply), details[k]) for k in wanted)
+    if plain and wanted and not yes and not refused_before and not user.refused and not gave:
+        found.append(f"withholds {wanted}: {reply!r}")
     return found
 
 

@@ -67,12 +67,13 @@ def test_a_listing_of_fields_is_a_request_not_options_to_pick() -> None:
 
 
 def test_a_long_option_is_never_said_back() -> None:
-    # was: "Sending $251.00 to a payee from your checking account would cost a $5.01 fee, I believe."
+    # was: "Sending $251.00 to a payee from your checking account would cost a $5.01 fee, I
+    # believe."
     ask = (
         "There are two ways: sending $251.00 to a payee from your checking account, or moving "
         "it from your savings account first. Which would you like?"
     )
-    kind, text = talk(user(known={"customer id": "C1"}), ask)[0]
+    text = talk(user(known={"customer id": "C1"}), ask)[0][1]
     assert "$251.00 to a payee" not in str(text) and "from your checking" not in str(text)
 
 
@@ -81,7 +82,7 @@ def test_options_with_an_id_asked_get_the_id_not_not_sure_which() -> None:
         "I see two bookings:\n- BK1 (2025-06-16)\n- BK2 (2025-07-05)\n"
         "Which one is it? If you're not sure, please give me the booking id."
     )
-    kind, text = talk(user(known={"booking id": "BK2"}), ask)[0]
+    text = talk(user(known={"booking id": "BK2"}), ask)[0][1]
     assert "BK2" in str(text) and "not sure" not in str(text)
 
 

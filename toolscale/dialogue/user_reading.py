@@ -70,7 +70,8 @@ SCOPE = re.compile(
 # it", "I don't have your booking id" or an order's "reason no longer needed" is no refusal.
 REFUSAL = re.compile(
     r"\b(?:(?:(?:i|we) (?:can(?:no|')t|cannot|won't be able to|won't|will not)|(?:i'm|i am"
-    r"|we're|we are) (?:unable|not able|not allowed) to)(?: \w+ly)? (?!find|locate|see|look|identify|access|verify|match|tell"
+    r"|we're|we are) (?:unable|not able|not allowed) to)(?: \w+ly)? "
+    r"(?!find|locate|see|look|identify|access|verify|match|tell"
     r"|confirm|pull|spot|seem|get hold|reach|read|open|check|search|give out|share|disclose"
     r"|skip|\w+ (?:it |that |this |anything )?without)\w+"
     r"|(?:is|are|was|were)(?:n't| not) (?:possible|allowed|eligible|permitted|available)"
