@@ -48,26 +48,10 @@ from collections.abc import Sequence
 from toolscale.core.contract import UserScenario
 from toolscale.dialogue import user_phrases as say
 from toolscale.dialogue import user_reading as read
+from toolscale.dialogue.user_asked import SENTENCE as _SENTENCE
+from toolscale.dialogue.user_asked import asking as _asking
+from toolscale.dialogue.user_asked import asks_for, mentions, proposes
 
-# Words an agent may use for a key's words ("your booking number" asks for the "booking id").
-_SYNONYMS = {
-    "id": ("id", "number", "reference", "code"),
-    "email": ("email", "e-mail", "mail"),
-    "name": ("name",),
-    "travel": ("travel", "trip", "journey", "travelling", "traveling", "departure"),
-    "number": ("number", "many", "count"),
-    "fare": ("fare", "class", "ticket"),
-    "city": ("city", "town", "where", "live"),
-}
-_FILLER = {"of", "the", "a", "an", "for", "your", "my"}
-# A sentence that asks for something without a question mark ("Please tell me your email.").
-_REQUEST = re.compile(
-    r"\b(please (?:\w+ ){0,2}?(?:tell|give|provide|share|send|confirm|let|reply|choose|pick|"
-    r"select|specify|say|check|spell|read|list)|could you|can you|would you|tell me|"
-    r"let me know|provide|share|give me|(?:i|we)(?:'ll| will|'d| would)? (?:\w+ )?need|"
-    r"may i have)\b",
-    re.IGNORECASE,
-)
 # Why a detail is needed ("I need it to find your booking", "so I can look you up").
 _BECAUSE = re.compile(
     r"\b(because|so (?:that )?(?:i|we) can|in order to|(?:need|use)s? (?:it|this|that|them) "
@@ -75,48 +59,11 @@ _BECAUSE = re.compile(
     re.IGNORECASE,
 )
 _RIGHT = re.compile(r"\b(?:right|correct|ok|okay)\s*\?|\bconfirm\b|\bis that (?:it|so)\b", re.I)
+_OWNERS = {"my", "the", "a", "an", "our", "his", "her", "their", "all", "both", "to", "off", "up"}
+_WHICH = re.compile(r"\b(?:which|choose|pick|select|do you mean|is it|was it)\b", re.I)
 _DONE = re.compile(r"\banything else\b", re.IGNORECASE)  # "Is there anything else?": no
-_SENTENCE = re.compile(r"(?<=[.?!])\s+")
 # The same agent message this many times in a row ends the conversation (it goes in circles).
 CIRCLE = 3
-
-
-def _words(text: str) -> set[str]:
-    return set(re.findall(r"[a-z0-9@.\-]+", text.casefold().replace("-", " ")))
-
-
-def asks_for(message: str, key: str) -> bool:
-    """Whether the agent's message asks for `key`: each word of the key that carries meaning (or
-    a synonym of it) is in it ("number of passengers" is asked by "how many passengers?", "child's
-    name" by "your child's name")."""
-    bare = {w.rstrip("?.,!:;") for w in _words(message)}  # "address." is "address"
-    said = _words(message) | bare | {w.rstrip("s") for w in bare}
-    words = [w.removesuffix("'s") for w in key.casefold().split() if w not in _FILLER]
-    # a key of filler alone ("a", a goal's placeholder name) names nothing an agent can ask for
-    return bool(words) and all(any(s in said for s in _SYNONYMS.get(w, (w,))) for w in words)
-
-
-def mentions(message: str, value: str) -> bool:
-    """Whether `message` holds `value` as a whole token (case ignored): "BK1234" is not
-    mentioned by "BK12345"."""
-    pattern = rf"(?<![\w@.-]){re.escape(value.casefold())}(?![\w@-]|\.\w)"
-    return re.search(pattern, message.casefold()) is not None
-
-
-def proposes(message: str, marker: str) -> bool:
-    """Whether `message` names the change `marker` describes: every word of the marker begins a
-    word of the message, give or take an ending ("cancel booking" by "cancellation of the
-    booking")."""
-    said = re.findall(r"[a-z]+", message.casefold())
-    return all(any(w.startswith(m[: max(4, len(m) - 2)]) for w in said) for m in marker.split())
-
-
-def _asking(message: str) -> tuple[list[str], str]:
-    """(the message's questions, its questions and requests): the sentences that ask."""
-    sentences = [s.strip() for s in _SENTENCE.split(message) if s.strip()]
-    questions = [s for s in sentences if s.endswith("?")]
-    requests = [s for s in sentences if s.endswith("?") or _REQUEST.search(s)]
-    return questions, " ".join(requests)
 
 
 class ScriptedUser:
@@ -146,7 +93,7 @@ class ScriptedUser:
 
     def reply(self, message: str) -> str | None:
         """The user's answer to the agent's latest message, or None: the conversation is over."""
-        answer = self._answer(message)
+        answer = self._answer(message.replace("\u2019", "'"))  # "can\u2019t" is "can't"
         self.last = answer or ""
         return answer
 
@@ -163,14 +110,16 @@ class ScriptedUser:
             if mentions(message, scenario.wrong[key]):
                 return self._correct(key, proposal=bool(read.PROCEED.search(message)))
         questions, requests = _asking(message)
+        asked = [key for key in self.details if asks_for(requests, key)]
         if any(read.PROCEED.search(q) for q in questions) or (
             read.WILL.search(message) and any(read.CONFIRM.search(q) for q in questions)
         ):
+            untold = [k for k in asked if not self._told(k, message)]
+            if untold and not self.held:  # "Shall I look it up? Please give me your email."
+                return self._give(untold, message)
             return self._proposal(message)
-        listed = read.options(message) if requests and read.CHOICE.search(requests) else []
-        for option in listed:  # a listing's fields ("date 2025-11-30") ask for nothing
-            requests = requests.replace(option, " ")
-        asked = [key for key in self.details if asks_for(requests, key)]
+        listed = read.options(message) if requests and _WHICH.search(requests) else []
+        listed = read.candidates(listed)
         if self.held:
             return self._give([*self.held, *(k for k in asked if k not in self.held)], message)
         if asked and self.refused and all(k in self.given for k in asked):
@@ -180,16 +129,9 @@ class ScriptedUser:
             self.kind = "pick"
             return self._pick(say.PICK, choice=chosen)
         offer = bool(read.OFFER.search(message))  # "..., or leave things as they are?"
-        if (
-            listed
-            and not asked
-            and not chosen
-            and not offer
-            and self.scenario.wants
-            and (not self.described)
-        ):
+        if listed and not asked and not offer and scenario.wants and not self.described:
             self.described = True  # as a person does: "not sure which; I want to ..."
-            return self._pick(say.DESCRIBE, wants=self.scenario.wants)
+            return self._pick(say.DESCRIBE, wants=self._request())
         if asked and read.asks_yes(message) and all(self._told(k, message) for k in asked):
             return self._proposal(message)  # "OK to exchange item (...)?" asks for a yes
         if asked and not self._read_back(message, questions, asked):
@@ -204,9 +146,24 @@ class ScriptedUser:
             return self._lack(lacking[0])
         if any(read.CONFIRM.search(q) for q in questions) or read.OFFER.search(message):
             return self._proposal(message)
+        if read.CONDITIONAL.search(requests) and not _DONE.search(requests):
+            offered = " ".join(s for s in _SENTENCE.split(message) if read.CONDITIONAL.search(s))
+            if self._own(offered) and scenario.accepts_changes:
+                return self._proposal(message)
+            self.kind = "no"  # "If you'd like a new card, let me know": not what they called for
+            return self._fresh(say.NO_THANKS)
         if (questions or requests) and not all(_DONE.search(q) for q in questions or [requests]):
             return self._unknown(requests)
         return None
+
+    def _request(self) -> str:
+        """What the user wants now, in their words (their new request after a change of mind)."""
+        return self.scenario.wants
+
+    def _identifiers(self) -> list[str]:
+        """The keys of what the user knows, identifiers first ("customer id" before "section")."""
+        known = list(self.scenario.known)
+        return sorted(known, key=lambda k: not read.IDENTIFIER.search(k))
 
     def _told(self, key: str, message: str) -> bool:
         """Whether the detail `key` is no news to the agent: given, said in the opening, or in
@@ -225,11 +182,12 @@ class ScriptedUser:
 
     def _proposal(self, message: str) -> str:
         scenario = self.scenario
-        if any(proposes(message, marker) for marker in scenario.declines):
+        own = self._own(message) and scenario.behaviour != "change"
+        if not own and any(proposes(message, marker) for marker in scenario.declines):
             self.kind = "decline"
             pool = say.CHANGED if scenario.behaviour == "change" else say.DECLINE
             return self._pick(pool, wants=scenario.wants)
-        if scenario.accepts_changes and not self.refused:
+        if scenario.accepts_changes and (not self.refused or self._own(message)):
             narrowed = self._narrow(message)
             if narrowed:
                 return narrowed
@@ -239,6 +197,20 @@ class ScriptedUser:
         if scenario.wants:
             return self._pick(say.NO, wants=scenario.wants)
         return self._pick(say.NO_PLAIN)
+
+    def _own(self, message: str) -> bool:
+        """Whether `message` proposes the change the user called for: a verb of it ("cancel" for
+        "drop my stay at ...") and its object ("stay"): they never turn that down."""
+        words = re.findall(r"[a-z]+", self._request().casefold())
+        if not words:
+            return False
+        verbs = next((g for g in read.VERBS if words[0] in g), ())
+        rest = [w for w in words[1:] if w not in _OWNERS]
+        if not verbs or not rest:
+            return False
+        sentences = _SENTENCE.split(message)  # what the agent says it cannot do it does not offer
+        offered = " ".join(s for s in sentences if not read.REFUSAL.search(s))
+        return any(proposes(offered, v) for v in verbs) and proposes(offered, rest[0])
 
     def _fresh(self, pool: say.Pool, **values: str) -> str:
         """A non-answer from `pool`, never the one said last (another wording, else a fallback:
@@ -263,7 +235,7 @@ class ScriptedUser:
             return None
         chosen = listed[index]
         self.given.update(k for k, v in self.details.items() if read.holds(chosen, v))
-        return chosen
+        return read.label(chosen, values)  # in few words, never the agent's sentence
 
     def _narrow(self, message: str) -> str | None:
         """A proposal on several records ("all three alerts") from a user who asked about one:
@@ -294,17 +266,29 @@ class ScriptedUser:
         return self._fresh(say.ONLY_ONE, key=key)
 
     def _unknown(self, requests: str) -> str | None:
-        """Asked something the user cannot answer from their details: they say so, offering a
-        detail they have not given yet when an identifier was asked (the trip id for an email,
-        phone or traveller id), else that they do not know; after a refusal they accept it."""
+        """Asked something the user cannot answer from their details: asked for an identifier,
+        they say they do not have that one and give one they hold and have not given yet (the
+        trip id for an email, phone or traveller id); asked in words that name nothing ("Please
+        type one of these."), they say again what they want, with an identifier of theirs; after
+        a refusal they accept it; else they say they do not know."""
+        held = self._identifiers()
+        others = [k for k in held if k not in self.given]
+        if held and read.IDENTIFIER.search(requests):
+            self.kind = "give"
+            key = (others or held)[0]
+            self.given.add(key)  # not that one: the one they have (again, when it is all they have)
+            pool = say.LACK_OFFER if others else say.ONLY_HAVE
+            return self._fresh(pool, key=key, value=self.details[key])
         if self.refused:
             return self._accept()
-        others = [k for k in self.scenario.known if k not in self.given]
-        if others and read.IDENTIFIER.search(requests):
-            key = others[0]
-            self.given.add(key)
-            self.kind = "give"
-            return self._pick(say.LACK_OFFER, key=key, value=self.details[key])
+        if read.vague(requests) and self._request():
+            held = self._identifiers()
+            self.kind = "restate"
+            if held:
+                self.given.add(held[0])
+                values = {"wants": self._request(), "key": held[0], "value": self.details[held[0]]}
+                return self._fresh(say.RESTATE, **values)
+            return self._fresh(say.RESTATE_PLAIN, wants=self._request())
         self.kind = "dont_know"
         return self._fresh(say.DONT_KNOW)
 
@@ -359,8 +343,8 @@ class ScriptedUser:
     def _lack(self, key: str) -> str:
         self.kind = "lack"
         text = self._fresh(say.LACK, key=key)
-        others = [k for k in self.scenario.known if k not in self.given]
-        if self.scenario.behaviour == "dont_know" and others:
+        others = [k for k in self._identifiers() if k not in self.given]
+        if others:
             text = f"{text} {self._pick(say.OFFER_OTHER, other=others[0])}"
         return text
 

@@ -247,6 +247,34 @@ DESCRIBE: Pool = {  # options listed that none of their details tells apart: wha
     "hurried": ("Don't know which. I need to {wants}.",),
     "unsure": ("Hmm, I'm not sure which one. I think I want to {wants}.",),
 }
+RESTATE: Pool = {  # a request that names nothing they can tell: their request again, and an id
+    "terse": ("I want to {wants}. My {key} is {value}.",),
+    "polite": ("Sorry, I'm not sure what you need. I'd like to {wants}; my {key} is {value}.",),
+    "chatty": ("Oh, I'm a bit lost! I just want to {wants}. My {key} is {value}, if that helps.",),
+    "hurried": ("I need to {wants}. {Key}: {value}.",),
+    "unsure": ("Sorry, I'm not sure what you mean. I want to {wants}. My {key} is {value}.",),
+}
+RESTATE_PLAIN: Pool = {  # ... with no identifier to give
+    "terse": ("I just want to {wants}.",),
+    "polite": ("Sorry, I'm not sure what you need. I'd like to {wants}.",),
+    "chatty": ("Oh, I'm a bit lost! I just want to {wants}.",),
+    "hurried": ("I need to {wants}.",),
+    "unsure": ("Sorry, I'm not sure what you mean. I want to {wants}.",),
+}
+ONLY_HAVE: Pool = {  # asked for identifiers they lack, having given the one they have
+    "terse": ("Don't have that. Only my {key}: {value}.",),
+    "polite": ("I'm sorry, I don't have that. All I have is my {key}, {value}.",),
+    "chatty": ("Oh, I really don't have that one! All I've got is my {key}, {value}.",),
+    "hurried": ("Don't have it. Just my {key}, {value}.",),
+    "unsure": ("Hmm, I don't think I have that. I only have my {key}, {value}.",),
+}
+NO_THANKS: Pool = {  # an offer of something they did not call for
+    "terse": ("No, thanks. That's all.",),
+    "polite": ("No, thank you, that's all I needed.",),
+    "chatty": ("Oh, no need, thanks! That's everything.",),
+    "hurried": ("No. That's all.",),
+    "unsure": ("Hmm, no, I don't think so. That's all, thanks.",),
+}
 AGAIN = (  # a non-answer said just before, said otherwise
     "As I said, I'm afraid I can't help with that.",
     "Sorry, I really don't have anything more on that.",

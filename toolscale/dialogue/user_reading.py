@@ -41,8 +41,23 @@ OFFER = re.compile(
     # "... Please confirm." / "Can you confirm?" / "OK to go ahead?" / "Is that OK?": a yes asked
     # for (not "Please confirm your email", which asks for a detail)
     r"|\b(?:please|can you|could you) confirm\s*(?:[.!?]|$|,? (?:and|so|then) )"
-    r"|\b(?:ok|okay) to \w+|\bis (?:that|this) (?:ok|okay|alright|all right|fine)\b",
+    r"|\b(?:ok|okay) to \w+|\bis (?:that|this) (?:ok|okay|alright|all right|fine)\b"
+    # a statement that asks for the go-ahead: "... Let me know if you'd like to go ahead."
+    r"|\b(?:let me know|tell me|just say) (?:if|whether|when) you(?:'d| would)? (?:like|want)"
+    r"(?: me)? to (?:go ahead|proceed|do (?:it|that|this)|confirm)\b"
+    r"|\bif you(?:'d| would)? like (?:me )?to (?:go ahead|proceed)\b|\bsay (?:the word|yes)\b",
     re.IGNORECASE,
+)
+# An offer made as a condition: "If you'd like a replacement card, just let me know."
+CONDITIONAL = re.compile(
+    r"\bif you(?:'d| would)? like\b|\blet me know if you(?:'d| would)? (?:like|want)\b", re.I
+)
+# The verbs of one change: a caller who asked to "drop" a stay asked for what "cancel" does.
+VERBS = (
+    ("cancel", "drop", "remove", "delete", "call", "stop", "block"),
+    ("swap", "exchange", "change", "move", "switch", "shift", "reschedule", "rebook"),
+    ("book", "reserve", "buy", "get"),
+    ("return", "refund"),
 )
 # A proposal whose scope is several records ("all three alerts", "both tickets").
 SCOPE = re.compile(
@@ -50,13 +65,18 @@ SCOPE = re.compile(
     r"|\ball (?:of )?(?:the|your|my|our|these|those) \w+s\b|\b(?:both|every)\b|\beach of\b",
     re.IGNORECASE,
 )
-# The agent says it cannot do what was asked (or that the request fails a rule).
+# The agent says it cannot or will not do what was asked: "I can't upgrade your tickets", "saver
+# tickets can't be changed", "that isn't allowed", "it is fully booked". An apology, "I can't find
+# it", "I don't have your booking id" or an order's "reason no longer needed" is no refusal.
 REFUSAL = re.compile(
-    r"\b(?:unfortunately|i(?:'m| am) (?:afraid|sorry),? (?:but )?(?:i|we|that|this|it|the|your)"
-    r"|i (?:can(?:no|')t|am unable to|'m unable to|am not able to|won't be able to)"
+    r"\b(?:(?:(?:i|we) (?:can(?:no|')t|cannot|won't be able to|won't|will not)|(?:i'm|i am"
+    r"|we're|we are) (?:unable|not able|not allowed) to)(?: \w+ly)? "
+    r"(?!find|locate|see|look|identify|access|verify|match|tell"
+    r"|confirm|pull|spot|seem|get hold|reach|read|open|check|search|give out|share|disclose"
+    r"|skip|\w+ (?:it |that |this |anything )?without)\w+"
     r"|(?:is|are|was|were)(?:n't| not) (?:possible|allowed|eligible|permitted|available)"
     r"|not (?:possible|eligible|permitted)|(?:can(?:no|')t|cannot) be (?:changed|done|cancel|"
-    r"refund|upgrad|moved|booked|processed)|sold out|fully booked|no longer)",
+    r"refund|upgrad|moved|booked|processed|swapped|exchanged|returned)|sold out|fully booked)",
     re.IGNORECASE,
 )
 # The agent asks for something that would identify the caller or a record.
@@ -153,6 +173,63 @@ def options(message: str) -> list[str]:
             if len(found) >= 2:
                 return found
     return []
+
+
+# An id as records carry it: letters and digits in one token ("BK4300", "#W5199551", "CUS-82850").
+_ID = re.compile(r"#?\b[A-Za-z]{1,5}-?\d{2,}[A-Za-z0-9]*\b")
+LABEL_WORDS = 3  # an option said back is at most this many of the agent's words
+
+
+def is_field(option: str) -> bool:
+    """Whether a listed option names a kind of detail, not a record ("your email", "the season
+    pass id (like SP123)"): a listing of those asks for one of them; it offers nothing to pick."""
+    bare = re.sub(r"\([^()]*\)", " ", option)
+    return bool(IDENTIFIER.search(bare)) and not re.search(r"\d", bare)
+
+
+def candidates(listed: list[str]) -> list[str]:
+    """The options of `listed` a caller can pick from: records, not kinds of detail, and not
+    whole requests ("could you give me your email address" split off an either-or question)."""
+    kept = [
+        o
+        for o in listed
+        if not is_field(o) and len(o.split()) <= 12 and not re.search(r"\byou(?:r)?\b", o, re.I)
+    ]
+    return kept if len(kept) >= 2 else []
+
+
+def label(option: str, values: list[str]) -> str:
+    """How a caller names the option they pick, in few words: its id ("BK4300"), else the option
+    itself when it is short ("$1,708.50 at Delta"), else the detail of theirs it holds, else its
+    first words."""
+    found = _ID.search(option)
+    if found:
+        return found.group().lstrip("#")
+    words = option.split()
+    if len(words) <= LABEL_WORDS:
+        return option
+    held = [v for v in values if v and holds(option, v)]
+    if held:
+        return held[0]
+    return " ".join(words[:LABEL_WORDS]).rstrip(",;:")
+
+
+# What a vague request is made of: "Please type one of these.", "Just send me one.".
+_VAGUE = {
+    "please", "type", "send", "give", "tell", "provide", "share", "enter", "just", "me", "one",
+    "these", "those", "them", "it", "that", "this", "here", "below", "above", "of", "the", "a",
+    "an", "in", "to", "us", "now", "again", "so", "can", "could", "would", "you", "do", "reply",
+    "write", "paste", "let", "know", "go", "on", "with", "and", "or", "either", "any", "detail",
+    "details", "information", "info", "something", "anything", "i", "need", "we", "what", "is",
+    "are", "there", "your", "for", "if", "when", "ready", "whenever", "back", "get", "thanks",
+}  # fmt: skip
+
+
+def vague(requests: str) -> bool:
+    """Whether the agent's requests ask for nothing a caller can name ("Please type one of these.",
+    "Just send me one."): the caller says again what they want, with their details."""
+    words = re.findall(r"[a-z']+", requests.casefold())
+    return bool(words) and all(w in _VAGUE for w in words)
 
 
 def _content(text: str) -> set[str]:

@@ -1,0 +1,85 @@
+"""What an agent's message asks the scripted user for: its details by their everyday names.
+
+A key of the user's card ("booking reference", "customer id", "email") is asked for when each
+word of it that carries meaning, or a word people use for it, is in a sentence that asks: one
+ending with a question mark or a request without one ("Please type your customer number.",
+"Just send me one.", "Your email, please."). An id, number, reference or code is one word
+("booking id" is asked by "booking reference"); a key that is a slot of the opening's wording
+("what", "soon") names nothing. Examples in parentheses ("(it looks like BK1234)") and a
+listing's fields ("(Year 9)") ask for nothing. `toolscale.dialogue.scripted_user` decides what
+the user says.
+"""
+
+from __future__ import annotations
+
+import re
+
+# Words an agent may use for a key's words ("your booking number" asks for the "booking id").
+_ID_WORDS = ("id", "number", "reference", "code", "ref", "no")  # "booking reference" = "booking id"
+_SYNONYMS = {
+    "id": _ID_WORDS,
+    "reference": _ID_WORDS,
+    "code": _ID_WORDS,
+    "email": ("email", "e-mail", "mail"),
+    "name": ("name",),
+    "travel": ("travel", "trip", "journey", "travelling", "traveling", "departure"),
+    "number": (*_ID_WORDS, "many", "count"),
+    "fare": ("fare", "class", "ticket"),
+    "city": ("city", "town", "where", "live"),
+}
+_FILLER = {"of", "the", "a", "an", "for", "your", "my"}
+# A key made of these only is a slot of the opening's wording ("what", "soon"), no detail asked for.
+_SLOTS = {"what", "which", "how", "when", "where", "who", "why", "soon", "other", "sum", "it"}
+# A sentence that asks for something without a question mark ("Please tell me your email.").
+_REQUEST = re.compile(
+    r"\b(please (?:\w+ ){0,2}?(?:tell|give|provide|share|send|confirm|let|reply|choose|pick|"
+    r"select|specify|say|check|spell|read|list|type|enter|write|paste)|could you|can you|"
+    r"would you|tell me|let me know|provide|share|give me|send me|"
+    r"(?:i|we)(?:'ll| will|'d| would)? (?:\w+ )?need|may i have|just (?:send|type|give|tell|"
+    r"reply|share|enter|write|pick|choose)|^(?:type|enter|send|reply|write|pick|choose|select)"
+    r")\b|[,:]\s*please[.!]?$",
+    re.IGNORECASE,
+)
+SENTENCE = re.compile(r"(?<=[.?!])\s+|\n+")
+# "(it looks like BK1234)", "(Year 9)": no request; "(or your customer id, like K1234)" is one
+_EXAMPLE = re.compile(r"\((?![^()]*\b(?:your|or)\b)[^()]*\d[^()]*\)", re.IGNORECASE)
+
+
+def _words(text: str) -> set[str]:
+    return set(re.findall(r"[a-z0-9@.\-]+", text.casefold().replace("-", " ")))
+
+
+def asks_for(message: str, key: str) -> bool:
+    """Whether the agent's message asks for `key`: each word of the key that carries meaning (or
+    a synonym of it) is in it ("number of passengers" is asked by "how many passengers?", "child's
+    name" by "your child's name")."""
+    bare = {w.rstrip("?.,!:;") for w in _words(message)}  # "address." is "address"
+    said = _words(message) | bare | {w.rstrip("s") for w in bare}
+    words = [w.removesuffix("'s") for w in key.casefold().split() if w not in _FILLER]
+    if all(w in _SLOTS for w in words):
+        return False
+    # a key of filler alone ("a", a goal's placeholder name) names nothing an agent can ask for
+    return bool(words) and all(any(s in said for s in _SYNONYMS.get(w, (w,))) for w in words)
+
+
+def mentions(message: str, value: str) -> bool:
+    """Whether `message` holds `value` as a whole token (case ignored): "BK1234" is not
+    mentioned by "BK12345"."""
+    pattern = rf"(?<![\w@.-]){re.escape(value.casefold())}(?![\w@-]|\.\w)"
+    return re.search(pattern, message.casefold()) is not None
+
+
+def proposes(message: str, marker: str) -> bool:
+    """Whether `message` names the change `marker` describes: every word of the marker begins a
+    word of the message, give or take an ending ("cancel booking" by "cancellation of the
+    booking")."""
+    said = re.findall(r"[a-z]+", message.casefold())
+    return all(any(w.startswith(m[: max(4, len(m) - 2)]) for w in said) for m in marker.split())
+
+
+def asking(message: str) -> tuple[list[str], str]:
+    """(the message's questions, its questions and requests): the sentences that ask."""
+    sentences = [s.strip() for s in SENTENCE.split(message) if s.strip()]
+    questions = [s for s in sentences if s.endswith("?")]
+    requests = [s for s in sentences if s.endswith("?") or _REQUEST.search(s)]
+    return questions, _EXAMPLE.sub(" ", " ".join(requests))
