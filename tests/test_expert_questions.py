@@ -16,8 +16,7 @@ import pytest
 
 from domains.knowledge import KnowledgeDomain
 from domains.math import MathDomain
-from toolscale.core.contract import Toolkit
-from toolscale.tools.experts import EXPERTS, question_parts
+from toolscale.tools.experts import EXPERTS, ExpertTool, question_parts
 
 FIXTURE = Path(__file__).parent / "fixtures" / "expert_questions.json"
 QUESTIONS = json.loads(FIXTURE.read_text())
@@ -25,25 +24,27 @@ REFUSED = "I cannot answer this"
 B1 = {"corpus": {"seed": 889814, "size": 300}}
 
 
-def _kit(row: dict) -> Toolkit:
-    domain = {"knowledge": KnowledgeDomain, "math": MathDomain}[row["domain"]]()
-    return domain.toolkit(dict(row["state"]))
+def _kit(row: dict) -> ExpertTool:
+    domain = KnowledgeDomain() if row["domain"] == "knowledge" else MathDomain()
+    kit = domain.toolkit(dict(row["state"]))
+    assert isinstance(kit, ExpertTool)
+    return kit
 
 
-def test_every_logged_question_is_in_the_fixture():
+def test_every_logged_question_is_in_the_fixture() -> None:
     logged = [r for r in QUESTIONS if r["source"].startswith("capable agent")]
     assert len(logged) == 10 and len(QUESTIONS) == 33
 
 
 @pytest.mark.parametrize("row", QUESTIONS, ids=lambda r: r["question"][:60])
-def test_a_complete_question_is_read_part_by_part(row):
+def test_a_complete_question_is_read_part_by_part(row: dict) -> None:
     found = _kit(row).known(row["question"])
     assert found is not None
     assert [p.answer for p in (found.parts or (found,))] == row["parts"]
 
 
 @pytest.mark.parametrize("row", QUESTIONS, ids=lambda r: r["question"][:60])
-def test_a_complete_question_is_answered_by_every_alias_the_same_way_twice(row):
+def test_a_complete_question_is_answered_by_every_alias_the_same_way_twice(row: dict) -> None:
     kit = _kit(row)
     for alias in EXPERTS:
         reply = kit.ask_expert(alias, row["question"])
@@ -53,7 +54,7 @@ def test_a_complete_question_is_answered_by_every_alias_the_same_way_twice(row):
             assert reply.startswith("Part 1: ") and f"Part {len(row['parts'])}: " in reply
 
 
-def test_a_chain_is_right_or_wrong_alike_asked_whole_or_as_parts():
+def test_a_chain_is_right_or_wrong_alike_asked_whole_or_as_parts() -> None:
     # One draw per problem and alias: rewording a chain never turns a wrong answer right (no
     # reroll by rephrasing); a wrong answer's name may differ with the wording.
     kit = KnowledgeDomain().toolkit(dict(B1))
@@ -66,7 +67,7 @@ def test_a_chain_is_right_or_wrong_alike_asked_whole_or_as_parts():
     assert right == [True, False, True]  # as drawn: expert-2 (0.25) wrong, expert-3 (0.35) right
 
 
-def test_the_parts_of_a_question():
+def test_the_parts_of_a_question() -> None:
     assert question_parts("Take 3 apples. Add 2. How many now? Be quick.") == [
         "Take 3 apples. Add 2. How many now?"
     ]
@@ -94,7 +95,9 @@ def test_the_parts_of_a_question():
         ("math", "A shop sells pens at $2. What is the total cost?", "a number or quantity"),
     ],
 )
-def test_an_incomplete_question_is_refused_saying_what_it_lacks(domain, question, says):
+def test_an_incomplete_question_is_refused_saying_what_it_lacks(
+    domain: str, question: str, says: str
+) -> None:
     kit = _kit({"domain": domain, "state": B1 if domain == "knowledge" else {}})
     for alias in EXPERTS:
         reply = kit.ask_expert(alias, question)

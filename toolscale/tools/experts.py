@@ -113,7 +113,7 @@ def simulated_answer(
         reasoning = rng.randint(*profile.reasoning["easy"]) // 4
         reply = refusal(missing)
     elif known.parts:
-        drawn = [_draw(alias, profile, part) for part in known.parts if isinstance(part, Known)]
+        drawn = [_draw(alias, profile, part) for part in known.parts]
         reasoning = sum(r for _, _, r in drawn)
         reply = parts_text([(a, p) for a, p, _ in drawn], reasoning)
     else:
