@@ -10,6 +10,7 @@ import json
 
 from domains.knowledge.expert import known
 from domains.knowledge.index import Index, build_index
+from domains.knowledge.parts import missing, parts
 from toolscale.core.contract import ToolError, ToolKind, tool
 from toolscale.tools.bounds import identifier, quoted, text
 from toolscale.tools.experts import ExpertTool
@@ -29,6 +30,15 @@ class KnowledgeTools(CalculatorTool, ExpertTool):
         world (it knows the world the documents describe, facts no document states included,
         not the task)."""
         return known(self._index().corpus, question)
+
+    def expert_parts(self, question: str) -> list[Known | None]:
+        """Each part read alone, a part that refers back ("where was that founder born?") from
+        the previous part's answer (domains.knowledge.parts)."""
+        return parts(self._index().corpus, question)
+
+    def expert_missing(self, question: str) -> str:
+        """What the question lacks: an entity of this world, or what is asked of it."""
+        return missing(self._index().corpus, question)
 
     @tool(ToolKind.READ, fee=0.005, latency_ms=400, ms_per_token=0.2)
     def search(self, query: str, k: int = 3) -> str:

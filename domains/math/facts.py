@@ -4,7 +4,9 @@ The orchestrator's tools compute but know nothing ("how many wallpaper groups ar
 these problems need an expert; easy facts (the edges of a cube) every model knows, hard ones
 (the groups of order 16) only a strong one. A problem combines two facts with a little arithmetic;
 its difficulty is its harder fact's. `solve_facts` is the simulated expert's reading: it finds the
-fact phrases and the operation in the question and computes the answer.
+fact phrases and the operation in the question and computes the answer; `solve_fact_question`
+reads a question that asks one fact alone, however it is worded ("How many faces does a cube
+have?"), as an agent splitting a problem asks it.
 """
 
 from __future__ import annotations
@@ -100,3 +102,44 @@ def solve_facts(question: str) -> tuple[str, Difficulty] | None:
     level = max(la, lb, key=LEVELS.index)
     value = a + b if plus else a * b + int(match.group(3))
     return str(value), level
+
+
+_QUALIFIER = re.compile(r" in three dimensions$| up to isomorphism$")
+_ASKS = re.compile(r"\bhow many\b|\bnumber of\b|\bwhat is\b|\bcount\b")
+# Words that make a fact part of a computation this reader does not do ("twice the number ...").
+_COMPUTES = re.compile(
+    r"\b(?:plus|minus|times|twice|double|triple|half|multipl\w*|divid\w*|add\w*|subtract\w*|"
+    r"sum|product|difference|squared?|cubed|total)\b|[-+*/^×÷=]\s*\d"
+)
+
+
+def _fact_pattern(fact: str) -> re.Pattern[str]:
+    """How a question may name `fact`: "faces of a cube" is also "faces does a cube have" and
+    "a cube has how many faces"; a qualifier ("in three dimensions") may be left out."""
+    parts = re.fullmatch(r"(.+?) (?:of|in) an? (.+)", fact)
+    if parts is None:
+        core = _QUALIFIER.sub("", fact).replace("crystallographic ", "(?:crystallographic )?")
+        return re.compile(rf"\b{core}\b")
+    noun, thing = re.escape(parts.group(1)), re.escape(parts.group(2))
+    return re.compile(
+        rf"\b{noun}\b(?:\s+(?!and\b)[\w-]+){{0,3}}?\s+{thing}s?\b"
+        rf"|\b{thing}s?\s+(?:has|have|contains?)\s+(?:how many\s+)?{noun}\b"
+    )
+
+
+_PATTERNS = {fact: _fact_pattern(fact) for fact in FACTS}
+
+
+def solve_fact_question(question: str) -> tuple[str, Difficulty] | None:
+    """The value of the one fact a question asks alone, and its difficulty, or None when it
+    names no fact, several, or computes with it."""
+    text = " ".join(question.lower().split())
+    if not _ASKS.search(text):
+        return None
+    named = [f for f, pattern in _PATTERNS.items() if pattern.search(text)]
+    if len(named) != 1:
+        return None
+    rest = _PATTERNS[named[0]].sub(" ", text)
+    if _COMPUTES.search(rest) or re.search(r"\d", rest):
+        return None
+    return str(FACTS[named[0]][0]), FACTS[named[0]][1]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from domains.math.expertise import known
+from domains.math.expertise import known, missing
 from toolscale.tools.experts import ExpertTool
 from toolscale.tools.orchestration import CalculatorTool, CodeExecutorTool
 from toolscale.tools.skills import Known
@@ -14,3 +14,7 @@ class MathTools(CalculatorTool, CodeExecutorTool, ExpertTool):
     def expert_knowledge(self, question: str) -> Known | None:
         """A simulated expert solves the problem stated in the question (domains.math.expertise)."""
         return known(question)
+
+    def expert_missing(self, question: str) -> str:
+        """What the problem lacks: a question, or the numbers it depends on."""
+        return missing(question)

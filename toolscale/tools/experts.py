@@ -7,11 +7,13 @@ up the entity and relation it names in the run's world) and says what kind of qu
 how hard (`toolscale.tools.skills.Known`). The alias is then right with the probability its skill
 profile gives for that kind and difficulty (`toolscale.tools.skills.PROFILES`) and otherwise
 gives a plausible wrong answer; a question that does not state what is needed gets "cannot
-answer". Every choice is a deterministic function of (alias, question), so replaying a call
-reproduces it exactly. A reply states the answer and how many reasoning tokens the model spent;
-its completion tokens are those reasoning tokens plus the reply's own, marked simulated, and the
-price table prices them. Endpoint-backed experts (`expert_endpoints`) send the question to a
-real model instead.
+answer" and the reason (`ExpertTool.expert_missing`: what detail it lacks). A question of several
+parts (`question_parts`: several "?", or "Who founded X, and where was that founder born?") is
+answered part by part, each part drawn as if asked alone. Every choice is a deterministic
+function of (alias, question), so replaying a call reproduces it exactly. A reply states the
+answer and how many reasoning tokens the model spent; its completion tokens are those reasoning
+tokens plus the reply's own, marked simulated, and the price table prices them. Endpoint-backed
+experts (`expert_endpoints`) send the question to a real model instead.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import random
 import re
+from dataclasses import replace
 from typing import Literal
 
 from toolscale.core.contract import ModelUsage, ToolError, ToolKind, Toolkit, tool
@@ -28,10 +31,18 @@ from toolscale.tools.bounds import text
 from toolscale.tools.expert_endpoints import configured, endpoint_reply
 from toolscale.tools.skills import PROFILES, Known, SkillProfile
 
-CANNOT = (
-    "I cannot answer this: the question does not state the problem completely. "
-    "Ask again with the full question and every detail it depends on."
-)
+INCOMPLETE = "the question does not state the problem completely"
+
+
+def refusal(reason: str = INCOMPLETE) -> str:
+    """What a simulated expert writes to a question it cannot answer, saying why."""
+    return (
+        f"I cannot answer this: {reason}. "
+        "Ask again with the full question and every detail it depends on."
+    )
+
+
+CANNOT = refusal()  # the reply when no more precise reason is known
 SYSTEM_TOKENS = 16  # the simulated expert's own instructions, counted in its prompt
 EXPERTS = PROFILES  # the aliases ask_expert offers, each with its skill profile
 
@@ -65,25 +76,48 @@ def reply_confidence(reply: str) -> float | None:
     return float(found.group(1)) if found else None
 
 
+def _draw(alias: str, profile: SkillProfile, known: Known) -> tuple[str, float, int]:
+    """(answer, confidence, reasoning tokens) of `alias` on the problem `known` states."""
+    # Seeded by the problem the question states, not by its wording: two questions that state
+    # the same problem (with or without the user's preference sentence, in other words, or as
+    # one part of a longer question) get the same answer from an alias, as a model asked twice
+    # at temperature 0 would give.
+    problem = f"{known.kind}|{known.difficulty}|{known.answer}"
+    rng = random.Random(hashlib.sha256(f"{alias}|{problem}".encode()).hexdigest())
+    answer, p = known.answer, profile.p_correct(known.kind, known.difficulty)
+    if rng.random() >= p:
+        answer = _wrong_answer(answer, known.wrong, rng)
+    return answer, p, rng.randint(*profile.reasoning[known.difficulty])
+
+
+def parts_text(answers: list[tuple[str, float]], reasoning: int) -> str:
+    """What a simulated expert writes to a question of several parts: each part's answer."""
+    said = " ".join(f"Part {n}: {a}." for n, (a, _) in enumerate(answers, 1))
+    confidences = ", ".join(f"{p:.2f}" for _, p in answers)
+    return f"{said} (Confidences {confidences}; reasoned for {reasoning:,} tokens, not shown.)"
+
+
 def simulated_answer(
-    alias: str, question: str, known: Known | None, profile: SkillProfile | None = None
+    alias: str,
+    question: str,
+    known: Known | None,
+    profile: SkillProfile | None = None,
+    missing: str = INCOMPLETE,
 ) -> tuple[str, ModelUsage]:
     """(reply, usage) of simulated expert `alias` (with skill `profile`, by default its own)
-    asked `question`, where `known` is what the question lets it work out, or None."""
+    asked `question`, where `known` is what the question lets it work out, or None (then the
+    reply says it cannot answer, because of `missing`)."""
     profile = profile or PROFILES[alias]
-    # Seeded by the problem the question states, not by its wording: two questions that state
-    # the same problem (with or without the user's preference sentence, in other words) get the
-    # same answer from an alias, as a model asked twice at temperature 0 would give.
-    problem = question if known is None else f"{known.kind}|{known.difficulty}|{known.answer}"
-    rng = random.Random(hashlib.sha256(f"{alias}|{problem}".encode()).hexdigest())
     if known is None:
+        rng = random.Random(hashlib.sha256(f"{alias}|{question}".encode()).hexdigest())
         reasoning = rng.randint(*profile.reasoning["easy"]) // 4
-        reply = CANNOT
+        reply = refusal(missing)
+    elif known.parts:
+        drawn = [_draw(alias, profile, part) for part in known.parts]
+        reasoning = sum(r for _, _, r in drawn)
+        reply = parts_text([(a, p) for a, p, _ in drawn], reasoning)
     else:
-        answer, p = known.answer, profile.p_correct(known.kind, known.difficulty)
-        if rng.random() >= p:
-            answer = _wrong_answer(answer, known.wrong, rng)
-        reasoning = rng.randint(*profile.reasoning[known.difficulty])
+        answer, p, reasoning = _draw(alias, profile, known)
         reply = reply_text(answer, p, reasoning)
     usage = ModelUsage(
         model=alias,
@@ -93,6 +127,36 @@ def simulated_answer(
         simulated=True,
     )
     return reply, usage
+
+
+# A numbered item ("(1) ", "2) "), and "and", "," or ";" before a new question word.
+_ITEM = re.compile(r"\(\d{1,2}\)\s*|(?<![\w.(])\d{1,2}\)\s+")
+_CLAUSE = re.compile(
+    r"(?:,?\s+and|;|,)\s+(?=(?:(?:in|into|from|at|by|to) )?"
+    r"(?:who|whom|whose|where|which|what|when|how)\b)",
+    re.IGNORECASE,
+)
+_SENTENCE = re.compile(r"(?<=[.!:])\s+")
+_LEADING = re.compile(r"^(?:and|also|then|next|plus)\b,?\s*", re.IGNORECASE)
+
+
+def question_parts(question: str) -> list[str]:
+    """The questions `question` asks, in order, each ending in "?": every sentence that ends in
+    "?" with the statements before it (which state its problem), numbered items, and the clauses
+    of one sentence joined by "and" before a new question word ("Who founded X, and where was
+    that founder born?" is two). Text after the last "?" (instructions) is no part."""
+    parts: list[str] = []
+    chunks = question.split("?")[:-1]
+    for chunk in chunks:
+        items = [i for i in _ITEM.split(chunk) if i.strip()]
+        context, asked = "", items[-1] if items else ""
+        if len(items) == 1:  # statements before the question sentence state its problem
+            sentences = _SENTENCE.split(asked.strip())
+            context, asked = " ".join(sentences[:-1]), sentences[-1]
+        clauses = [_LEADING.sub("", c.strip(" ,")) for c in _CLAUSE.split(asked) if c.strip(" ,")]
+        for n, clause in enumerate(clauses):
+            parts.append(f"{context} {clause}?".strip() if n == 0 else f"{clause}?")
+    return parts
 
 
 def arithmetic_answer(question: str) -> str | None:
@@ -118,12 +182,34 @@ class ExpertTool(Toolkit):
         answer = arithmetic_answer(question)
         return None if answer is None else Known(answer, kind="arithmetic", difficulty="easy")
 
-    def known(self, question: str) -> Known | None:
+    def expert_missing(self, question: str) -> str:
+        """Why a simulated expert cannot answer `question`: the detail it lacks, as a model would
+        say it. Domains override this; the default says the problem is not stated whole."""
+        return INCOMPLETE
+
+    def expert_parts(self, question: str) -> list[Known | None]:
+        """Each part's reading (`question_parts`), or None for a part not understood. Domains
+        whose parts refer back ("where was that founder born?") override this."""
+        return [self.known_alone(part) for part in question_parts(question)]
+
+    def known_alone(self, question: str) -> Known | None:
         """`expert_knowledge`, with a domain's older (answer, wrong answers) pair read as Known."""
         found = self.expert_knowledge(question)
         if isinstance(found, tuple):
             return Known(found[0], list(found[1]))
         return found
+
+    def known(self, question: str) -> Known | None:
+        """What a simulated expert works out from `question`: a question of two or more parts it
+        understands is answered part by part (`Known.parts`); otherwise the question read whole,
+        or else the one part it understands (a question with a preamble), or None."""
+        whole = self.known_alone(question)
+        if not question_parts(question):
+            return whole
+        answered = [p for p in self.expert_parts(question) if p is not None]
+        if len(answered) >= 2:
+            return replace(answered[-1], parts=tuple(answered))
+        return whole or (answered[0] if answered else None)
 
     @tool(ToolKind.MODEL)
     def ask_expert(self, expert: Literal["expert-1", "expert-2", "expert-3"], question: str) -> str:
@@ -143,6 +229,8 @@ class ExpertTool(Toolkit):
             reply, usage = endpoint_reply(expert, endpoint, question)
             self.record_usage(usage)
             return reply
-        reply, usage = simulated_answer(expert, question, self.known(question))
+        known = self.known(question)
+        missing = INCOMPLETE if known else self.expert_missing(question)
+        reply, usage = simulated_answer(expert, question, known, missing=missing)
         self.record_usage(usage)
         return reply

@@ -27,12 +27,16 @@ MEASURE_TASKS = 240
 class Known:
     """What a simulated expert can work out from a question: the right answer, plausible wrong
     ones (names of the same kind; [] for a number, which is perturbed instead), and the kind and
-    difficulty of the question as the expert reads it."""
+    difficulty of the question as the expert reads it. A question of several parts ("Who
+    founded X, and where was that founder born?", "(1) ... ? (2) ... ?") has `parts`: the
+    reading of each part it understands, in order; the Known itself is then its last part, by
+    which a route's odds are read."""
 
     answer: str
     wrong: list[str] = field(default_factory=list)
     kind: str = "general"
     difficulty: Difficulty = "medium"
+    parts: tuple[Known, ...] = ()
 
 
 @dataclass(frozen=True)
