@@ -6,7 +6,8 @@ per evolved task, and the solver's turns (the gold route, or a wrong answer).
 Case kinds: "read" / "write" (valid: the sampled task as is), "unknown_tool", "bad_args",
 "raises" (an id that does not exist), "no_change" (a write intent whose actions only read),
 "trivial" (the fact to say is in the user's own words), "malformed" (no JSON), "contaminated"
-(valid, and copied into a tau2 file), "unsolved" (valid, but the solver never solves it).
+(valid, and copied into a tau2 file), "unsolved" (valid, but the solver never solves it),
+"declined" (the proposer declines: the intent cannot be grounded in its view).
 """
 
 from __future__ import annotations
@@ -100,6 +101,8 @@ def defect(domain: str, seed: int, index: int, kind: str) -> str:
     """The answer text of case `index` of `kind`."""
     if kind == "malformed":
         return '{"reason_for_call": "broken", "actions": [ {"name": '
+    if kind == "declined":
+        return json.dumps({"decline": f"case {index}: the view shows no booking of that trip"})
     task = valid(domain, seed, index)
     first = task["actions"][0]
     if kind == "unknown_tool":
@@ -133,6 +136,7 @@ class SynthesisPlans(Plans):
         self.domain, self.seed, self.cases = domain, seed, cases
         self.evolved = evolved or {}
         self.stages: dict[str, int] = {}
+        self.prompts: dict[str, list[str]] = {}  # the user message of each proposer request
         self.intents_given = 0
         turns = {}
         for index, kind in enumerate(cases):
@@ -206,6 +210,7 @@ class SynthesisPlans(Plans):
             text = self.evolved.get(index, "I would rather not.")
         if stage:
             self.stages[stage] = self.stages.get(stage, 0) + 1
+            self.prompts.setdefault(stage, []).append(user)
             return self.answer(body, text)
         self.stages["solver"] = self.stages.get("solver", 0) + 1
         return super().reply(body, authorization)

@@ -6,10 +6,10 @@ tell the caller, the index of the gold action whose result holds it, and the fie
 result (a name, or a dotted path: "refund_amount", "bookings.0.travel_date"; a name the result
 lacks is resolved to the field of that result that states the value). The value matches
 the field when the domain's `missing_facts` (what the verifier uses on a final answer: a number
-in any format, a date in any ordinary form, text as whole words) finds it in the field's value
-written out; so a fact the candidate keeps is one an agent that made the gold call can state,
-and one the judge will recognise. A bare name is also looked for in every record of the
-result (a list of bookings holds "travel_date" in each). Free-text assertions are not facts:
+in any format, a date in any ordinary form, text as whole words) finds one in the other; the
+task then requires the field's own value (the form the judge looks for in any written form),
+so a fact it keeps is one an agent that made the gold call can state. A bare name is also
+looked for in every record of the result (a list of bookings holds "travel_date" in each). Free-text assertions are not facts:
 a candidate may carry `nl_assertions` only when an assertion judge is configured.
 """
 
@@ -97,9 +97,14 @@ def _fields(value: Any, prefix: str = "") -> list[str]:
 
 
 def matches(domain: Domain, value: str, field_value: Any) -> bool:
-    """Whether `value` is stated by `field_value` written out, as the judge matches facts."""
+    """Whether `value` and the scalar `field_value` state one fact, as the judge matches a fact
+    in a message, either way round ("$1,708.50" and 1708.5; "gold" and "gold")."""
+    if isinstance(field_value, dict | list):
+        return False
     text = _text(field_value)
-    return not domain.missing_facts([value], text, [text])
+    return not domain.missing_facts([value], text, [text]) or not domain.missing_facts(
+        [text], value, [value]
+    )
 
 
 def locate(domain: Domain, value: str, outputs: list[str]) -> tuple[int, str] | None:
@@ -148,8 +153,9 @@ def check_facts(
             continue
         result = parsed(outcomes[fact.action].output)
         values = list(at_path(result, fact.field))
-        if any(matches(domain, fact.value, v) for v in values):
-            kept.append(fact)
+        same = next((v for v in values if matches(domain, fact.value, v)), None)
+        if same is not None:  # the record's own form is what the judge looks for
+            kept.append(fact.model_copy(update={"value": _text(same)}))
             continue
         elsewhere = locate(domain, fact.value, [o.output for o in outcomes])
         hint = (
@@ -166,7 +172,8 @@ def check_facts(
             continue
         path = _located(domain, fact.value, result)
         if path is not None:
-            kept.append(fact.model_copy(update={"field": path}))
+            value = _text(next(at_path(result, path)))
+            kept.append(fact.model_copy(update={"field": path, "value": value}))
             continue
         fields = ", ".join(_fields(result)) or "none (the result is not an object)"
         problems.append(

@@ -26,14 +26,13 @@ replays a finished run without sending anything, and continues one stopped by it
 from __future__ import annotations
 
 import asyncio
-import json
 import random
 from collections.abc import Coroutine, Iterable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from toolscale.config.synthesize import SynthesizeConfig
-from toolscale.core.contract import Domain, content_id, item_rng, state_hash
+from toolscale.core.contract import state_hash
 from toolscale.core.registry import get_domain
 from toolscale.sample import worlds
 from toolscale.sample.stored import SOURCE, base_body, playable
@@ -51,6 +50,7 @@ from toolscale.synthesize.propose import (
     propose_task,
     sampling,
 )
+from toolscale.synthesize.rows import base_state, duplicate_reason, rejected_row
 from toolscale.synthesize.shards import Deferred
 from toolscale.synthesize.solver import solve
 from toolscale.synthesize.view import entity_view
@@ -93,41 +93,6 @@ async def gather_all(coros: Iterable[Coroutine[Any, Any, T]]) -> list[T]:
     async with asyncio.TaskGroup() as group:
         tasks = [group.create_task(c) for c in coros]
     return [t.result() for t in tasks]
-
-
-def rejected_row(
-    domain: str,
-    seed: int,
-    index: int,
-    stage: str,
-    reasons: list[str],
-    intent: str,
-    text: str,
-    provenance: dict[str, Any],
-) -> dict[str, Any]:
-    """The `rejected_tasks` row of a candidate (`text`: the model's answer as written)."""
-    return {
-        "id": content_id([domain, seed, index, stage, text]),
-        "domain": domain,
-        "seed": seed,
-        "index": index,
-        "stage": stage,
-        "reasons": reasons,
-        "intent": intent,
-        "candidate": text,
-        "provenance": json.dumps(provenance, sort_keys=True),
-    }
-
-
-def duplicate_reason(twin: str) -> str:
-    return f"near-duplicate of candidate {twin}"
-
-
-def base_state(domain: Domain, seed: int, index: int) -> dict[str, Any]:
-    """The state intents batch `index` (its view, and every candidate of its intents) is
-    grounded in: the state of the domain's sampled task `index` (the run's world plus that
-    task's own changes, for a domain with a world); a row stores only its changes to the world."""
-    return domain.sample(item_rng(domain.name, seed, index), seed, index).initial_state
 
 
 class DomainRun:
