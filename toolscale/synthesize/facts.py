@@ -9,8 +9,9 @@ the field when the domain's `missing_facts` (what the verifier uses on a final a
 in any format, a date in any ordinary form, text as whole words) finds one in the other; the
 task then requires the field's own value (the form the judge looks for in any written form),
 so a fact it keeps is one an agent that made the gold call can state. A bare name is also
-looked for in every record of the result (a list of bookings holds "travel_date" in each). Free-text assertions are not facts:
-a candidate may carry `nl_assertions` only when an assertion judge is configured.
+looked for in every record of the result (a list of bookings holds "travel_date" in each).
+Free-text assertions are not facts: a candidate may carry `nl_assertions` only when an
+assertion judge is configured.
 """
 
 from __future__ import annotations
