@@ -6,7 +6,8 @@ per evolved task, and the solver's turns (the gold route, or a wrong answer).
 Case kinds: "read" / "write" (valid: the sampled task as is), "unknown_tool", "bad_args",
 "raises" (an id that does not exist), "no_change" (a write intent whose actions only read),
 "trivial" (the fact to say is in the user's own words), "malformed" (no JSON), "contaminated"
-(valid, and copied into a tau2 file), "unsolved" (valid, but the solver never solves it).
+(valid, and copied into a tau2 file), "unsolved" (valid, but the solver never solves it),
+"declined" (the proposer declines: the intent cannot be grounded in its view).
 """
 
 from __future__ import annotations
@@ -16,8 +17,9 @@ import re
 from typing import Any
 
 from tests.teachers.fake_openai import Plans
-from toolscale.core.contract import ToolKind, fact_stated, item_rng
+from toolscale.core.contract import ToolKind, fact_stated, item_rng, tool_text
 from toolscale.core.registry import get_domain
+from toolscale.synthesize.facts import locate
 
 ID = re.compile(r"\[case (\d+)\]")
 
@@ -31,6 +33,24 @@ def is_write(domain: str, spec: Any) -> bool:
     return any(specs[a.name].kind is ToolKind.WRITE for a in spec.gold_actions)
 
 
+def outputs(domain: str, spec: Any) -> list[str]:
+    """The gold actions' results as the sandbox writes them, run in process on the task's state."""
+    kit = get_domain(domain).toolkit(json.loads(json.dumps(spec.initial_state)))
+    return [tool_text(getattr(kit, a.name)(**a.arguments)) for a in spec.gold_actions]
+
+
+def sourced(domain: str, spec: Any) -> list[dict[str, Any]]:
+    """The sampled task's required facts with their source: the first gold result field that
+    states each (a fact no result states is left out)."""
+    results = outputs(domain, spec)
+    facts = []
+    for fact in spec.required_facts:
+        found = locate(get_domain(domain), fact, results)
+        if found is not None:
+            facts.append({"value": fact, "action": found[0], "field": found[1]})
+    return facts
+
+
 def valid(domain: str, seed: int, index: int) -> dict[str, Any]:
     """The sampled task `index` as a candidate, tagged with its case number."""
     spec = sampled(domain, seed, index)
@@ -41,7 +61,7 @@ def valid(domain: str, seed: int, index: int) -> dict[str, Any]:
         "opening": f"[case {index}] {opening}",
         "known": dict(scenario.known) if scenario else {},
         "actions": [a.as_dict() for a in spec.gold_actions],
-        "communicate_info": list(spec.required_facts),
+        "communicate_info": sourced(domain, spec),
         "difficulty": spec.difficulty,
     }
 
@@ -52,10 +72,9 @@ def fits(domain: str, kind: str, index: int, seed: int = 0) -> bool:
     write = is_write(domain, spec)
     specs = get_domain(domain).toolkit.specs()
     reads = [a for a in spec.gold_actions if specs[a.name].kind is ToolKind.READ]
-    said = valid(domain, seed, index)["opening"]
-    hidden = bool(spec.required_facts) and not all(
-        fact_stated(f, said) for f in spec.required_facts
-    )
+    task = valid(domain, seed, index)
+    facts = [f["value"] for f in task["communicate_info"]]
+    hidden = bool(facts) and not all(fact_stated(f, task["opening"]) for f in facts)
     return {
         "read": not write and hidden,
         "write": write,
@@ -82,6 +101,8 @@ def defect(domain: str, seed: int, index: int, kind: str) -> str:
     """The answer text of case `index` of `kind`."""
     if kind == "malformed":
         return '{"reason_for_call": "broken", "actions": [ {"name": '
+    if kind == "declined":
+        return json.dumps({"decline": f"case {index}: the view shows no booking of that trip"})
     task = valid(domain, seed, index)
     first = task["actions"][0]
     if kind == "unknown_tool":
@@ -100,7 +121,7 @@ def defect(domain: str, seed: int, index: int, kind: str) -> str:
     elif kind == "trivial":
         specs = get_domain(domain).toolkit.specs()
         task["actions"] = [a for a in task["actions"] if specs[a["name"]].kind is ToolKind.READ][:1]
-        task["communicate_info"] = [f"case {index}"]
+        task["communicate_info"] = []  # reads only, says nothing: doing nothing passes
     return "Here is the task:\n```json\n" + json.dumps(task) + "\n```"
 
 
@@ -115,6 +136,7 @@ class SynthesisPlans(Plans):
         self.domain, self.seed, self.cases = domain, seed, cases
         self.evolved = evolved or {}
         self.stages: dict[str, int] = {}
+        self.prompts: dict[str, list[str]] = {}  # the user message of each proposer request
         self.intents_given = 0
         turns = {}
         for index, kind in enumerate(cases):
@@ -133,7 +155,7 @@ class SynthesisPlans(Plans):
             if specs[action["name"]].kind is ToolKind.WRITE:
                 steps.append({"content": f"I am about to {action['name']}. Shall I proceed?"})
             steps.append({"calls": [(action["name"], action["arguments"])]})
-        facts = "; ".join(task["communicate_info"])
+        facts = "; ".join(f["value"] for f in task["communicate_info"])
         final = "Sorry, I could not find anything." if kind == "unsolved" else f"Done: {facts}."
         steps.append({"content": final})
         return steps
@@ -162,7 +184,7 @@ class SynthesisPlans(Plans):
     def reply(self, body: dict[str, Any], authorization: str = "") -> tuple[str, Any]:
         user = body["messages"][-1]["content"] if not body.get("tools") else ""
         stage = ""
-        if "different reasons a user" in user:
+        if "different reasons this caller" in user:
             stage = "intents"  # batches are asked in order: each gets the next intents
             count = int(re.search(r"Propose (\d+) different", user)[1])
             start = self.intents_given % len(self.cases)  # a new run asks from the start
@@ -188,6 +210,7 @@ class SynthesisPlans(Plans):
             text = self.evolved.get(index, "I would rather not.")
         if stage:
             self.stages[stage] = self.stages.get(stage, 0) + 1
+            self.prompts.setdefault(stage, []).append(user)
             return self.answer(body, text)
         self.stages["solver"] = self.stages.get("solver", 0) + 1
         return super().reply(body, authorization)

@@ -26,6 +26,7 @@ CASES = mix(DOMAIN, 3, ("write", "read"))
 def synthesize(out: Path, *extra: str):
     args = ["synthesize", "--domains", DOMAIN, "--model", "fake", "--num-tasks", str(len(CASES))]
     args += ["--solver-attempts", "2", "--retry-base", "0.01", "--out", str(out), *extra]
+    args += ["--user", "scripted"]  # the scripted solver turns answer the scripted user
     return CliRunner().invoke(app, args, env={"OPENAI_API_KEY": "sk-test"})
 
 

@@ -53,6 +53,7 @@ def synthesize(server, out: Path, *extra: str):
     args = ["synthesize", "--domains", DOMAIN, "--base-url", server.base_url, "--model", "fake"]
     args += ["--solver-attempts", str(K), "--out", str(out), "--retry-base", "0.01"]
     args += ["--num-tasks", str(N), "--intents-per-request", str(N), "--evolve", "1", *extra]
+    args += ["--user", "scripted"]  # the scripted solver turns answer the scripted user
     return CliRunner().invoke(app, args, env={"OPENAI_API_KEY": "sk-test"})
 
 

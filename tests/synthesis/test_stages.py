@@ -53,12 +53,20 @@ def test_malformed_candidates_say_why():
     assert candidate is None and "reason_for_call" in why
     candidate, why = parse_candidate(
         '{"task": {"reason_for_call": "r", "opening": "o", "known": {"booking id": 7},'
-        ' "actions": [{"name": "t"}], "communicate_info": [4.5]}}'
+        ' "actions": [{"name": "t"}],'
+        ' "communicate_info": [{"value": 4.5, "action": 0, "field": "fee"}]}}'
     )
     assert why == "" and candidate.known == {"booking id": "7"}
-    assert candidate.communicate_info == ["4.5"] and candidate.scenario().known_info == (
+    assert candidate.facts == ["4.5"] and candidate.scenario().known_info == (
         "Your booking id is 7."
     )
+    # A fact written as a sentence, without its source, is malformed and says what to write.
+    candidate, why = parse_candidate(
+        '{"reason_for_call": "r", "opening": "o", "actions": [{"name": "t"}],'
+        ' "communicate_info": ["The refund is 4.50"]}'
+    )
+    assert candidate is None and why.startswith("field communicate_info: Value error, item 0")
+    assert '{"value": ..., "action": N, "field": "..."}' in why
 
 
 def test_format_filter_names_unknown_tools_and_schema_errors():
@@ -116,7 +124,7 @@ def test_gold_runs_in_the_sandbox_and_do_nothing_is_judged():
             "gold_actions": [a.model_dump() for a in candidate.actions],
             "initial_state": state,
             "expected_state_hash": final_hash,
-            "required_facts": list(candidate.communicate_info),
+            "required_facts": candidate.facts,
             "user_scenario": candidate.scenario().model_dump(),
             "world": "",
             "provenance": {},
@@ -167,6 +175,7 @@ def test_tau2_files_load_and_bad_folders_are_config_errors(tmp_path):
 def test_funnel_steps_stop_at_the_rejecting_stage():
     assert Yields.of_candidate("parse").funnel() == {
         "proposed": 1,
+        "grounded": 1,
         "well_formed": 0,
         "executes": 0,
         "not_trivial": 0,

@@ -79,6 +79,7 @@ def rows(out: Path, config: str) -> list[dict]:
 def synthesize(server, out: Path, *extra: str):
     args = ["synthesize", "--domains", DOMAIN, "--base-url", server.base_url, "--model", "fake"]
     args += ["--solver-attempts", str(K), "--out", str(out), "--retry-base", "0.01", *extra]
+    args += ["--user", "scripted"]  # the scripted solver turns answer the scripted user
     return CliRunner().invoke(app, args, env={"OPENAI_API_KEY": "sk-test"})
 
 

@@ -92,7 +92,7 @@ class SynthesizeConfig(TeacherOptions):
     concurrency: int | None = option(None, help="Requests / attempts in flight [64; local: 2].")
     user_base_url: str | None = option(None, help="User-simulator endpoint [the proposer's].")
     user_model: str | None = option(
-        None, help="User-simulator model for the solver [scripted user]."
+        None, help="User-simulator model for the solver [the proposer's; local: scripted user]."
     )
 
     RESUME_KEYS = (
@@ -120,16 +120,6 @@ class SynthesizeConfig(TeacherOptions):
         if self.solver_temperature is not None:
             return self.solver_temperature
         return 1.0 if self.solver_attempts > 1 else 0.0
-
-    def effective_user(self, teacher: str) -> str:
-        """Who plays the callers of the solver's attempts: `user` when given, an LLM user
-        simulator when a user model is named, else the scripted user. Unlike generate, an
-        endpoint proposer does not make the LLM user the default: each candidate gets K solver
-        attempts, which a user simulator would double in requests, and the solver only shows
-        that a task can be solved (docs/teachers.md)."""
-        if self.user is not None:
-            return self.user
-        return "llm" if self.user_model else "scripted"
 
     def solver_endpoint(self) -> bool:
         """Whether the solver has its own endpoint (else it uses the proposer's)."""

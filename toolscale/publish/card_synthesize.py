@@ -15,8 +15,9 @@ from toolscale.write.output import Output
 CONFIGS = ("tasks", "rejected_tasks", "worlds")
 _LABELS = {
     "proposed": "proposed",
+    "grounded": "grounded (the proposer did not decline)",
     "well_formed": "well-formed (parses, real tools, valid arguments)",
-    "executes": "executes (gold succeeds; a write changes the state)",
+    "executes": "executes (gold succeeds; a write changes the state; facts sourced; ids given)",
     "not_trivial": "not trivial (doing nothing fails)",
     "unique": "unique (no near-duplicate, not contaminated)",
     "solvable": "solvable (solved in at least 1 of K solver attempts): accepted",

@@ -1,8 +1,10 @@
 """The yields of a synthesize run: one typed, summable funnel per domain.
 
-proposed (candidates asked for: one per intent received, one per evolved task) -> well_formed
-(parsed, real tools, schema-valid arguments) -> executes (gold actions succeed, a write changes
-the state) -> not_trivial (doing nothing fails) -> unique (no near-duplicate of an earlier
+proposed (candidates asked for: one per intent received, one per evolved task) -> grounded
+(the proposer wrote a task rather than declining the intent) -> well_formed (parsed, real tools,
+schema-valid arguments) -> executes (gold actions succeed, a write changes the state, each
+required fact is a value of its named source, the caller can give every identifier the gold
+route needs) -> not_trivial (doing nothing fails) -> unique (no near-duplicate of an earlier
 candidate, nor of a decontamination task) -> solvable (solved at least once in K solver
 attempts: accepted). `band` counts accepted tasks solved 1..K-1 times (neither always nor
 never). `passes` is the histogram of solver passes ("c/K": candidates) over every candidate the
@@ -17,13 +19,16 @@ from pydantic import BaseModel, ConfigDict
 
 from toolscale.stats.numbers import add_counts
 
-STAGES = ("proposed", "well_formed", "executes", "not_trivial", "unique", "solvable")
+STAGES = ("proposed", "grounded", "well_formed", "executes", "not_trivial", "unique", "solvable")
 # The stage that rejects a candidate, in pipeline order, and the funnel step it stops before.
 REJECT_STAGES = {
+    "declined": "grounded",
     "request": "well_formed",
     "parse": "well_formed",
     "format": "well_formed",
     "execution": "executes",
+    "facts": "executes",
+    "caller": "executes",
     "trivial": "not_trivial",
     "contaminated": "unique",
     "duplicate": "unique",
@@ -37,6 +42,7 @@ class Yields(BaseModel):
     intents_requested: int = 0
     intents_received: int = 0
     proposed: int = 0
+    grounded: int = 0
     well_formed: int = 0
     executes: int = 0
     not_trivial: int = 0

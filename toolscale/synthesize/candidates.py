@@ -15,6 +15,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
 from toolscale.core.contract import UserScenario
+from toolscale.synthesize.facts import Fact
 
 _FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.DOTALL)
 
@@ -37,7 +38,8 @@ class ProposedAction(BaseModel):
 
 class Candidate(BaseModel):
     """One proposed task: a tau2-shaped user scenario, gold actions, and what the agent must
-    communicate (`communicate_info`, checked in its final message) and do (`nl_assertions`)."""
+    communicate (`communicate_info`: values with their source in a gold call's result, checked
+    in its final message) and do (`nl_assertions`: free text, kept only where a judge is)."""
 
     model_config = ConfigDict(frozen=True, extra="ignore")
 
@@ -47,7 +49,7 @@ class Candidate(BaseModel):
     unknown_info: str = ""
     task_instructions: str = ""
     actions: list[ProposedAction]
-    communicate_info: list[str] = []
+    communicate_info: list[Fact] = []
     nl_assertions: list[str] = []
     difficulty: Literal["easy", "medium", "hard"] = "medium"
 
@@ -60,9 +62,15 @@ class Candidate(BaseModel):
 
     @field_validator("communicate_info", mode="before")
     @classmethod
-    def _text_items(cls, value: Any) -> Any:
+    def _sourced(cls, value: Any) -> Any:
         if isinstance(value, list):
-            return [v if isinstance(v, str) else json.dumps(v) for v in value]
+            for n, item in enumerate(value):
+                if not isinstance(item, dict):
+                    raise ValueError(
+                        f"item {n} ({item!r}) is not an object: write each fact as "
+                        '{"value": ..., "action": N, "field": "..."}, the value as it appears '
+                        "in that field of gold action N's result"
+                    )
         return value
 
     @field_validator("reason_for_call", "opening")
@@ -71,6 +79,11 @@ class Candidate(BaseModel):
         if not value.strip():
             raise ValueError("must not be empty")
         return value
+
+    @property
+    def facts(self) -> list[str]:
+        """The values the agent must state (the task's `required_facts`)."""
+        return [fact.value for fact in self.communicate_info]
 
     def scenario(self) -> UserScenario:
         return UserScenario(
@@ -126,6 +139,17 @@ def parse_intents(text: str) -> list[Intent]:
         if intent.intent.strip():
             found.append(intent)
     return found
+
+
+def declined(text: str) -> str | None:
+    """The proposer's reason when its answer declines the request ({"decline": "why"}), else
+    None; an empty reason is a decline too, with the reason "(no reason given)"."""
+    value = find_json(text)
+    if isinstance(value, dict) and "decline" in value and "actions" not in value:
+        reason = value["decline"]
+        text = reason.strip() if isinstance(reason, str) else json.dumps(reason)
+        return text or "(no reason given)"
+    return None
 
 
 def parse_candidate(text: str) -> tuple[Candidate | None, str]:

@@ -1,5 +1,6 @@
 """The filters a candidate task passes before the solver sees it: well-formed, its gold actions
-execute (and change the state when the task is a write), and doing nothing does not solve it.
+execute (and change the state when the task is a write), the caller can give every identifier
+the gold route needs, and doing nothing does not solve it.
 
 Each filter returns the reasons it rejects a candidate (an empty list: it passes), so the
 pipeline records the first failing stage with its reasons. Gold actions run in the sandbox on a
@@ -19,6 +20,7 @@ from toolscale.judge.verify import outcome_problems
 from toolscale.sandbox.execute import CallOutcome
 from toolscale.sandbox.pool import SandboxPool
 from toolscale.synthesize.candidates import Candidate
+from toolscale.synthesize.view import personal_tables
 
 
 def candidate_problems(domain: Domain, candidate: Candidate) -> list[str]:
@@ -67,6 +69,59 @@ def execution_problems(
     ]
     if not problems and write and final_hash == initial_hash:
         problems.append("the gold actions change nothing although the task asks for a change")
+    return problems
+
+
+def identifiers(domain: Domain, state: dict[str, Any]) -> set[str]:
+    """The values that name a caller's own record, which only the caller can give: the ids of
+    the records of the central entity and those it owns (`view.personal_tables`: a customer,
+    their bookings), and the values of the fields a finder looks them up by (an email, a phone
+    number; on the kit, `@finds`). Records open to every caller (trains, stations, products)
+    are not: the agent finds those with the tools. None for a domain without entities."""
+    personal = personal_tables(domain, state)
+    by = {
+        link.by
+        for name in domain.toolkit.specs()
+        if (link := getattr(getattr(domain.toolkit, name, None), "__toolscale_link__", None))
+        and getattr(link, "by", "")
+    }
+    found: set[str] = set()
+    for table, rows in state.items():
+        if table not in personal or not isinstance(rows, dict):
+            continue
+        for key, record in rows.items():
+            if not isinstance(record, dict):
+                continue
+            found.add(str(key))
+            found |= {str(record[f]) for f in by if isinstance(record.get(f), str | int)}
+    return found
+
+
+def caller_problems(
+    domain: Domain, state: dict[str, Any], candidate: Candidate, outcomes: list[CallOutcome]
+) -> list[str]:
+    """Every identifier a gold action takes (a record's id, an email a finder looks up) is one
+    an earlier gold call returned or one the caller's scenario gives (what they know, the reason
+    for the call, the opening): else the agent could only guess it."""
+    ids = identifiers(domain, state)
+    scenario = candidate.scenario()
+    said = " ".join(
+        [scenario.reason_for_call, scenario.opening, scenario.task_instructions]
+        + [f"{k}: {v}" for k, v in scenario.known.items()]
+    )
+    problems = []
+    for n, action in enumerate(candidate.actions):
+        earlier = " ".join(o.output for o in outcomes[:n]).lower()
+        for name, value in action.arguments.items():
+            if not isinstance(value, str) or value not in ids or value.lower() in earlier:
+                continue
+            if not domain.missing_facts([value], said, [said]):
+                continue
+            problems.append(
+                f"gold action {n} ({action.name}) takes {name} {value!r}, which no earlier gold "
+                "call returns and the caller's scenario never gives: put it in `known` (keyed by "
+                "what the agent would ask for) or say it in `reason_for_call`"
+            )
     return problems
 
 

@@ -23,7 +23,8 @@ from toolscale.pipeline.inputs import Input, add_numbers, check_shards, merged_f
 from toolscale.publish.card import card
 from toolscale.stats.synthesize import Yields
 from toolscale.synthesize import dedup
-from toolscale.synthesize.pipeline import CHUNK, DomainResult, duplicate_reason, rejected_row
+from toolscale.synthesize.pipeline import CHUNK, DomainResult
+from toolscale.synthesize.rows import duplicate_reason, rejected_row
 from toolscale.synthesize.run import CONFIGS, SynthesisState, report
 from toolscale.synthesize.shards import ShardPart, read_part
 from toolscale.write.output import Output, write_json

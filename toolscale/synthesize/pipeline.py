@@ -1,7 +1,10 @@
 """Run the synthesize stages for each domain and write the output in generate's layout.
 
-Per domain: intents -> one task per intent -> format and gold-execution filters -> `--evolve`
-rounds (a harder task from each that executes, filtered the same way) -> do-nothing ->
+Per domain: intents (a batch per caller view, `toolscale.synthesize.view`) -> one task per
+intent, shown the same view (the proposer may decline) -> format, gold-execution, facts (each a
+value of its named source) and caller (the scenario gives every identifier the gold route
+needs) filters -> `--evolve` rounds (a harder task from each that passes, filtered the same way)
+-> do-nothing ->
 decontamination and near-duplicates (in candidate order: the first of a group is kept) -> the
 solver band. Accepted tasks go to `tasks` (provenance: source, models, intent, every filter's
 result), every rejected candidate to `rejected_tasks` with its stage and reasons, the domain's
@@ -23,14 +26,13 @@ replays a finished run without sending anything, and continues one stopped by it
 from __future__ import annotations
 
 import asyncio
-import json
 import random
 from collections.abc import Coroutine, Iterable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from toolscale.config.synthesize import SynthesizeConfig
-from toolscale.core.contract import Domain, content_id, item_rng, state_hash
+from toolscale.core.contract import state_hash
 from toolscale.core.registry import get_domain
 from toolscale.sample import worlds
 from toolscale.sample.stored import SOURCE, base_body, playable
@@ -40,7 +42,7 @@ from toolscale.stats.synthesize import Yields
 from toolscale.synthesize import dedup, filters
 from toolscale.synthesize.candidates import Candidate, Intent
 from toolscale.synthesize.endpoints import Clients
-from toolscale.synthesize.prompts import world_sample
+from toolscale.synthesize.facts import check_facts
 from toolscale.synthesize.propose import (
     Proposal,
     evolve_task,
@@ -48,8 +50,10 @@ from toolscale.synthesize.propose import (
     propose_task,
     sampling,
 )
+from toolscale.synthesize.rows import base_state, duplicate_reason, rejected_row
 from toolscale.synthesize.shards import Deferred
 from toolscale.synthesize.solver import solve
+from toolscale.synthesize.view import entity_view
 
 T = TypeVar("T")
 CHUNK = "000000"  # one shard per domain and config
@@ -61,6 +65,7 @@ class Pending:
 
     index: int
     root: int  # the intent it descends from
+    batch: int  # the intents batch of that intent: its view and state
     round: int
     intent: Intent
     candidate: Candidate
@@ -90,41 +95,6 @@ async def gather_all(coros: Iterable[Coroutine[Any, Any, T]]) -> list[T]:
     return [t.result() for t in tasks]
 
 
-def rejected_row(
-    domain: str,
-    seed: int,
-    index: int,
-    stage: str,
-    reasons: list[str],
-    intent: str,
-    text: str,
-    provenance: dict[str, Any],
-) -> dict[str, Any]:
-    """The `rejected_tasks` row of a candidate (`text`: the model's answer as written)."""
-    return {
-        "id": content_id([domain, seed, index, stage, text]),
-        "domain": domain,
-        "seed": seed,
-        "index": index,
-        "stage": stage,
-        "reasons": reasons,
-        "intent": intent,
-        "candidate": text,
-        "provenance": json.dumps(provenance, sort_keys=True),
-    }
-
-
-def duplicate_reason(twin: str) -> str:
-    return f"near-duplicate of candidate {twin}"
-
-
-def base_state(domain: Domain, seed: int, index: int) -> dict[str, Any]:
-    """The state candidate `index` is grounded in: the state of the domain's sampled task
-    `index` (the run's world plus that task's own changes, for a domain with a world), so each
-    candidate sees different entities and its row stores only its changes to the world."""
-    return domain.sample(item_rng(domain.name, seed, index), seed, index).initial_state
-
-
 class DomainRun:
     """The stages of one domain, sharing the run's clients, sandbox and indexes."""
 
@@ -152,15 +122,21 @@ class DomainRun:
         self.slots = asyncio.Semaphore(config.effective_concurrency(config.teacher == "local"))
         self.result = DomainResult()
         self.states: dict[int, dict[str, Any]] = {}
+        self.views: dict[int, str] = {}
+        self.judged = False  # no assertion judge in synthesize yet: nl_assertions are refused
 
-    def sample(self, root: int) -> str:
-        rng = random.Random(f"{self.domain.name}:{self.config.seed}:{root}:world-sample")
-        return world_sample(self.state(root), rng, self.config.world_chars)
+    def view(self, batch: int) -> str:
+        """What every request of intents batch `batch` shows: one caller and their records."""
+        if batch not in self.views:
+            rng = random.Random(f"{self.domain.name}:{self.config.seed}:{batch}:view")
+            state = self.state(batch)
+            self.views[batch] = entity_view(self.domain, state, rng, self.config.world_chars).text
+        return self.views[batch]
 
-    def state(self, root: int) -> dict[str, Any]:
-        if root not in self.states:
-            self.states[root] = base_state(self.domain, self.config.seed, root)
-        return self.states[root]
+    def state(self, batch: int) -> dict[str, Any]:
+        if batch not in self.states:
+            self.states[batch] = base_state(self.domain, self.config.seed, batch)
+        return self.states[batch]
 
     def provenance(self, round_: int, parent: int | None, intent: Intent) -> dict[str, Any]:
         return {
@@ -201,11 +177,13 @@ class DomainRun:
         proposal: Proposal,
         index: int,
         root: int,
+        batch: int,
         round_: int,
         parent: int | None,
         intent: Intent,
     ) -> Pending | None:
-        """Parse, format and execution filters; the candidate, or None once rejected."""
+        """Parse, format, execution, facts and caller filters; the candidate, or None once
+        rejected."""
         provenance = self.provenance(round_, parent, intent)
         candidate = proposal.candidate
         if candidate is None:
@@ -214,16 +192,31 @@ class DomainRun:
             )
             return None
         problems = filters.candidate_problems(self.domain, candidate)
+        if candidate.nl_assertions and not self.judged:
+            problems.append(
+                "nl_assertions are free text and no assertion judge reads them in this run: "
+                "state each fact as a value with its source in communicate_info"
+            )
         if problems:
             self.reject(index, "format", problems, intent, proposal.text, provenance)
             return None
-        state = self.state(root)
+        state = self.state(batch)
         outcomes, final_hash = await filters.run_gold(self.pool, self.domain, state, candidate)
         write = filters.is_write(self.domain, candidate, intent.kind)
         problems = filters.execution_problems(outcomes, state_hash(state), final_hash, write)
         if problems:
             self.reject(index, "execution", problems, intent, proposal.text, provenance)
             return None
+        facts, problems = check_facts(self.domain, candidate.communicate_info, outcomes)
+        if problems:
+            self.reject(index, "facts", problems, intent, proposal.text, provenance)
+            return None
+        candidate = candidate.model_copy(update={"communicate_info": facts})
+        problems = filters.caller_problems(self.domain, state, candidate, outcomes)
+        if problems:
+            self.reject(index, "caller", problems, intent, proposal.text, provenance)
+            return None
+        provenance["facts"] = [f.model_dump() for f in facts]
         body = {
             "domain": self.domain.name,
             "seed": self.config.seed,
@@ -232,7 +225,7 @@ class DomainRun:
             "gold_actions": [a.model_dump() for a in candidate.actions],
             "initial_state": state,
             "expected_state_hash": final_hash,
-            "required_facts": list(candidate.communicate_info),
+            "required_facts": candidate.facts,
             "user_scenario": candidate.scenario().model_dump(),
             "world": self.world_id,
             "provenance": provenance,
@@ -244,14 +237,22 @@ class DomainRun:
             reason = f"the gold conversation cannot be played: {exc}"
             self.reject(index, "execution", [reason], intent, proposal.text, provenance)
             return None
-        return Pending(index, root, round_, intent, candidate, proposal.text, body, outcomes, item)
+        return Pending(
+            index, root, batch, round_, intent, candidate, proposal.text, body, outcomes, item
+        )
 
-    async def first_round(self, root: int, intent: Intent) -> Pending | None:
+    async def first_round(self, root: int, batch: int, intent: Intent) -> Pending | None:
         async with self.slots:
             proposal = await propose_task(
-                self.clients.proposer, self.domain, intent, self.sample(root), self.params, root
+                self.clients.proposer,
+                self.domain,
+                intent,
+                self.view(batch),
+                self.params,
+                root,
+                self.judged,
             )
-        return await self.check(proposal, root, root, 0, None, intent)
+        return await self.check(proposal, root, root, batch, 0, None, intent)
 
     async def evolve(self, parent: Pending, round_: int) -> Pending | None:
         index = round_ * self.count + parent.root
@@ -260,11 +261,14 @@ class DomainRun:
                 self.clients.proposer,
                 self.domain,
                 parent.candidate,
-                self.sample(parent.root),
+                self.view(parent.batch),
                 self.params,
                 index,
+                self.judged,
             )
-        return await self.check(proposal, index, parent.root, round_, parent.index, parent.intent)
+        return await self.check(
+            proposal, index, parent.root, parent.batch, round_, parent.index, parent.intent
+        )
 
     def owns(self, root: int) -> bool:
         """Whether this job works on intent `root` (every one, unless the run is sharded)."""
@@ -277,7 +281,7 @@ class DomainRun:
         intents, result.problems = await propose_intents(
             self.clients.proposer,
             self.domain,
-            self.sample(0),
+            self.view,
             self.count,
             config.intents_per_request,
             rng,
@@ -288,8 +292,8 @@ class DomainRun:
             intents_requested=sum(map(self.owns, range(self.count))),
             intents_received=sum(map(self.owns, range(len(intents)))),
         )
-        mine = [(i, t) for i, t in enumerate(intents) if self.owns(i)]
-        rounds = [await gather_all(self.first_round(i, t) for i, t in mine)]
+        mine = [(i, b, t) for i, (t, b) in enumerate(intents) if self.owns(i)]
+        rounds = [await gather_all(self.first_round(i, b, t) for i, b, t in mine)]
         for round_ in range(1, config.evolve + 1):
             parents = [p for p in rounds[-1] if p is not None]
             rounds.append(await gather_all(self.evolve(p, round_) for p in parents))

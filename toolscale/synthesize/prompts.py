@@ -1,67 +1,91 @@
-"""What the proposing model reads: the domain's policy, a compact list of its tools, a sample of
-its world, and what to write back (intents, a task, a harder task) as JSON.
+"""What the proposing model reads: the domain's policy and tools, one caller's view of the state
+(`toolscale.synthesize.view`), and what to write back (intents, a task, a harder task, or a
+decline) as JSON.
 
-The world sample is a deterministic, size-bounded excerpt of the state (a few entries of each
-collection, chosen by the candidate's own RNG), so prompts stay small for small local models
-and different candidates see different entities. Nothing here sends a request.
+Every request of one intent batch (the intents, then each intent's task and its harder
+versions) shows the same view, so a task is written about the records its intent was. The
+task's schema asks for required facts as values with their source (`facts`), and for free-text
+assertions only when an assertion judge will read them. Nothing here sends a request.
 """
 
 from __future__ import annotations
 
 import json
-import random
-from typing import Any
 
-from toolscale.core.contract import Domain, canonical_json
+from toolscale.core.contract import Domain
 from toolscale.synthesize.candidates import Candidate
 
-TASK_FORMAT = (
-    '{"reason_for_call": "why the user calls, with the concrete details", '
-    '"opening": "the user\'s first message, without ids or personal details", '
-    '"known": {"booking id": "the exact value", "...": "what the user can tell when asked"}, '
-    '"unknown_info": "what the user does not know", '
-    '"task_instructions": "how the user behaves", '
-    '"actions": [{"name": "tool_name", "arguments": {"arg": "value"}}], '
-    '"communicate_info": ["short facts the agent must tell the user"], '
-    '"nl_assertions": ["statements true of a correct conversation"], '
-    '"difficulty": "easy|medium|hard"}'
-)
+DECLINE = '{"decline": "why this intent cannot be grounded in these records"}'
+
+
+def task_format(judged: bool) -> str:
+    """The JSON a task answer has; `nl_assertions` only when a judge reads them."""
+    assertions = (
+        '"nl_assertions": ["a statement a judge can check in the conversation"], ' if judged else ""
+    )
+    return (
+        '{"reason_for_call": "why the caller calls, with the concrete details", '
+        '"opening": "the caller\'s first message, without ids or personal details", '
+        '"known": {"email": "the exact value", "booking id": "the exact value"}, '
+        '"unknown_info": "what the caller does not know", '
+        '"task_instructions": "how the caller behaves", '
+        '"actions": [{"name": "tool_name", "arguments": {"arg": "value"}}], '
+        '"communicate_info": [{"value": "173.48", "action": 2, "field": "refund_amount"}], '
+        f'{assertions}"difficulty": "easy|medium|hard"}}'
+    )
+
+
+def rules(judged: bool) -> str:
+    """What every task answer must respect, numbered as the problems name them."""
+    facts = (
+        "5. `communicate_info`: what the agent must tell the caller at the end, each a value "
+        '(an amount, a date, a status, an id a change created) with its source: `{"value": ..., '
+        '"action": N, "field": "..."}` where N counts the `actions` from 0 and `field` names the '
+        "field of that action's result that holds the value (a dotted path such as "
+        '"fares.first" for a nested one). Write the value as the record shows it; the agent may '
+        "say it in any ordinary form. No sentences, nothing the caller said themselves."
+    )
+    assertions = (
+        "6. `nl_assertions`: statements about the conversation that a judge reads (what the "
+        "agent must have done or said that no value shows); keep them few and checkable."
+        if judged
+        else "6. Write no `nl_assertions`: no judge reads them in this run, so a task with any "
+        "is rejected. Everything the agent must say is a value in `communicate_info`."
+    )
+    return "\n".join(
+        [
+            "1. Use only ids and values shown in the records above, or returned by an earlier "
+            "action. Never invent an id, a date or an amount.",
+            "2. The clock is fixed (see above): respect the policy's time rules. A trip that "
+            "has left, a date in the past or a deadline that has passed cannot be acted on.",
+            "3. `actions`: the exact tool calls, in order, that a correct agent makes under the "
+            "policy, look-ups included (identify the caller as the policy demands). They are "
+            "run on exactly these records and every one must succeed; a change the caller asks "
+            "for must be among them.",
+            "4. `known`: every value the agent needs from the caller to make those calls (their "
+            "email or id, a booking id, an amount, a new date), keyed by what the agent would "
+            "ask for; the caller gives each when asked. The opening names none of them.",
+            facts,
+            assertions,
+            "7. If this intent cannot be done with these records under the policy (the record "
+            "it needs is not shown, a rule forbids it, its time has passed), answer "
+            f"{DECLINE} instead, naming what is missing. Never invent to fill a gap.",
+        ]
+    )
 
 
 def tool_lines(domain: Domain) -> str:
-    """One line per tool: name(arguments: types) [KIND] and the first line of its docstring."""
+    """One line per tool: name(arguments: types) [KIND] and its description on one line."""
     specs = domain.toolkit.specs()
     lines = []
     for schema in domain.toolkit.schemas():
         function = schema["function"]
         properties = function["parameters"].get("properties", {})
         arguments = ", ".join(f"{k}: {v.get('type', 'any')}" for k, v in properties.items())
-        summary = (function.get("description") or "").strip().splitlines()
+        summary = " ".join((function.get("description") or "").split())
         kind = specs[function["name"]].kind.value.upper()
-        lines.append(f"- {function['name']}({arguments}) [{kind}] {summary[0] if summary else ''}")
+        lines.append(f"- {function['name']}({arguments}) [{kind}] {summary}")
     return "\n".join(lines)
-
-
-def _excerpt(value: Any, rng: random.Random, per: int) -> Any:
-    if isinstance(value, dict) and len(value) > per:
-        keys = sorted(rng.sample(sorted(value), per))
-        return {k: value[k] for k in keys}
-    if isinstance(value, list) and len(value) > per:
-        return [value[i] for i in sorted(rng.sample(range(len(value)), per))]
-    return value
-
-
-def world_sample(state: dict[str, Any], rng: random.Random, max_chars: int) -> str:
-    """A JSON excerpt of `state` of at most about `max_chars` characters: every scalar, and up to
-    N entries of each collection, N the largest that fits (at least 1)."""
-    seed = rng.random()
-    text = canonical_json(state)
-    for per in (16, 12, 8, 6, 4, 3, 2, 1):
-        if len(text) <= max_chars:
-            break
-        pick = random.Random(seed)
-        text = canonical_json({k: _excerpt(v, pick, per) for k, v in state.items()})
-    return text
 
 
 def _system(domain: Domain) -> str:
@@ -74,39 +98,41 @@ def _system(domain: Domain) -> str:
 
 
 def intent_messages(
-    domain: Domain, sample: str, count: int, focus: list[str]
+    domain: Domain, view: str, count: int, focus: list[str]
 ) -> list[dict[str, str]]:
-    """Ask for `count` diverse user intents, leaning on the tools in `focus`."""
+    """Ask for `count` diverse intents of the caller of `view`, leaning on the tools in `focus`."""
     user = (
-        f"# A sample of the database\n{sample}\n\n"
-        f"Propose {count} different reasons a user of this service could contact the agent. "
+        f"{view}\n\n"
+        f"Propose {count} different reasons this caller could contact the agent, each one the "
+        "agent can act on with the records shown, today. "
         f"Favour situations that need these tools: {', '.join(focus)}. Mix simple requests with "
         "ones that need several steps; a `write` intent changes the data, a `read` one only "
-        'asks. Answer as {"intents": [{"intent": "...", "kind": "read|write"}]}.'
+        "asks. Name the records each one is about (by id). "
+        'Answer as {"intents": [{"intent": "...", "kind": "read|write"}]}.'
     )
     return [{"role": "system", "content": _system(domain)}, {"role": "user", "content": user}]
 
 
-def task_messages(domain: Domain, intent: str, kind: str, sample: str) -> list[dict[str, str]]:
-    """Ask for one concrete task for `intent`, grounded in the entities of `sample`."""
+def task_messages(
+    domain: Domain, intent: str, kind: str, view: str, judged: bool = False
+) -> list[dict[str, str]]:
+    """Ask for one concrete task for `intent` over the records of `view` (or a decline)."""
     user = (
-        f"# A sample of the database\n{sample}\n\n# Intent ({kind})\n{intent}\n\n"
-        "Write one concrete task for this intent, using only ids and values from the sample. "
-        "`actions` are the exact tool calls, in order, that a correct agent makes under the "
-        "policy (lookups included); `known` holds every value of those calls that only the "
-        "user can give, keyed by what the agent would ask for. Answer as:\n" + TASK_FORMAT
+        f"{view}\n\n# Intent ({kind})\n{intent}\n\n"
+        "Write one concrete task in which this caller contacts the agent for this intent.\n"
+        f"{rules(judged)}\n\nAnswer as:\n{task_format(judged)}"
     )
     return [{"role": "system", "content": _system(domain)}, {"role": "user", "content": user}]
 
 
-def evolve_messages(domain: Domain, candidate: Candidate, sample: str) -> list[dict[str, str]]:
-    """Ask for a harder version of `candidate`: more constraints, more entities, a trickier
-    situation, still grounded in `sample` and solvable under the policy."""
+def evolve_messages(
+    domain: Domain, candidate: Candidate, view: str, judged: bool = False
+) -> list[dict[str, str]]:
+    """Ask for a harder version of `candidate` over the same records (or a decline)."""
     user = (
-        f"# A sample of the database\n{sample}\n\n# Task\n"
-        f"{json.dumps(candidate.model_dump(), ensure_ascii=False)}\n\n"
-        "Rewrite this task into a harder one: add a constraint, another entity or a trickier "
-        "situation, so that a correct agent needs more steps or more care. Keep it solvable "
-        "under the policy and grounded in the sample. Answer in the same JSON form:\n" + TASK_FORMAT
+        f"{view}\n\n# Task\n{json.dumps(candidate.model_dump(), ensure_ascii=False)}\n\n"
+        "Rewrite this task into a harder one: add a constraint, another record or a trickier "
+        "situation, so that a correct agent needs more steps or more care.\n"
+        f"{rules(judged)}\n\nAnswer in the same JSON form:\n{task_format(judged)}"
     )
     return [{"role": "system", "content": _system(domain)}, {"role": "user", "content": user}]

@@ -9,13 +9,20 @@ of that candidate (the budget and an endpoint refusal stop the run instead: `Sto
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from toolscale.core.contract import Domain
 from toolscale.llm.client import Chat, TeacherFailure
 from toolscale.synthesize import prompts
-from toolscale.synthesize.candidates import Candidate, Intent, parse_candidate, parse_intents
+from toolscale.synthesize.candidates import (
+    Candidate,
+    Intent,
+    declined,
+    parse_candidate,
+    parse_intents,
+)
 
 
 @dataclass(frozen=True)
@@ -25,10 +32,13 @@ class Proposal:
     candidate: Candidate | None
     text: str
     problem: str  # "" when the candidate parsed
-    stage: str = "parse"  # the stage that rejects a failed proposal: parse, or request
+    stage: str = "parse"  # the stage that rejects a failed proposal: parse, declined, request
 
     @classmethod
     def of_text(cls, text: str) -> Proposal:
+        reason = declined(text)
+        if reason is not None:
+            return cls(None, text, f"the proposer declined: {reason}", "declined")
         candidate, problem = parse_candidate(text)
         return cls(candidate, text, problem)
 
@@ -51,21 +61,22 @@ async def _text(client: Chat, messages: list[dict[str, str]], params: dict[str, 
 async def propose_intents(
     client: Chat,
     domain: Domain,
-    sample: str,
+    view: Callable[[int], str],
     count: int,
     per_request: int,
     rng: random.Random,
     params: dict[str, Any],
-) -> tuple[list[Intent], list[str]]:
-    """Up to `count` intents, asked `per_request` at a time, each batch leaning on a different
-    subset of the tools; returns the intents and the problems met (failed or empty batches)."""
+) -> tuple[list[tuple[Intent, int]], list[str]]:
+    """Up to `count` intents, asked `per_request` at a time, each batch about the caller of its
+    own view (`view(batch)`) and leaning on a different subset of the tools; returns each intent
+    with its batch, and the problems met (failed or short batches)."""
     names = sorted(domain.toolkit.specs())
-    intents: list[Intent] = []
+    intents: list[tuple[Intent, int]] = []
     problems: list[str] = []
     for batch, start in enumerate(range(0, count, per_request)):
         wanted = min(per_request, count - start)
         focus = sorted(rng.sample(names, min(4, len(names))))
-        messages = prompts.intent_messages(domain, sample, wanted, focus)
+        messages = prompts.intent_messages(domain, view(batch), wanted, focus)
         try:
             text = await _text(client, messages, {**params, "_stage": "intents", "_batch": batch})
         except TeacherFailure as failure:
@@ -74,7 +85,7 @@ async def propose_intents(
         found = parse_intents(text)[:wanted]
         if len(found) < wanted:
             problems.append(f"intent batch {batch}: {len(found)} of {wanted} intents parsed")
-        intents += found
+        intents += [(intent, batch) for intent in found]
     return intents, problems
 
 
@@ -82,11 +93,12 @@ async def propose_task(
     client: Chat,
     domain: Domain,
     intent: Intent,
-    sample: str,
+    view: str,
     params: dict[str, Any],
     index: int,
+    judged: bool = False,
 ) -> Proposal:
-    messages = prompts.task_messages(domain, intent.intent, intent.kind, sample)
+    messages = prompts.task_messages(domain, intent.intent, intent.kind, view, judged)
     try:
         text = await _text(client, messages, {**params, "_stage": "task", "_index": index})
     except TeacherFailure as failure:
@@ -98,11 +110,12 @@ async def evolve_task(
     client: Chat,
     domain: Domain,
     candidate: Candidate,
-    sample: str,
+    view: str,
     params: dict[str, Any],
     index: int,
+    judged: bool = False,
 ) -> Proposal:
-    messages = prompts.evolve_messages(domain, candidate, sample)
+    messages = prompts.evolve_messages(domain, candidate, view, judged)
     try:
         text = await _text(client, messages, {**params, "_stage": "evolve", "_index": index})
     except TeacherFailure as failure:
