@@ -66,7 +66,7 @@ async def first_failure(
 ) -> tuple[str, list[str]] | None:
     """(the failure stage, its problems) of the first stage of `checks` whose checks find a
     problem with the attempt, or None when every check passes."""
-    stage, problems = "", []
+    stage, problems = "", list[str]()
     for check in checks:
         if check.stage != stage:
             if problems:

@@ -107,7 +107,8 @@ def without_json(text: str) -> str:
     """`text` with each JSON object in it (or list holding one) replaced by what it states
     (`_said_of`)."""
     decoder = json.JSONDecoder()
-    out, i = [], 0
+    out: list[str] = []
+    i = 0
     while True:
         start = min((p for p in (text.find("{", i), text.find("[", i)) if p >= 0), default=-1)
         if start < 0:
