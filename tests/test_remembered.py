@@ -19,9 +19,11 @@ from toolscale.economics.preferences import DEFAULT_SPREAD
 from toolscale.economics.prices import Economics
 from toolscale.judge.attributed import fields
 from toolscale.judge.figures import Readings, reading, shown, unbacked_figures
+from toolscale.judge.format import format_problems
 from toolscale.judge.rewards import RewardConfig
 from toolscale.judge.rubric import Rubric
-from toolscale.judge.verify import Validators, format_problems
+from toolscale.judge.seen import Seen
+from toolscale.judge.validators import Validators
 from toolscale.oracle.played import GOLD_OWN, PlayedRoute, _as_gold, _Rounds, play
 from toolscale.sample.in_worker import build_named, sample_in
 from toolscale.sample.tasks import SampledTask, build_task, prepare
@@ -178,13 +180,13 @@ def test_kept_validators_find_the_format_problems_found_afresh() -> None:
     for _ in range(2):
         for task in tasks:
             for attempt in attempts:
-                fresh = format_problems(task, attempt)
-                assert format_problems(task, attempt, validators) == fresh
+                fresh = format_problems(Seen(task, attempt, kit))
+                assert format_problems(Seen(task, attempt, kit, validators=validators)) == fresh
     assert validators.of(tasks[1]) is validators.of(tasks[1])
     assert validators.of(tasks[0]) is validators.of(tasks[2])
     assert list(validators.of(tasks[3])) == [tasks[0].tools[0]["function"]["name"]]
     # the hand-checked problems of the calls above, beside the empty conversation's
-    found = [format_problems(tasks[0], a, validators)[0] for a in attempts]
+    found = [format_problems(Seen(tasks[0], a, kit, validators=validators))[0] for a in attempts]
     assert found[0] == "the conversation's tool calls differ from the recorded calls"
     assert found[1] == "c1: 4 is not of type 'string'"
     assert found[2] == "c1: 'expression' is a required property"

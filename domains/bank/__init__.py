@@ -30,10 +30,11 @@ class BankDomain(StatefulDomain):
     """A retail bank's customer service: one bank of about 1,700 records per run seed."""
 
     name = "bank"
-    version = "4.5"
+    version = "4.6"
     invariants = INVARIANTS
     toolkit = BankTools
     rules = rules
+    formulas = rules.FORMULAS
     entities = ENTITIES
     goals = GOALS
     handmade: ClassVar[dict[str, tuple[Template, int]]] = {

@@ -13,6 +13,7 @@ from typing import Any
 
 from toolscale.core.contract import ToolError
 from toolscale.kit import PolicyError, lookup
+from toolscale.kit.formulas import Rate
 from toolscale.tools.bounds import number, quoted
 
 TODAY = date(2025, 6, 16)
@@ -29,9 +30,7 @@ Record = dict[str, Any]
 class Tier:
     """What one customer tier pays and may do. Money in cents, card limits in whole dollars."""
 
-    external_flat: int
-    external_basis_points: int
-    external_cap: int
+    external: Rate  # the fee on an external transfer (a declared formula)
     external_daily_limit: int
     replacement_fee: int
     expedited_surcharge: int
@@ -40,10 +39,13 @@ class Tier:
 
 
 TIERS: dict[str, Tier] = {
-    "standard": Tier(250, 100, 2500, 250_000, 1000, 1500, 1500, False),
-    "gold": Tier(100, 50, 1000, 750_000, 500, 1500, 3000, True),
-    "platinum": Tier(0, 0, 0, 1_500_000, 0, 0, 5000, True),
+    "standard": Tier(
+        Rate("standard external transfer fee", 100, 250, 2500), 250_000, 1000, 1500, 1500, False
+    ),
+    "gold": Tier(Rate("gold external transfer fee", 50, 100, 1000), 750_000, 500, 1500, 3000, True),
+    "platinum": Tier(Rate("platinum external transfer fee", 0, 0, 0), 1_500_000, 0, 0, 5000, True),
 }
+FORMULAS = tuple(tier.external for tier in TIERS.values())  # the domain's declared formulas
 
 
 def money(cents: int) -> str:
@@ -54,14 +56,8 @@ def money(cents: int) -> str:
 
 
 def _tier_table() -> str:
-    def fee(t: Tier) -> str:
-        if not (t.external_flat or t.external_basis_points):
-            return "free"
-        share = f"{t.external_basis_points / 100:g}%"
-        return f"{money(t.external_flat)} + {share} of the amount, at most {money(t.external_cap)}"
-
     rows = {
-        "External transfer fee": fee,
+        "External transfer fee": lambda t: t.external.text(),
         "External transfers per account per day": lambda t: money(t.external_daily_limit),
         "Replacement card": lambda t: money(t.replacement_fee) if t.replacement_fee else "free",
         "Expedited delivery of a replacement card": lambda t: (
@@ -111,9 +107,7 @@ class TooOld(PolicyError):
 def external_fee(tier: str, amount: int) -> int:
     """The fee in cents for sending `amount` cents to an external payee: flat part plus a
     percentage rounded half up to the cent, capped."""
-    rule = TIERS[tier]
-    fee = rule.external_flat + (amount * rule.external_basis_points + 5000) // 10000
-    return min(fee, rule.external_cap)
+    return TIERS[tier].external.of(amount)
 
 
 def replacement_fee(tier: str, expedited: bool) -> int:

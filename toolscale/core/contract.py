@@ -14,7 +14,8 @@ group:
 
 State is plain JSON (dicts, lists, strings, numbers), so a fresh copy is one `json.loads` and its
 hash is the hash of its canonical JSON. Tools mutate `self.state`; READ tools must not.
-This module does not execute anything: the sandbox runs toolkits, the verifier judges traces.
+This module does not execute anything: the sandbox runs toolkits, the verifier judges traces;
+what a domain tells the verifier (its judging hooks and formulas) is `toolscale.core.judging`.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ import inspect
 import json
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cache
@@ -38,6 +39,8 @@ from toolscale.core.ids import content_id as content_id
 from toolscale.core.ids import item_rng as item_rng
 from toolscale.core.ids import state_hash as state_hash
 from toolscale.core.ids import template_rng as template_rng
+from toolscale.core.judging import Formula as Formula
+from toolscale.core.judging import JudgingHooks
 from toolscale.core.scenario import BEHAVIOURS as BEHAVIOURS
 from toolscale.core.scenario import Behaviour as Behaviour
 from toolscale.core.scenario import UserScenario as UserScenario
@@ -319,8 +322,10 @@ class TaskSpec:
     refused: Action | None = None
 
 
-class Domain(ABC):
-    """One domain plugin. Subclasses set the class attributes and implement `sample`.
+class Domain(JudgingHooks, ABC):
+    """One domain plugin. Subclasses set the class attributes and implement `sample`; the judge's
+    hooks (`JudgingHooks`: required facts, evidence, consent, refusal reasons, figures and
+    formulas) have defaults a domain overrides where it judges its own way.
 
     `synthetic` says whether the domain's data (people, entities, documents) is generated rather
     than real (the data card says so). A domain whose tasks share one database per run seed
@@ -339,10 +344,6 @@ class Domain(ABC):
     # Whether a gold call may be answered with a tool error: tau2's gold routes hold such calls,
     # which its evaluator runs and ignores; the expected state is what the others leave.
     gold_errors_allowed: ClassVar[bool] = False
-    # Whether the verifier rejects an amount, count or date the agent tells the caller that
-    # nothing it was shown backs (`toolscale.judge.figures`): the kit's domains do; tau2's
-    # adapter does not, so that its verdicts stay tau2's evaluator's.
-    checks_figures: ClassVar[bool] = False
 
     def world(self, seed: int) -> dict[str, Any] | None:
         """The run's shared database for run seed `seed` (derived from `seed` alone), or None
@@ -360,41 +361,3 @@ class Domain(ABC):
         choice drawn from `rng` (`template_rng`): check-domain checks each template of a domain
         that has it (a domain on the kit does). Without it the domain is sampled by weight only."""
         raise NotImplementedError(f"domain {self.name} samples no template by name")
-
-    def check_answer(self, expected: str, final_message: str) -> bool:
-        """Whether `final_message` states the expected answer (orchestration domains)."""
-        return answer_matches(expected, final_message)
-
-    def missing_facts(self, facts: list[str], final_answer: str, said: list[str]) -> list[str]:
-        """The required facts the attempt did not state: by default those missing from its final
-        answer (`fact_stated`); `said` holds every assistant message, for domains that judge the
-        whole conversation (tau2's communicate check does)."""
-        return [fact for fact in facts if not fact_stated(fact, final_answer)]
-
-    def evidence_problems(
-        self,
-        facts: list[str],
-        scenario: UserScenario | None,
-        looked: list[tuple[str, Any, str]],
-        gold: list[dict[str, Any]],
-    ) -> list[str]:
-        """Why an attempt's required facts are not backed by its look-ups (`looked`: its
-        successful calls as (tool, parsed arguments, result); `gold`: the task's gold actions);
-        nothing by default. A domain on the kit requires a fact the caller did not give to come
-        from a look-up (`toolscale.kit.evidence`)."""
-        return []
-
-    def refusal_problems(self, template: str, final_answer: str, records: list[str]) -> list[str]:
-        """Why the reason an attempt's final answer gives for a refusal is not the task's
-        (`template`: the task's template; `records`: its tool results); nothing by default. A
-        domain on the kit rejects one that cites another of its policy rules
-        (`toolscale.kit.cited`)."""
-        return []
-
-    def consent_problems(
-        self, scenario: UserScenario | None, turns: Sequence[tuple[str, str, Sequence[str]]]
-    ) -> list[str]:
-        """Why an attempt's changes were not agreed to (`turns`: each message as (role, text,
-        names of the tools it calls)); nothing by default. A domain on the kit requires the
-        caller's yes before every write of a conversation (`toolscale.kit.consent`)."""
-        return []

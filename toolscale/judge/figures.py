@@ -4,16 +4,18 @@ A careful grader checks each figure an agent states against what it was shown: a
 $52.99 when the record says $45.99, or a delivery "on 16 September" when the order says the
 13th, is a wrong answer however right the rest is. Here a figure is a number (an amount, a
 count, a percentage) or a date in an agent's message, read as people write them
-(`toolscale.core.written`: "$1,708.50", "1708.5", "13 September", "Sep 13, 2025"); the ids, times
-and list numbering in a text are not figures, nor is a number that begins a name ("89 Tracy
-Fort"), and a JSON answer is read for its "answer" field (a stated confidence is no figure).
+(`toolscale.judge.stated`: "$1,708.50", "1708.5", "13 September", "Sep 13, 2025"); the ids,
+times and list numbering in a text are not figures, nor is a number that begins a name ("89
+Tracy Fort"), nor a JSON block's field other than money (a stated confidence is no figure).
 
 A number is *backed* when it is shown (in a tool result, the caller's words, the policy; a
 count in words, "two tickets", is a number), counted (the records a result lists, the days
 between two shown dates), or, for an amount (written with "$", cents or "dollars"), made the
 obvious way: the sum or difference of two of the records' amounts (paid 45.00, fee 5.00,
-refund 40.00), or a shown amount times a count of at most MAX_COUNT (3 tickets at 45.00 are
-135.00). An amount is backed by amounts: a record's decimal ("95.7"), a whole number of at least
+refund 40.00), a shown amount times a count of at most MAX_COUNT (3 tickets at 45.00 are
+135.00), or what one of the domain's declared formulas makes of a record's amount (a 2.50 + 1%
+fee on 251.00: 2.51, 5.01), alone or with that amount added or taken off (256.01, 245.99).
+An amount is backed by amounts: a record's decimal ("95.7"), a whole number of at least
 MONEY_INT, a calculator's result; "7.00" is not backed by "year 7".
 
 A date is backed when shown (on its day and month, its year and weekday when it names them),
@@ -31,13 +33,14 @@ import json
 import re
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import combinations
 from typing import Any
 
-from toolscale.core.written import MONTHS, WEEKDAYS, Written, dates, plain
-from toolscale.economics.preferences import answer_text
+from toolscale.core.judging import Formula
+from toolscale.core.written import Written, dates, plain
 from toolscale.judge.attributed import RecordFacts, dicts, fields, misdated, record_facts
+from toolscale.judge.stated import MONEY_KEY, Figure, figures_in, stated
 
 MAX_COUNT = 20  # the largest count a shown amount is multiplied by ("3 tickets at $45.00")
 MONEY_INT = 100  # a whole number this large in a record may be an amount ("daily_limit": 750)
@@ -48,52 +51,10 @@ _UNITS = (
     "nineteen", "twenty",
 )  # fmt: skip
 COUNT_WORDS = {w: i for i, w in enumerate(_UNITS)} | {"once": 1, "twice": 2, "both": 2, "pair": 2}
-# A number, with what marks it as money: a "$" before it, cents, or a currency word after it.
-# Not a number: one inside a word, an id, a code or a date ("TK22071", "2025-06-30").
-_NUMBER = re.compile(
-    r"(?<![\w.:/#-])(?P<dollar>\$\s?)?(?P<value>-?\d+(?:\.(?P<cents>\d+))?)(?![\w.:/-]*\d)"
-    r"(?P<unit>\s*(?:usd|dollars?)\b)?"
-)
-# What is no figure: times of day ("7:30 pm", "19:30", "7pm") and list numbering ("1. ").
-_TIME = re.compile(
-    r"(?<![\d:.])\d{1,2}(?:[:.]\d{2})?\s*[ap]\.?\s?m\b\.?|(?<![\d:.])\d{1,2}:\d{2}(?::\d{2})?"
-)
-_LIST_MARK = re.compile(r"(?m)^\s*\(?\d{1,2}[.)]\s")
 # A period an input states: "30 days", "a year", "two weeks", "12 months".
 _PERIOD = re.compile(r"\b(\d+|an?|one|two|three|four|six|twelve)[ -](day|week|month|year)s?\b")
 _PERIOD_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "six": 6}
 _DAYS = {"day": 1, "week": 7}
-# A number that begins a name: "89 Tracy Fort", "22 David Rapid" (not "3 May Road"'s date).
-_NAMED = re.compile(r"(?<![\w.,$])\d+(?= [A-Z][a-z]+ [A-Z])")
-_WORD = re.compile(r" ([A-Za-z]+)")
-
-
-@dataclass(frozen=True)
-class Figure:
-    """A number as written: its value, its wording, and whether it is written as money."""
-
-    value: float
-    text: str
-    money: bool
-    start: int = -1  # where it begins in the text read
-
-    @property
-    def cents(self) -> int:
-        return round(self.value * 100)
-
-
-def _figures(text: str, places: int) -> list[Figure]:
-    """The numbers of `text`; money is one marked as such or written with `places` decimals
-    (any for a record's "95.7", two for an agent's "95.70")."""
-    return [
-        Figure(
-            float(m["value"]),
-            m[0].strip(),
-            bool(m["dollar"] or m["unit"] or (m["cents"] and len(m["cents"]) >= places)),
-            m.start(),
-        )
-        for m in _NUMBER.finditer(text)
-    ]
 
 
 @dataclass(frozen=True)
@@ -106,6 +67,7 @@ class Shown:
     dates: tuple[dt.date, ...]
     partial: tuple[Written, ...]  # dates written without a year ("13 September")
     periods: frozenset[tuple[int, str]]  # (how many, "day" / "week" / "month" / "year")
+    made: frozenset[int] = frozenset()  # cents the domain's formulas make of the records' amounts
 
     def backs(self, said: Figure) -> bool:
         """Whether the stated number `said` is shown, counted or made from shown amounts: money
@@ -115,7 +77,7 @@ class Shown:
                 return True
             return said.value.is_integer() and any(said.value == d.year for d in self.dates)
         amounts = {n.cents for n in self.numbers if n.money or n.value >= MONEY_INT}
-        if said.cents in amounts:
+        if said.cents in amounts or said.cents in self.made:
             return True
         records = sorted({n.cents for n in self.records if n.money or n.value >= MONEY_INT})
         records = [a for a in records if a > 0]
@@ -199,7 +161,7 @@ class Reading:
 
 def reading(text: str) -> Reading:
     """What `text` shows (`shown` adds the readings of an attempt's inputs up)."""
-    figures = _figures(plain(text), 1)
+    figures = figures_in(plain(text), 1)
     if len(figures) == 1 and figures[0].text == text.strip():  # a calculator's "71"
         figures = [Figure(figures[0].value, figures[0].text, True)]
     mentions = dates(text)
@@ -267,12 +229,6 @@ def shown(
     )
 
 
-# A record's field that holds money whatever its number looks like ("balance": 63).
-_MONEY_KEY = re.compile(
-    r"balance|amount|price|fee|cost|total|credit|due|refund|paid|charge|fare|limit|deposit"
-)
-
-
 def _money_fields(text: str) -> list[Figure]:
     """The numbers of a JSON record's money fields, as money: "balance": 63 backs "$63", where
     a bare 63 in text is no amount (a "year 7" backs no "7.00")."""
@@ -287,31 +243,19 @@ def _money_fields(text: str) -> list[Figure]:
         for record in dicts(value)
         for key, item in record.items()
         if isinstance(item, int | float) and not isinstance(item, bool)
-        and _MONEY_KEY.search(key.casefold())
+        and MONEY_KEY.search(key.casefold())
     ]  # fmt: skip
 
 
-def _dated(text: str, end: int) -> bool:
-    """Whether the word after a number is a month or a weekday ("3 May", not "137 Martinez")."""
-    word = _WORD.match(text, end)
-    return word is not None and word[1].casefold() in {*MONTHS, *WEEKDAYS}
-
-
-def stated(text: str) -> tuple[list[tuple[Written, str]], list[Figure], str]:
-    """The dates (each with its wording) and the numbers an agent's message states: a JSON
-    answer's "answer" field; not a time, a list number, or a number that begins a name. Last,
-    the text read (casefolded), where the spans and starts of both lie."""
-    text = answer_text(text)
-    text = _NAMED.sub(lambda m: m[0] if _dated(text, m.end()) else "#", text)
-    low = plain(text)
-    mentions = dates(text)  # spans in `plain(text)`
-    for start, end in {m.span for m in mentions}:  # a date's day and year are no numbers
-        low = low[:start] + " " * (end - start) + low[end:]
-    low = _TIME.sub(lambda m: " " * len(m[0]), low)
-    low = _LIST_MARK.sub(lambda m: " " * len(m[0]), low)
-    said = plain(text)
-    mentioned = [(m, said[m.span[0] : m.span[1]].rstrip(".")) for m in mentions]
-    return mentioned, _figures(low, 2), said
+def made(records: Iterable[Figure], formulas: Sequence[Formula]) -> frozenset[int]:
+    """The cents `formulas` make of the amounts of `records`, each alone and with its amount
+    added or taken off: a fee, the amount with its fee, the refund of the amount less it."""
+    found: set[int] = set()
+    for a in {n.cents for n in records if (n.money or n.value >= MONEY_INT) and n.value > 0}:
+        for formula in formulas:
+            for m in formula.amounts(a):
+                found.update((m, a + m, a - m))
+    return frozenset(found)
 
 
 def unbacked_figures(
@@ -319,14 +263,17 @@ def unbacked_figures(
     records: Iterable[str],
     instructions: Iterable[str] = (),
     readings: Readings | None = None,
+    formulas: Sequence[Formula] = (),
 ) -> list[str]:
     """One reason per figure of the agent's messages `said` that what it was shown (`records`:
     tool results and the caller's messages; `instructions`: the policy) does not back:
     "stated amount not backed by any record: '$52.99'". A backed figure said of a field or a
     record must be that one's (`toolscale.judge.attributed`). `readings` keeps each input's
-    reading for the next call (`Readings`)."""
+    reading for the next call (`Readings`); `formulas` are the domain's (`made`)."""
     records = list(records)
     seen = shown(records, instructions, readings)
+    if formulas:
+        seen = replace(seen, made=made(seen.records, formulas))
     known = fields(records, record_facts if readings is None else readings.facts)
     problems: list[str] = []
     for text in said:

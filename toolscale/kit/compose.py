@@ -12,7 +12,8 @@ For every `Goal` (toolscale.kit.declare) it makes, by name:
   policy check refuses; the agent looks them up, makes no write and explains (or transfers the
   caller to a human agent), stating the values that prove the rule applies;
 - `multi`: two goals of one caller (sharing the owner at the top of their records) in one call,
-  the second on another record than the one the first acts on (the last of its `needs`).
+  the second on another record than the one the first acts on (the last of its `needs`); it
+  requires the first goal's facts only where the second left them true (`toolscale.kit.stale`).
 
 Every draft states its reason for the call and its task instructions from its own records and
 wording; a draw that does not fit (no such record, a gold path over `MAX_ACTIONS`, no fact only a
@@ -23,6 +24,7 @@ are drawn `REFUSAL_DRAWS` times a try, since it must break its rule and no other
 
 from __future__ import annotations
 
+import json
 import math
 import random
 from collections.abc import Callable
@@ -50,6 +52,7 @@ from toolscale.kit.shots import (
     wordings,
     you,
 )
+from toolscale.kit.stale import fresh_facts
 from toolscale.kit.words import as_written
 
 TRIES = 60
@@ -308,15 +311,18 @@ class Composer:
         for goal, (draw, _) in ((first, one), (second, two)):
             if not self._identify(plan, goal, draw):
                 return None
+        states = []
         for goal, (draw, _) in ((first, one), (second, two)):
             shot = self._acted(plan, goal, draw)
             if shot is None:
                 return None
             shots.append(shot)
+            states.append(json.loads(json.dumps(plan.run.state)))  # as this goal left it
         a, b = shots
         pairs = zip(a.words, b.words[1:] + b.words[:1], strict=False)
         words = tuple(f"{x} and {y}" for x, y in pairs)
-        shot = Shot(words, f"{a.final} {b.final}", a.facts + b.facts, [])
+        facts = fresh_facts(a.facts, *states) + b.facts  # none the second goal made stale
+        shot = Shot(words, f"{a.final} {b.final}", facts, [])
         motives = fitting(first, one[0]) + fitting(second, two[0])
         goal = replace(first, motives=motives, motives_for=None)
         return self._draft(goal, plan, one[0], shot)

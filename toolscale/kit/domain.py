@@ -8,10 +8,11 @@ from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from toolscale.core.contract import Domain, TaskSpec, ToolKind, UserScenario
+from toolscale.core.judging import Looked
 from toolscale.kit import sampling
 from toolscale.kit.cited import cited_rules, rule_of
 from toolscale.kit.consent import consent_problems
-from toolscale.kit.evidence import missing_evidence
+from toolscale.kit.evidence import established, missing_evidence
 from toolscale.kit.sampling import KitError, Template
 
 NAMED_DRAWS = 20  # draws of one template that found nothing before sample_named gives up
@@ -57,13 +58,10 @@ class KitDomain(Domain):
                 return spec
         raise KitError(f"template {name} found nothing to work on in {NAMED_DRAWS} draws")
 
-    def evidence_problems(
-        self,
-        facts: list[str],
-        scenario: UserScenario | None,
-        looked: list[tuple[str, Any, str]],
-        gold: list[dict[str, Any]],
-    ) -> list[str]:
+    def _own(
+        self, looked: list[Looked], gold: list[dict[str, Any]]
+    ) -> tuple[list[Looked], list[tuple[str, Any]]]:
+        """The calls of `looked` that may give evidence, and the gold route's READ calls."""
         specs = self.toolkit.specs()
         reads = [
             (a["name"], a["arguments"])
@@ -74,8 +72,25 @@ class KitDomain(Domain):
         # shows a sum of the numbers it was given, which an agent that never looked them up
         # could only have made up.
         own = (ToolKind.READ, ToolKind.WRITE)
-        looked = [c for c in looked if c[0] in specs and specs[c[0]].kind in own]
-        return missing_evidence(facts, scenario, looked, reads)
+        return [c for c in looked if c[0] in specs and specs[c[0]].kind in own], reads
+
+    def evidence_problems(
+        self,
+        facts: list[str],
+        scenario: UserScenario | None,
+        looked: list[Looked],
+        gold: list[dict[str, Any]],
+    ) -> list[str]:
+        return missing_evidence(facts, scenario, *self._own(looked, gold))
+
+    def established(
+        self,
+        fact: str,
+        scenario: UserScenario | None,
+        looked: list[Looked],
+        gold: list[dict[str, Any]],
+    ) -> bool:
+        return established(fact, scenario, *self._own(looked, gold))
 
     def consent_problems(
         self, scenario: UserScenario | None, turns: Sequence[tuple[str, str, Sequence[str]]]

@@ -23,6 +23,12 @@ Here an *evidence fact* is a required fact that appears in nothing the caller sa
   look-up that justifies it, even when it says the right words and its reason is a word any
   agent could guess, and a list of guesses never passes a numeric fact.
 
+The same look-ups say when a fact is *established* (`established`, a `KitDomain`'s hook of the
+required-facts check): an agent message that states a fact counts from the point the calls made
+so far show it (or, for a fact no result shows as it is, such as a sum, once every READ call of
+the gold route was made); a fact the caller gave is established from the start, except on a
+task that changes nothing, which is answered only after a look-up.
+
 `parrot` is the no-look-up attempt both rules defeat (check-domain and the gaming suite play it).
 """
 
@@ -107,6 +113,24 @@ def missing_evidence(
         f"no look-up backs {evidence}: a fact the caller did not give must come from a tool "
         "result or from the look-up that establishes it"
     ]
+
+
+def established(
+    fact: str,
+    scenario: UserScenario | None,
+    looked: list[tuple[str, Any, str]],
+    gold_reads: list[tuple[str, Any]],
+) -> bool:
+    """Whether the successful calls so far (`looked`, as in `missing_evidence`) establish
+    `fact` (module docstring)."""
+    evidence = bool(evidence_facts([fact], scenario))
+    read_only = scenario is not None and not scenario.accepts_changes and bool(gold_reads)
+    if not evidence and not read_only:
+        return True
+    if any(fact_stated(fact, out) for _, _, out in looked):
+        return True
+    made = [(name, arguments) for name, arguments, _ in looked]
+    return bool(gold_reads) and all(read in made for read in gold_reads)
 
 
 def check_evidence(
