@@ -162,3 +162,16 @@ def test_values_are_read_from_their_written_forms() -> None:
     assert {(d.month, d.day) for d in dates("05/09/2025")} == {(9, 5), (5, 9)}  # both readings
     assert [(d.year, d.month, d.day) for d in dates("in December 2025, 12 may")] == [(None, 5, 12)]
     assert times("at noon, 7pm or 7.30 a.m.; 7.30 is a decimal") == [(12, 0), (19, 0), (7, 30)]
+
+
+def test_a_count_said_in_words_or_as_nothing_left_is_stated() -> None:
+    # A capable agent said "Cedar Hearth has no table left at the 21:00 seating" of a required
+    # tables_left of 0 (seed 427995) and was rejected; a careful grader passes it.
+    assert fact_stated("0", "Cedar Hearth has no table left at the 21:00 seating.")
+    assert fact_stated("0", "I'm sorry, that showing is sold out.")
+    assert fact_stated("0", "The restaurant is fully booked that evening.")
+    assert fact_stated("3", "I've changed it to three guests.")
+    assert fact_stated("12", "Twelve seats are left.")
+    assert not fact_stated("0", "No problem at all, happy to help.")
+    assert not fact_stated("1", "The one at the hilltop site, please.")  # "one" says too much else
+    assert not fact_stated("3", "I've changed it to thirty guests.")

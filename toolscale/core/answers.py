@@ -79,6 +79,30 @@ def _bare(text: str) -> str:
     return _ARTICLE.sub("", normalize_text(text).strip(" .!\"'"))
 
 
+_NUMBER_WORDS = (
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+    "fifteen sixteen seventeen eighteen nineteen twenty"
+).split()
+# A count of nothing said as people say it: "no table left", "none remaining", "sold out".
+_NONE_LEFT = re.compile(
+    r"\b(?:no(?:\s+\w+){0,3}\s+(?:left|remaining|available|free)|none\s+(?:left|remaining|"
+    r"available)|nothing\s+left|sold\s+out|fully\s+booked)\b",
+    re.IGNORECASE,
+)
+
+
+def _count_in_words(value: float, message: str) -> bool:
+    """Whether a small whole count is said in words ("three guests"), or a count of nothing as
+    "no table left", "none remaining", "sold out" or "fully booked". One is left out: "one" and
+    "a" say too much else ("the one at the hilltop") to state a count."""
+    if not value.is_integer() or not 0 <= value < len(_NUMBER_WORDS) or value == 1:
+        return False
+    if value == 0 and _NONE_LEFT.search(message):
+        return True
+    word = _NUMBER_WORDS[int(value)]
+    return re.search(rf"\b{word}\b", message, re.IGNORECASE) is not None
+
+
 def _close(a: float, b: float) -> bool:
     return abs(a - b) <= 1e-9 * max(1.0, abs(b))
 
@@ -135,7 +159,8 @@ def fact_stated(fact: str, final_message: str) -> bool:
     """Whether a required fact appears in the message, in any ordinary form:
 
     - a number ("1708.5") equals one of the numbers stated ("$1,708.50", "1708.50"; not
-      "145.0" for "45.0");
+      "145.0" for "45.0"); a whole count up to twenty may be said in words ("three guests"; not
+      one), and a count of nothing as "no table left", "none remaining", "sold out", "fully booked";
     - an ISO date ("2025-09-13") is named ("13 September", "Sep 13, 2025", "13/09/2025",
       "Saturday 13 September"; a year or weekday, when given, must be the date's);
     - a time ("19:30") is stated ("7:30 pm", "19:30"), and a date and time ("2025-07-31
@@ -150,7 +175,9 @@ def fact_stated(fact: str, final_message: str) -> bool:
     except ValueError:
         pass
     else:
-        return any(_close(n, value) for n in numbers(final_message))
+        return any(_close(n, value) for n in numbers(final_message)) or _count_in_words(
+            value, final_message
+        )
     parts = fact.split()
     if len(parts) == 2 and iso_date(parts[0]) and clock(parts[1]):
         return all(fact_stated(part, final_message) for part in parts)
