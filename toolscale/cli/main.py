@@ -13,6 +13,7 @@ from rich.table import Table
 from toolscale.check.check_domain import CheckDomainConfig
 from toolscale.cli.options import GENERATE_EXTRA, argument, flag, flags_of
 from toolscale.cli.progress import StageProgress, console, fail, show_errors
+from toolscale.cli.publishing import card_command, export_command, push_command
 from toolscale.cli.synthesize_domain import synthesize_domain_command
 from toolscale.config.files import with_run_config
 from toolscale.config.generate import GenerateConfig
@@ -268,20 +269,7 @@ def new_domain_command(
     )
 
 
-@app.command("card")
-def card_command(
-    out: Annotated[Path, typer.Argument(help="A toolscale output folder.")],
-    repo_id: Annotated[str | None, typer.Option(help="Hub id for the loading example.")] = None,
-    license: Annotated[str, typer.Option(help="Licence the card declares.")] = "apache-2.0",
-) -> None:
-    """(Re)write OUT/README.md, the dataset card, from run.json and the data."""
-    from toolscale.publish.card import card
-
-    try:
-        path = card(out, repo_id=repo_id, license_id=license)
-    except ConfigError as exc:
-        fail(str(exc))
-    console.print(f"wrote {path}", highlight=False)
+app.command("card")(card_command)
 
 
 @app.command("check-rewards")
@@ -321,46 +309,8 @@ def check_rewards_command(
     console.print(f"wrote {out / 'reward_check.json'}: no gaming policy wins", highlight=False)
 
 
-@app.command("push")
-def push_command(
-    out: Annotated[Path, typer.Argument(help="A complete toolscale output folder.")],
-    repo_id: Annotated[str, typer.Option(help="Dataset repository ORG/NAME.")],
-    private: Annotated[bool, typer.Option(help="Create the repository private.")] = False,
-    revision: Annotated[str | None, typer.Option(help="Branch to commit to.")] = None,
-    dry_run: Annotated[bool, typer.Option(help="Check and list files; upload nothing.")] = False,
-    license: Annotated[str, typer.Option(help="Licence the card declares.")] = "apache-2.0",
-) -> None:
-    """Check that every config loads, re-render the card, upload to the Hugging Face Hub."""
-    from toolscale.publish.push import PushError, push
-
-    try:
-        result = push(
-            out, repo_id, private=private, revision=revision, dry_run=dry_run, license_id=license
-        )
-    except ConfigError as exc:
-        fail(str(exc))
-    except PushError as exc:
-        fail(str(exc), code=1)
-    for name, size in result.files:
-        console.print(f"{size:>12}  {name}", highlight=False)
-    verb = "uploaded" if result.uploaded else "would upload (dry run)"
-    console.print(f"{verb} {len(result.files)} files to {repo_id}", highlight=False)
-
-
-@app.command("export")
-def export_command(
-    out: Annotated[Path, typer.Argument(help="A toolscale output folder.")],
-    dest: Annotated[Path, typer.Argument(help="Folder to write into.")],
-    format: Annotated[str, typer.Option(help="tau2 (task files) or sft (chat JSONL).")] = "tau2",
-) -> None:
-    """Write the dataset as tau2-bench task files or as chat-format JSONL for SFT."""
-    from toolscale.publish.export import export
-
-    try:
-        written = export(out, dest, format)
-    except ConfigError as exc:
-        fail(str(exc))
-    console.print(f"wrote {len(written)} files under {dest}", highlight=False)
+app.command("push")(push_command)
+app.command("export")(export_command)
 
 
 @app.command("view")
