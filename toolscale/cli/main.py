@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.table import Table
 
 from toolscale.check.check_domain import CheckDomainConfig
+from toolscale.cli.new_domain import new_domain_command
 from toolscale.cli.options import GENERATE_EXTRA, argument, flag, flags_of
 from toolscale.cli.progress import StageProgress, console, fail, show_errors
 from toolscale.cli.publishing import card_command, export_command, push_command
@@ -248,25 +249,7 @@ def check_domain_command(ctx: typer.Context, name: str, **flags: Any) -> None:
     console.print(f"domain {name!r}: {report.checked()} checked, no problem{warned}")
 
 
-@app.command("new-domain")
-def new_domain_command(
-    name: Annotated[str, typer.Argument(help="The new domain's name, e.g. library.")],
-    into: Annotated[Path, typer.Option(help="The package folder to write it in.")] = Path(
-        "domains"
-    ),
-) -> None:
-    """Write a small declared stateful domain (kit v2) that passes check-domain (docs/kit.md)."""
-    from toolscale.kit.scaffold import class_name, new_domain
-
-    try:
-        written = new_domain(name, into)
-    except ConfigError as exc:
-        fail(str(exc))
-    module = f"{into.resolve().name}.{name}:{class_name(name)}"
-    console.print(f"wrote {', '.join(map(str, written))}", highlight=False, soft_wrap=True)
-    console.print(
-        f'next: TOOLSCALE_DOMAINS="{name}={module}" toolscale check-domain {name} --strict'
-    )
+app.command("new-domain")(new_domain_command)
 
 
 app.command("card")(card_command)
