@@ -1,14 +1,17 @@
 """`toolscale-train grpo|sft|evaluate [--config FILE] [--key value ...]`: a thin shell over the
-trainer (`trainer.grpo.grpo`, `trainer.sft.sft`, `trainer.evaluate.evaluate`)."""
+trainer (`trainer.grpo.grpo`, `trainer.sft.sft`, `trainer.evaluate.evaluate`). `grpo|sft --help`
+shows toolscale's options (TRL's with `--help-all`, `trainer.cli_options`)."""
 
 from __future__ import annotations
 
 import sys
+import warnings
 
 from toolscale.core.errors import ConfigError
 
 USAGE = (
-    "usage: toolscale-train {grpo,sft} --config trainer/configs/<name>.yaml [--key value ...]\n"
+    "usage: toolscale-train {grpo,sft} [--config trainer/configs/<name>.yaml] --dataset OUT "
+    "[--key value ...]   (--help: the options)\n"
     "       toolscale-train evaluate --dataset OUT [--model FOLDER | --base_url URL --model NAME] "
     "[--key value ...]"
 )
@@ -16,9 +19,17 @@ USAGE = (
 
 def main(argv: list[str] | None = None) -> None:
     argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] in ("-h", "--help"):
+        print(USAGE)
+        sys.exit(0)
     if not argv or argv[0] not in ("grpo", "sft", "evaluate"):
         print(USAGE, file=sys.stderr)
         sys.exit(2)
+    if argv[0] in ("grpo", "sft"):
+        argv = _prepared(argv)
+    # TRL's configs set the flag transformers 5 renamed; the warning would be every run's first
+    # line, about nothing the user wrote (trainer.args maps the flag itself).
+    warnings.filterwarnings("ignore", message="`gradient_checkpointing` is deprecated")
     try:
         if argv[0] == "evaluate":
             from trainer.evaluate import evaluate
@@ -40,6 +51,19 @@ def main(argv: list[str] | None = None) -> None:
         sys.stderr.write(f"error: {exc}\n")
         sys.exit(2)
     print(done, file=sys.stderr)
+
+
+def _prepared(argv: list[str]) -> list[str]:
+    """grpo / sft arguments: a short --help (exits), --help-all as TRL's --help."""
+    from trainer.cli_options import short_help
+
+    command, rest = argv[0], argv[1:]
+    if "-h" in rest or "--help" in rest:
+        print(short_help(command))
+        sys.exit(0)
+    if "--help-all" in rest:
+        return [command, "--help"]
+    return argv
 
 
 if __name__ == "__main__":

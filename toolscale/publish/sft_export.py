@@ -54,8 +54,8 @@ def sft_record(tools: list[dict[str, Any]], trace: Trace) -> dict[str, Any]:
 
 
 def selected(
-    traces: list[Mapping[str, Any]], tasks: Mapping[str, Mapping[str, Any]], variants: str
-) -> list[Mapping[str, Any]]:
+    traces: list[dict[str, Any]], tasks: Mapping[str, Mapping[str, Any]], variants: str
+) -> list[dict[str, Any]]:
     """The `traces` rows `--variants` keeps; a selection that keeps nothing is a ConfigError
     naming the variants there are."""
     kept = [traces[i] for i in sft_choice.chosen(traces, tasks, variants)]
