@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -30,6 +31,32 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     help="Generate, verify and publish multi-turn tool-use datasets for orchestrator models.",
 )
+
+
+def _version(shown: bool) -> None:
+    if shown:
+        from toolscale import __version__
+
+        print(f"toolscale {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def root_options(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_version, is_eager=True, help="Print the version and exit."
+        ),
+    ] = False,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", help="Print errors only: no progress, no summaries.")
+    ] = False,
+) -> None:
+    """Generate, verify and publish multi-turn tool-use datasets for orchestrator models."""
+    console.quiet = quiet
+    if quiet or not console.is_terminal:  # datasets' bars would bury what a command prints
+        os.environ.setdefault("HF_DATASETS_DISABLE_PROGRESS_BARS", "1")
 
 
 app.command("synthesize-domain")(synthesize_domain_command)
