@@ -1,14 +1,18 @@
 """`toolscale-train grpo|sft|evaluate [--config FILE] [--key value ...]`: a thin shell over the
 trainer (`trainer.grpo.grpo`, `trainer.sft.sft`, `trainer.evaluate.evaluate`). `grpo|sft --help`
-shows toolscale's options (TRL's with `--help-all`, `trainer.cli_options`)."""
+shows toolscale's options (TRL's with `--help-all`)."""
 
 from __future__ import annotations
 
+import dataclasses
 import sys
+import textwrap
 import warnings
+from typing import Any
 
 from toolscale.core.errors import ConfigError
 
+TRL_CONFIG = {"grpo": "GRPOConfig", "sft": "SFTConfig"}
 USAGE = (
     "usage: toolscale-train {grpo,sft} [--config trainer/configs/<name>.yaml] --dataset OUT "
     "[--key value ...]   (--help: the options)\n"
@@ -53,10 +57,39 @@ def main(argv: list[str] | None = None) -> None:
     print(done, file=sys.stderr)
 
 
+def _field_help(field: dataclasses.Field[Any]) -> str:
+    default = field.default if field.default is not dataclasses.MISSING else None
+    shown = "required" if field.default is dataclasses.MISSING else f"default {default!r}"
+    text = f"{field.metadata.get('help', '')} ({shown})"
+    return textwrap.fill(text, 96, initial_indent="      ", subsequent_indent="      ")
+
+
+def short_help(command: str) -> str:
+    """`toolscale-train COMMAND --help`: usage and toolscale's own options; TRL's are behind
+    `--help-all`."""
+    from trainer.args import ToolscaleArguments
+
+    lines = [
+        f"usage: toolscale-train {command} [--config FILE.yaml] --dataset OUT --output_dir DIR "
+        "[--key value ...]",
+        "",
+        "Without a GPU, --use_cpu true --bf16 false are the defaults. Configs: trainer/configs/.",
+        "",
+        "toolscale's options:",
+    ]
+    for field in dataclasses.fields(ToolscaleArguments):
+        lines += [f"  --{field.name}", _field_help(field)]
+    lines += [
+        "",
+        f"Every option of TRL's {TRL_CONFIG[command]} (learning_rate, max_steps, output_dir, "
+        "max_length, ...) is accepted too, in the YAML file or as --key value: "
+        f"toolscale-train {command} --help-all lists them.",
+    ]
+    return "\n".join(lines)
+
+
 def _prepared(argv: list[str]) -> list[str]:
     """grpo / sft arguments: a short --help (exits), --help-all as TRL's --help."""
-    from trainer.cli_options import short_help
-
     command, rest = argv[0], argv[1:]
     if "-h" in rest or "--help" in rest:
         print(short_help(command))

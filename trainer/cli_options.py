@@ -1,5 +1,5 @@
-"""What `toolscale-train grpo|sft` does with its arguments before TRL parses them: CPU defaults
-where no GPU is present, and a short `--help` (toolscale's own options; TRL's with `--help-all`).
+"""The CPU defaults `toolscale-train grpo|sft` adds to its arguments before TRL parses them where
+no GPU is present (`trainer.args.parse` applies them).
 
 Without a GPU, TRL's config defaults (bf16, a CUDA device) fail at parse time on a CPU machine;
 `with_cpu_defaults` adds `--use_cpu true --bf16 false` unless the command line or the `--config`
@@ -8,14 +8,10 @@ file sets them, so `toolscale-train sft --dataset OUT --output_dir DIR` runs as 
 
 from __future__ import annotations
 
-import dataclasses
-import textwrap
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 CPU_DEFAULTS = {"use_cpu": "true", "bf16": "false"}
-TRL_CONFIG = {"grpo": "GRPOConfig", "sft": "SFTConfig"}
 
 
 def _given(argv: Sequence[str]) -> set[str]:
@@ -56,34 +52,3 @@ def with_cpu_defaults(argv: Sequence[str], gpu: bool | None = None) -> tuple[lis
     added = [f"{k} {v}" for k, v in CPU_DEFAULTS.items() if k not in given]
     extra = [part for pair in added for part in (f"--{pair.split()[0]}", pair.split()[1])]
     return [*argv, *extra], added
-
-
-def _field_help(field: dataclasses.Field[Any]) -> str:
-    default = field.default if field.default is not dataclasses.MISSING else None
-    shown = "required" if field.default is dataclasses.MISSING else f"default {default!r}"
-    text = f"{field.metadata.get('help', '')} ({shown})"
-    return textwrap.fill(text, 96, initial_indent="      ", subsequent_indent="      ")
-
-
-def short_help(command: str) -> str:
-    """`toolscale-train COMMAND --help`: usage and toolscale's own options; TRL's are behind
-    `--help-all`."""
-    from trainer.args import ToolscaleArguments
-
-    lines = [
-        f"usage: toolscale-train {command} [--config FILE.yaml] --dataset OUT --output_dir DIR "
-        "[--key value ...]",
-        "",
-        "Without a GPU, --use_cpu true --bf16 false are the defaults. Configs: trainer/configs/.",
-        "",
-        "toolscale's options:",
-    ]
-    for field in dataclasses.fields(ToolscaleArguments):
-        lines += [f"  --{field.name}", _field_help(field)]
-    lines += [
-        "",
-        f"Every option of TRL's {TRL_CONFIG[command]} (learning_rate, max_steps, output_dir, "
-        "max_length, ...) is accepted too, in the YAML file or as --key value: "
-        f"toolscale-train {command} --help-all lists them.",
-    ]
-    return "\n".join(lines)

@@ -35,9 +35,13 @@ app = typer.Typer(
 
 def _version(shown: bool) -> None:
     if shown:
-        from toolscale import __version__
+        from importlib.metadata import PackageNotFoundError, version
 
-        print(f"toolscale {__version__}")
+        try:
+            found = version("toolscale")  # the installed distribution's, as pip reports it
+        except PackageNotFoundError:
+            found = "(not installed: run pip install -e . in the checkout)"
+        print(f"toolscale {found}")
         raise typer.Exit()
 
 
