@@ -1,12 +1,13 @@
 """A loopback stand-in for the Hugging Face Hub's HTTP API, for push tests.
 
-It implements the endpoints huggingface_hub 2.4 calls to create a dataset repository and commit
-files to it: POST /api/repos/create, /api/validate-yaml, /api/datasets/{repo}/branch/{b},
-/api/datasets/{repo}/preupload/{rev}, /api/datasets/{repo}/commit/{rev} (NDJSON), and
-GET /api/datasets/{repo}/revision/{rev}. Files are kept in memory per repository and branch.
-Preupload answers "regular" for every file, as the Hub does for small text files: the Xet
-storage transfer used for large binary files on the real Hub (Hugging Face's CAS service) is not
-reproduced here. `fail_commit(summary)` decides which commit requests answer 500.
+It implements the endpoints huggingface_hub 2.4 calls to check a token (GET /api/whoami-v2),
+create a dataset repository and commit files to it: POST /api/repos/create, /api/validate-yaml,
+/api/datasets/{repo}/branch/{b}, /api/datasets/{repo}/preupload/{rev},
+/api/datasets/{repo}/commit/{rev} (NDJSON), and GET /api/datasets/{repo}/revision/{rev}. Files
+are kept in memory per repository and branch. Preupload answers "regular" for every file, as the
+Hub does for small text files: the Xet storage transfer used for large binary files on the real
+Hub (Hugging Face's CAS service) is not reproduced here. `fail_commit(summary)` decides which
+commit requests answer 500.
 """
 
 from __future__ import annotations
@@ -88,6 +89,8 @@ class FakeHub:
                 parts = [unquote(p) for p in path.strip("/").split("/")]
                 if (method, path) == ("POST", "/api/repos/create"):
                     return self.create(json.loads(data))
+                if (method, path) == ("GET", "/api/whoami-v2"):
+                    return self.reply(200, {"type": "user", "name": "tester", "orgs": []})
                 if (method, path) == ("POST", "/api/validate-yaml"):
                     return self.validate_yaml(json.loads(data))
                 if len(parts) >= 6 and parts[:2] == ["api", "datasets"]:

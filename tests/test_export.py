@@ -143,7 +143,7 @@ def test_tau2_policy_and_tools_are_the_domain_s(dataset, tmp_path):
 
 
 def test_sft_lines_are_the_verified_conversations(dataset, tmp_path):
-    (path,) = export(dataset, tmp_path, "sft")
+    (path,) = export(dataset, tmp_path, "sft", variants="all")
     lines = [json.loads(line) for line in path.read_text().splitlines()]
     traces = {r["id"]: r for r in rows(dataset, "traces")}
     tasks = {t["id"]: t for t in rows(dataset, "tasks")}
@@ -151,6 +151,8 @@ def test_sft_lines_are_the_verified_conversations(dataset, tmp_path):
     for line in lines:
         trace = traces[line["id"]]
         assert line["tools"] == json.loads(tasks[trace["task_id"]]["tools"])
+        kept = ("task_id", "domain", "variant", "reward_total", "reward_outcome")
+        assert [line[k] for k in kept] == [trace[k] for k in kept]
         messages = line["messages"]
         assert [m["role"] for m in messages][:2] == ["system", "user"]
         assert messages[-1] == {"role": "assistant", "content": trace["final_answer"]}
@@ -161,6 +163,48 @@ def test_sft_lines_are_the_verified_conversations(dataset, tmp_path):
         assert all(c["type"] == "function" for c in calls)
         results = [(m["tool_call_id"], m["content"]) for m in messages if m["role"] == "tool"]
         assert results == [(c["id"], c["output"]) for c in trace["tool_calls"]]
+
+
+def test_sft_export_by_default_is_the_trainer_s_selection(dataset, tmp_path):
+    """`--format sft` writes what `toolscale-train sft` trains on (`--variants best`): one trace
+    per task, never a deliberate detour; the line it says counts them by variant."""
+    import datasets
+
+    from trainer.data import _chosen_traces
+
+    said: list[str] = []
+    (path,) = export(dataset, tmp_path, "sft", say=said.append)
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    traces = datasets.load_dataset(str(dataset), "traces", split="train")
+    tasks = {t["id"]: t for t in datasets.load_dataset(str(dataset), "tasks", split="train")}
+    trainer_takes = _chosen_traces(traces, tasks, "best")
+    assert [line["id"] for line in lines] == list(trainer_takes["id"])
+    assert len({line["task_id"] for line in lines}) == len(lines) < len(traces)
+    assert not {line["variant"] for line in lines} & {"guessed_id", "repeat_read", "lookup_loop"}
+    gold = sum(line["variant"] == "gold" for line in lines)
+    assert said[0].startswith(f"--variants best: {len(lines)} traces (gold {gold}")
+    assert said[0].endswith(f"of {len(lines)} tasks")
+    (named,) = export(dataset, tmp_path / "named", "sft", variants="guessed_id")
+    variants = {json.loads(line)["variant"] for line in named.read_text().splitlines()}
+    assert variants == {"guessed_id"}
+
+
+def test_sft_export_mistakes_are_one_error_line_and_write_nothing(dataset, tmp_path):
+    dest = tmp_path / "dest"
+    for args, words in (
+        (["--format", "sft", "--variants", "nope"], "--variants nope selects no trace"),
+        (["--format", "sft", "--variants", ","], "--variants takes"),
+        (["--variants", "all"], "use it with --format sft"),
+    ):
+        result = subprocess.run(
+            [sys.executable, "-m", "toolscale", "export", str(dataset), str(dest), *args],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert result.returncode == 2 and not dest.exists(), result.stderr
+        (line,) = result.stderr.splitlines()
+        assert line.startswith("error:") and words in line, line
 
 
 def test_unknown_format_is_a_config_error(dataset, tmp_path):

@@ -7,6 +7,7 @@ import importlib
 import os
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,7 @@ from toolscale.core.errors import ConfigError
 from toolscale.kit.scaffold import class_name, new_domain
 
 ROOT = Path(__file__).resolve().parent.parent
+PIP = [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation"]
 
 
 def _cli(*args: str, cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
@@ -73,24 +75,107 @@ def test_bad_names_and_existing_folders_are_refused(tmp_path) -> None:
     )
 
 
+def shims(folder: Path) -> dict[str, str]:
+    """An environment whose `toolscale` and `pytest` run this checkout's toolscale with this
+    interpreter, so that a printed command runs verbatim (whatever PYTHONPATH it sets)."""
+    folder.mkdir()
+    for command, module in (("toolscale", "toolscale"), ("pytest", "pytest")):
+        shim = folder / command
+        shim.write_text(
+            f'#!/bin/sh\nPYTHONPATH="${{PYTHONPATH:+$PYTHONPATH:}}{ROOT}" '
+            f'exec {sys.executable} -m {module} -p no:cacheprovider "$@"\n'
+            if module == "pytest"
+            else f'#!/bin/sh\nPYTHONPATH="${{PYTHONPATH:+$PYTHONPATH:}}{ROOT}" '
+            f'exec {sys.executable} -m {module} "$@"\n'
+        )
+        shim.chmod(0o755)
+    return {**os.environ, "PATH": f"{folder}{os.pathsep}{os.environ['PATH']}"}
+
+
+def printed(result: subprocess.CompletedProcess, start: str) -> str:
+    """The command a line of new-domain's output gives after `start`."""
+    lines = (result.stdout + result.stderr).splitlines()
+    return next(line.strip() for line in lines if line.strip().startswith(start))[len(start) :]
+
+
+def test_a_new_folder_becomes_an_installable_package_that_registers_its_domains(tmp_path):
+    """`--into DIR` makes DIR, with a pyproject.toml whose `toolscale.domains` entry points name
+    every domain new-domain put there; installed, toolscale finds them from any folder."""
+    made = _cli("new-domain", "shop", "--into", "new/mine", cwd=tmp_path)
+    assert made.returncode == 0, made.stderr
+    again = _cli("new-domain", "library", "--into", str(tmp_path / "new" / "mine"), cwd=tmp_path)
+    assert again.returncode == 0, again.stderr
+    folder = (tmp_path / "new" / "mine").resolve()
+    assert printed(made, "next: ") == f"pip install -e {folder}"
+    assert printed(again, "registered it in ") == (
+        f'{folder / "pyproject.toml"} (library = "mine.library:LibraryDomain")'
+    )
+    project = tomllib.loads((folder / "pyproject.toml").read_text())
+    assert project["project"]["entry-points"]["toolscale.domains"] == {
+        "shop": "mine.shop:ShopDomain",
+        "library": "mine.library:LibraryDomain",
+    }
+    site = tmp_path / "site"
+    installed = subprocess.run(
+        [*PIP, "--target", str(site), str(folder)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert installed.returncode == 0, installed.stderr
+    assert (site / "mine" / "shop" / "policy.md").is_file()
+    env = {**shims(tmp_path / "bin"), "PYTHONPATH": str(site)}
+    listed = subprocess.run(
+        ["toolscale", "domains"], cwd="/", env=env, capture_output=True, text=True, timeout=300
+    )
+    assert listed.returncode == 0, listed.stderr
+    assert {"shop", "library"} <= {line.split()[1] for line in listed.stdout.splitlines()[3:-1]}
+
+
+def test_folders_new_domain_must_not_write_into_are_refused(tmp_path) -> None:
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "todo.txt").write_text("mine")
+    for into, words in (
+        ("notes", "neither a new or empty folder nor a Python package"),
+        ("my-shops", "must be a Python identifier"),
+        ("json", "a package named 'json' is already importable"),
+    ):
+        result = _cli("new-domain", "shop", "--into", into, cwd=tmp_path)
+        assert result.returncode == 2, result.stderr
+        (line,) = result.stderr.splitlines()
+        assert line.startswith("error:") and words in line, line
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes"]
+    assert [p.name for p in (tmp_path / "notes").iterdir()] == ["todo.txt"]
+
+
 @pytest.mark.slow
 def test_a_new_domain_passes_check_domain_strict_out_of_the_box(tmp_path) -> None:
-    (tmp_path / "mine").mkdir()
     made = _cli("new-domain", "desk", "--into", "mine", cwd=tmp_path)
     assert made.returncode == 0, made.stderr
-    assert 'TOOLSCALE_DOMAINS="desk=mine.desk:DeskDomain" toolscale' in made.stdout + made.stderr
-    env = {"TOOLSCALE_DOMAINS": "desk=mine.desk:DeskDomain"}
-    checked = _cli(
-        "check-domain", "desk", "--strict", "--tasks", "30", "--fuzz", "4", cwd=tmp_path, env=env
+    # The printed commands, run verbatim from another folder: check-domain without installing,
+    # then the domain's own test.
+    check = printed(made, "or, without installing: ")
+    assert check.startswith(f'TOOLSCALE_DOMAINS="desk=mine.desk:DeskDomain" PYTHONPATH={tmp_path}')
+    env = shims(tmp_path / "bin")
+    checked = subprocess.run(
+        f"{check} --tasks 30 --fuzz 4",
+        shell=True,
+        cwd="/",
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
     assert checked.returncode == 0, checked.stdout + checked.stderr
     # every one of its 8 intent kinds is also drawn by name (check-domain --per-template)
     assert "30 tasks and 8 templates x 5 checked, no problem" in checked.stdout + checked.stderr
     # and its own test passes as written
+    test = printed(made, "pytest ")
     tested = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "mine/desk"],
-        cwd=tmp_path,
-        env={**os.environ, "PYTHONPATH": f"{tmp_path}{os.pathsep}{ROOT}"},
+        f"pytest -q {test}",
+        shell=True,
+        cwd="/",
+        env=env,
         capture_output=True,
         text=True,
         timeout=600,

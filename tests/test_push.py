@@ -17,7 +17,7 @@ from huggingface_hub import DatasetCard
 from tests.hub_server import FakeHub
 from tests.publishing_data import copy, rows, shared
 from toolscale.core.errors import ConfigError
-from toolscale.publish.push import PushError, push
+from toolscale.publish.push import PushError, _with_retries, push
 
 pytestmark = pytest.mark.slow
 TOKEN = "hf_" + "T" * 34
@@ -159,6 +159,37 @@ def test_revision_commits_to_a_branch(out, hub):
 
 def test_wrong_token_is_a_config_error(out, hub, monkeypatch):
     monkeypatch.setenv("HF_TOKEN", "hf_" + "W" * 34)
+    card_before = (out / "README.md").read_bytes()
     with pytest.raises(ConfigError, match="HF_TOKEN"):
         push(out, REPO, backoff_s=0)
     assert rows(out, "tasks")  # nothing local was touched
+    # refused at the first request, before the card is rendered or any config loaded
+    assert hub.requests == [("GET", "/api/whoami-v2")]
+    assert (out / "README.md").read_bytes() == card_before
+
+
+def test_push_without_a_token_or_offline_is_one_error_line_before_any_check(out, tmp_path):
+    """A user's mistakes: exit 2, one true `error:` line, the folder untouched (the card is not
+    re-rendered, nothing is loaded: it used to take 18-54 s to say so)."""
+    card_before = (out / "README.md").read_bytes()
+    no_token = {"HF_TOKEN": "", "HF_HOME": str(tmp_path / "hf"), "HF_HUB_OFFLINE": "0"}
+    for env, words in (
+        (no_token, "no Hugging Face token"),
+        ({"HF_TOKEN": TOKEN, "HF_HUB_OFFLINE": "1"}, "HF_HUB_OFFLINE is set"),
+    ):
+        result = cli("push", str(out), "--repo-id", REPO, env=env)
+        assert result.returncode == 2, result.stderr
+        (line,) = result.stderr.splitlines()
+        assert line.startswith("error:") and words in line, line
+        assert "stays on the Hub" not in line
+    assert (out / "README.md").read_bytes() == card_before
+
+
+def test_a_failure_before_any_upload_does_not_claim_a_commit():
+    def unreachable() -> None:
+        raise OSError("connection refused")
+
+    with pytest.raises(PushError) as failed:
+        _with_retries("creating the repository", REPO, 2, 0.0, unreachable)
+    assert "nothing was uploaded: run the same command again" in str(failed.value)
+    assert "stays on the Hub" not in str(failed.value)

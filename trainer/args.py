@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -9,6 +10,8 @@ from typing import Any, Literal
 
 from toolscale.config.teacher import ISOLATION_HELP
 from toolscale.core.errors import ConfigError
+from trainer.cli_options import with_cpu_defaults
+from trainer.model import check_model
 from trainer.selection import variant_filter
 
 
@@ -122,7 +125,8 @@ class ToolscaleArguments:
 
 def parse(trl_config: type, argv: Sequence[str]) -> tuple[ToolscaleArguments, Any]:
     """toolscale's options and a TRL config (GRPOConfig or SFTConfig) from `--config FILE` and
-    `--key value` flags; a bad file or flag is a ConfigError."""
+    `--key value` flags, with CPU defaults where no GPU is present (`trainer.cli_options`); a
+    bad file or flag is a ConfigError."""
     from trl import TrlParser
 
     if any(a.split("=")[0] == "--trace_variants" for a in argv):
@@ -130,6 +134,7 @@ def parse(trl_config: type, argv: Sequence[str]) -> tuple[ToolscaleArguments, An
             "--trace_variants is now --variants: best (the default: one best trace per task), "
             'all, or variant names such as "gold,expert-1"'
         )
+    argv, cpu = with_cpu_defaults(argv)  # no GPU: TRL's bf16 / CUDA defaults would fail
     # TRL types the dataclasses as a NewType of Any, which no class matches.
     parser = TrlParser((ToolscaleArguments, trl_config))  # type: ignore[arg-type]
     # transformers 5 renamed gradient_checkpointing; the old flag would lose to the config file's
@@ -150,6 +155,9 @@ def parse(trl_config: type, argv: Sequence[str]) -> tuple[ToolscaleArguments, An
     except (OSError, ValueError) as exc:
         raise ConfigError(str(exc).splitlines()[0]) from None
     variant_filter(options.variants)  # a bad --variants fails before any data is read
+    check_model(options.model)  # a missing model folder too (not minutes of Hub retries)
+    if cpu:
+        print(f"no GPU: training on the CPU ({', '.join(cpu)})", file=sys.stderr)
     if options.group_std_threshold < 0:
         raise ConfigError(f"group_std_threshold must be >= 0, not {options.group_std_threshold}")
     return options, config

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import typing
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -194,31 +195,19 @@ def user_turns_as_tool(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _chosen_traces(traces: Any, tasks: dict[str, dict[str, Any]], spec: str) -> Any:
-    """The traces `--variants` keeps: all, each task's best (`trainer.selection.best_traces`), or
-    the named variants."""
-    wanted = selection.variant_filter(spec)
-    if wanted == "all":
-        return traces
-    if wanted == "best":
-        tables = {
-            i: {s["name"]: bool(s["detour"]) for s in t.get("route_table") or []}
-            for i, t in tasks.items()
-        }
-        labels = {
-            i: label for i, t in tasks.items() if (label := selection.label_variant(t)) is not None
-        }
-        columns = ["id", "task_id", "variant", "verified", "preference_compliant"]
-        columns += ["reward_total", "num_tool_calls", "total_cost"]
-        return traces.select(
-            selection.best_traces(traces.select_columns(columns).to_list(), tables, labels)
-        )
-    return traces.filter(lambda v: v in wanted, input_columns="variant")
+    """The traces `--variants` keeps: all, each task's best, or the named variants
+    (`toolscale.stats.sft_choice.chosen`, which `toolscale export --format sft` uses too)."""
+    columns = list(selection.CHOICE_COLUMNS)
+    return traces.select(selection.chosen(traces.select_columns(columns).to_list(), tasks, spec))
 
 
-def sft_rows(options: Any, task_ids: set[str] | None = None) -> Any:
+def sft_rows(
+    options: Any, task_ids: set[str] | None = None, say: Callable[[str], None] | None = None
+) -> Any:
     """The verified traces `--variants` keeps (see the module docstring), as conversations with
     the tools they were offered, of `--max_tasks` tasks drawn across domains; with `task_ids`,
-    those tasks' traces instead (GRPO's warm start)."""
+    those tasks' traces instead (GRPO's warm start). `say` is told in one line how many traces
+    of which variants were selected."""
     dataset, domains, max_tasks = options.dataset, options.domains, options.max_tasks
     config = "traces" if task_ids is not None else options.dataset_config
     traces = check_rows(
@@ -252,6 +241,9 @@ def sft_rows(options: Any, task_ids: set[str] | None = None) -> Any:
             ids[i] for i in selection.stratified([tasks[t]["domain"] for t in ids], ids, max_tasks)
         }
         traces = traces.filter(lambda i: i in drawn, input_columns="task_id")
+    if say is not None:
+        tasks_taken = len(set(traces["task_id"]))
+        say(f"SFT on {selection.described(traces['variant'], spec)} of {tasks_taken} tasks")
 
     def conversation(row: dict[str, Any]) -> dict[str, Any]:
         messages = [_chat_message(m) for m in user_turns_as_tool(row["messages"])]

@@ -191,6 +191,29 @@ def train_top_layers(model: Any, count: int | None) -> int:
     return sum(p.numel() for p in model.parameters() if p.requires_grad)
 
 
+def check_model(name: str) -> None:
+    """A ConfigError, at once, for a model name that is neither a folder here nor can be a Hub
+    id: a path (`./x`, `/x`, `a/b/c`), a NAME/SUB whose NAME is a folder here (`runs/sft` when
+    `runs/` exists: a training output not written yet), or a Hub id while the Hub is off
+    (HF_HUB_OFFLINE) and not cached. Otherwise loading it would retry the Hub for minutes."""
+    if name in (TINY, LOCAL) or Path(name).expanduser().exists():
+        return
+    hint = f"give a model folder, a Hub id, {LOCAL!r} or {TINY!r}"
+    if name.startswith((".", "/", "~")) or name.count("/") != 1:
+        raise ConfigError(f"model {name!r} does not exist; {hint}")
+    if Path(name.split("/")[0]).is_dir():
+        raise ConfigError(f"no model folder {name} (its parent folder exists); {hint}")
+    from huggingface_hub import constants, try_to_load_from_cache
+
+    if constants.HF_HUB_OFFLINE and not isinstance(
+        try_to_load_from_cache(name, "config.json"), str
+    ):
+        raise ConfigError(
+            f"model {name!r} is no folder here, and as a Hub id it is not cached while "
+            f"HF_HUB_OFFLINE is set; {hint}"
+        )
+
+
 def load(
     name: str,
     chat_template: str | None = None,
@@ -204,10 +227,7 @@ def load(
         tokenizer = tiny_tokenizer(conversations)
         return tiny_random_model(tokenizer), tokenizer
     path = local_checkpoint() if name == LOCAL else Path(name)
-    if not path.exists() and (name.startswith((".", "/", "~")) or name.count("/") != 1):
-        raise ConfigError(
-            f"model {name!r} does not exist; give a model folder, a Hub id, {LOCAL!r} or {TINY!r}"
-        )
+    check_model(name)
     source = str(path) if path.exists() else name
     try:
         tokenizer = AutoTokenizer.from_pretrained(source)

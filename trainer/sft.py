@@ -8,6 +8,7 @@ turns and tool results are context. TRL swaps in a training version of known tem
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -51,7 +52,7 @@ def sft(argv: Sequence[str]) -> str:
     """Fine-tune on verified traces; returns the output folder."""
     options, config = parse(argv)
     resume = resume_target(config)
-    rows = sft_rows(options)
+    rows = sft_rows(options, say=lambda line: print(line, file=sys.stderr))
     model, tokenizer = load(options.model, options.chat_template, conversations(rows))
     train_top_layers(model, options.trainable_layers)
     trainer = sft_trainer(config, model, tokenizer, rows)

@@ -50,8 +50,12 @@ def test_each_finished_task_is_reported_before_its_chunk_is_written(tmp_path, mo
     assert requests[-1] == summary["endpoints"]["teacher"]["requests"]
 
 
+def terminal() -> Console:
+    return Console(file=io.StringIO(), width=200, force_terminal=True)
+
+
 def test_the_bar_shows_requests_and_tokens_per_second(monkeypatch):
-    bar = StageProgress(total=3)
+    bar = StageProgress(total=3, out=terminal())
     bar.started -= 10.0  # ten seconds ago
     stats = RunStats.total([])
     teacher = {"requests": 4, "cached": 1, "completion_tokens": 250}
@@ -63,7 +67,7 @@ def test_the_bar_shows_requests_and_tokens_per_second(monkeypatch):
     assert "requests 4 (1 cached)" in shown
     rate = float(shown.split()[-2])
     assert 23.0 <= rate <= 25.0  # 250 tokens over a bit more than 10 s
-    reference = StageProgress(total=3)
+    reference = StageProgress(total=3, out=terminal())
     reference.update(stats, {})
     try:
         assert "requests" not in reference.bar.tasks[0].fields["stages"]
@@ -72,21 +76,23 @@ def test_the_bar_shows_requests_and_tokens_per_second(monkeypatch):
 
 
 def test_the_bar_fits_an_80_column_terminal_without_cutting_the_counts():
-    out = Console(file=io.StringIO(), width=80, force_terminal=False)
+    out = Console(file=io.StringIO(), width=80, force_terminal=True)
     bar = StageProgress(total=200, out=out)
     stats = RunStats.total([])
     bar.update(stats, {"teacher": {"requests": 1234, "cached": 56, "completion_tokens": 99999}})
     assert bar.bar is not None
-    bar.bar.refresh()
     bar.stop()
-    lines = out.file.getvalue().splitlines()
+    # what the bar shows, rendered 80 columns wide without the terminal's control codes
+    shown_at_80 = Console(file=io.StringIO(), width=80)
+    shown_at_80.print(bar.bar.get_renderable())
+    lines = shown_at_80.file.getvalue().splitlines()
     assert lines and all(len(line) <= 80 for line in lines)
     shown = " ".join(" ".join(line.split()) for line in lines)
     assert "…" not in shown
     assert bar.bar.tasks[0].fields["stages"] in shown  # every count is on screen, wrapped
 
 
-def test_a_log_that_is_no_terminal_gets_plain_lines_from_the_first_task(monkeypatch):
+def test_a_log_that_is_no_terminal_gets_only_plain_lines_from_the_first_task(monkeypatch):
     out = Console(file=io.StringIO(), width=200, force_terminal=False)
     clock = [100.0]
     monkeypatch.setattr("toolscale.cli.progress.time.monotonic", lambda: clock[0])
@@ -97,6 +103,7 @@ def test_a_log_that_is_no_terminal_gets_plain_lines_from_the_first_task(monkeypa
         bar.update(stats, {})
     lines = [line for line in out.file.getvalue().splitlines() if line.startswith("generate 0/")]
     bar.stop()
+    assert bar.bar is None and len(out.file.getvalue().splitlines()) == 2  # no bar drawn
     assert lines == [
         "generate 0/50 tasks, 0 s: sampled 0 executed 0 grounded 0 verified 0 rejected 0",
         "generate 0/50 tasks, 12 s: sampled 0 executed 0 grounded 0 verified 0 rejected 0",

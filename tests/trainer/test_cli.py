@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shlex
 import subprocess
 import sys
@@ -214,3 +215,63 @@ def test_the_policy_s_code_is_refused_below_bubblewrap_unless_accepted(dataset, 
     if command == "grpo":
         accepted = train(command, *run, "--isolation", "unshare", env=env)
         assert_one_line_error(accepted, "does not exist", "no-model")
+
+
+def test_cpu_defaults_fill_only_what_the_command_and_its_config_leave_unset(tmp_path):
+    from trainer.cli_options import with_cpu_defaults
+
+    assert with_cpu_defaults(["--dataset", "d"], gpu=False) == (
+        ["--dataset", "d", "--use_cpu", "true", "--bf16", "false"],
+        ["use_cpu true", "bf16 false"],
+    )
+    assert with_cpu_defaults(["--bf16=true"], gpu=False)[1] == ["use_cpu true"]
+    config = tmp_path / "c.yaml"
+    config.write_text("use_cpu: false\nlearning_rate: 0.1\n")
+    assert with_cpu_defaults(["--config", str(config)], gpu=False)[1] == ["bf16 false"]
+    assert with_cpu_defaults([f"--config={config}", "--bf16", "false"], gpu=False)[1] == []
+    assert with_cpu_defaults(["--dataset", "d"], gpu=True) == (["--dataset", "d"], [])
+
+
+def test_help_shows_toolscale_s_options_and_trl_s_behind_help_all():
+    short = train("sft", "--help")
+    assert short.returncode == 0, short.stderr
+    assert "--variants" in short.stdout and "--help-all" in short.stdout
+    assert len(short.stdout.splitlines()) < 100 and "--learning_rate" not in short.stdout
+    full = train("grpo", "--help-all")
+    assert full.returncode == 0 and "--learning_rate" in full.stdout and "--variants" in full.stdout
+    top = train("--help")
+    assert top.returncode == 0 and "toolscale-train {grpo,sft}" in top.stdout
+
+
+@pytest.mark.parametrize(
+    ("model", "offline", "words"),
+    [
+        ("trainer/no-such-run", "0", "no model folder trainer/no-such-run"),  # trainer/ exists
+        ("nobody-here/no-model", "1", "not cached while HF_HUB_OFFLINE is set"),
+    ],
+)
+def test_a_missing_model_is_one_line_at_once(tmp_path, model, offline, words):
+    """Not 100 s of Hub retries: refused while the options are parsed, before any data."""
+    env = {**os.environ, "HF_HUB_OFFLINE": offline}
+    args = ["--dataset", str(tmp_path / "no-data"), "--model", model]
+    result = train("sft", *args, "--output_dir", str(tmp_path / "run"), env=env)
+    assert_one_line_error(result, words)
+    assert [line for line in result.stderr.splitlines() if line.strip()] == [result.stderr.strip()]
+    assert not (tmp_path / "run").exists()
+
+
+@pytest.mark.slow
+def test_sft_runs_on_a_cpu_without_a_config_and_says_what_it_took(dataset, tmp_path):
+    out = tmp_path / "run"
+    result = train(
+        "sft", "--dataset", str(dataset), "--domains", "math", "--output_dir", str(out),
+        "--max_steps", "1", "--max_length", "2048",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr[-3000:]
+    lines = result.stderr.splitlines()
+    assert "no GPU: training on the CPU (use_cpu true, bf16 false)" in lines
+    said = next(line for line in lines if line.startswith("SFT on --variants best: "))
+    found = re.fullmatch(r"SFT on --variants best: (\d+) traces \((.+)\) of (\d+) tasks", said)
+    assert found and found[1] == found[3] != "0", said  # one trace per task
+    assert sum(int(part.split()[-1]) for part in found[2].split(", ")) == int(found[1])
+    assert (out / "model.safetensors").exists()

@@ -61,7 +61,8 @@ def test_default_sft_data_is_the_expected_route_else_the_gold_trace_of_each_task
     variants = Counter(traces["variant"])
     assert variants["gold"] == 6 and variants["guessed_id"] == 3 == variants["repeat_read"]
     assert len(traces) > 6 + 3 + 3  # other detours too: each must be left out
-    rows = sft_rows(options(dataset))  # --variants best, the default
+    said: list[str] = []
+    rows = sft_rows(options(dataset), say=said.append)  # --variants best, the default
 
     def label(task: dict) -> str:
         if task["expected_route"] in ("", task["oracle_route"]):
@@ -74,6 +75,10 @@ def test_default_sft_data_is_the_expected_route_else_the_gold_trace_of_each_task
     assert len(rows) == len(chosen) >= 3  # one per task whose label verified: every bank task
     # In file order, each conversation is its task's label trace: the same calls.
     assert [called(r) for r in rows] == [trace_calls(t) for t in chosen]
+    # and it says what it took, by variant, the most frequent first
+    count = sorted(Counter(t["variant"] for t in chosen).items(), key=lambda x: (-x[1], x[0]))
+    parts = ", ".join(f"{name} {n}" for name, n in count)
+    assert said == [f"SFT on --variants best: {len(rows)} traces ({parts}) of {len(rows)} tasks"]
     guessed = {json.dumps(trace_calls(t)) for t in traces if t["variant"] == "guessed_id"}
     assert guessed and not guessed & {json.dumps(called(r)) for r in rows}
     assert len(sft_rows(options(dataset, variants="all"))) == len(traces)

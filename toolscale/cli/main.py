@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -11,8 +12,10 @@ from rich.console import Console
 from rich.table import Table
 
 from toolscale.check.check_domain import CheckDomainConfig
+from toolscale.cli.new_domain import new_domain_command
 from toolscale.cli.options import GENERATE_EXTRA, argument, flag, flags_of
 from toolscale.cli.progress import StageProgress, console, fail, show_errors
+from toolscale.cli.publishing import card_command, export_command, push_command
 from toolscale.cli.synthesize_domain import synthesize_domain_command
 from toolscale.config.files import with_run_config
 from toolscale.config.generate import GenerateConfig
@@ -28,6 +31,36 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     help="Generate, verify and publish multi-turn tool-use datasets for orchestrator models.",
 )
+
+
+def _version(shown: bool) -> None:
+    if shown:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            found = version("toolscale")  # the installed distribution's, as pip reports it
+        except PackageNotFoundError:
+            found = "(not installed: run pip install -e . in the checkout)"
+        print(f"toolscale {found}")
+        raise typer.Exit()
+
+
+@app.callback()
+def root_options(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_version, is_eager=True, help="Print the version and exit."
+        ),
+    ] = False,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", help="Print errors only: no progress, no summaries.")
+    ] = False,
+) -> None:
+    """Generate, verify and publish multi-turn tool-use datasets for orchestrator models."""
+    console.quiet = quiet
+    if quiet or not console.is_terminal:  # datasets' bars would bury what a command prints
+        os.environ.setdefault("HF_DATASETS_DISABLE_PROGRESS_BARS", "1")
 
 
 app.command("synthesize-domain")(synthesize_domain_command)
@@ -247,41 +280,10 @@ def check_domain_command(ctx: typer.Context, name: str, **flags: Any) -> None:
     console.print(f"domain {name!r}: {report.checked()} checked, no problem{warned}")
 
 
-@app.command("new-domain")
-def new_domain_command(
-    name: Annotated[str, typer.Argument(help="The new domain's name, e.g. library.")],
-    into: Annotated[Path, typer.Option(help="The package folder to write it in.")] = Path(
-        "domains"
-    ),
-) -> None:
-    """Write a small declared stateful domain (kit v2) that passes check-domain (docs/kit.md)."""
-    from toolscale.kit.scaffold import class_name, new_domain
-
-    try:
-        written = new_domain(name, into)
-    except ConfigError as exc:
-        fail(str(exc))
-    module = f"{into.resolve().name}.{name}:{class_name(name)}"
-    console.print(f"wrote {', '.join(map(str, written))}", highlight=False, soft_wrap=True)
-    console.print(
-        f'next: TOOLSCALE_DOMAINS="{name}={module}" toolscale check-domain {name} --strict'
-    )
+app.command("new-domain")(new_domain_command)
 
 
-@app.command("card")
-def card_command(
-    out: Annotated[Path, typer.Argument(help="A toolscale output folder.")],
-    repo_id: Annotated[str | None, typer.Option(help="Hub id for the loading example.")] = None,
-    license: Annotated[str, typer.Option(help="Licence the card declares.")] = "apache-2.0",
-) -> None:
-    """(Re)write OUT/README.md, the dataset card, from run.json and the data."""
-    from toolscale.publish.card import card
-
-    try:
-        path = card(out, repo_id=repo_id, license_id=license)
-    except ConfigError as exc:
-        fail(str(exc))
-    console.print(f"wrote {path}", highlight=False)
+app.command("card")(card_command)
 
 
 @app.command("check-rewards")
@@ -321,46 +323,8 @@ def check_rewards_command(
     console.print(f"wrote {out / 'reward_check.json'}: no gaming policy wins", highlight=False)
 
 
-@app.command("push")
-def push_command(
-    out: Annotated[Path, typer.Argument(help="A complete toolscale output folder.")],
-    repo_id: Annotated[str, typer.Option(help="Dataset repository ORG/NAME.")],
-    private: Annotated[bool, typer.Option(help="Create the repository private.")] = False,
-    revision: Annotated[str | None, typer.Option(help="Branch to commit to.")] = None,
-    dry_run: Annotated[bool, typer.Option(help="Check and list files; upload nothing.")] = False,
-    license: Annotated[str, typer.Option(help="Licence the card declares.")] = "apache-2.0",
-) -> None:
-    """Check that every config loads, re-render the card, upload to the Hugging Face Hub."""
-    from toolscale.publish.push import PushError, push
-
-    try:
-        result = push(
-            out, repo_id, private=private, revision=revision, dry_run=dry_run, license_id=license
-        )
-    except ConfigError as exc:
-        fail(str(exc))
-    except PushError as exc:
-        fail(str(exc), code=1)
-    for name, size in result.files:
-        console.print(f"{size:>12}  {name}", highlight=False)
-    verb = "uploaded" if result.uploaded else "would upload (dry run)"
-    console.print(f"{verb} {len(result.files)} files to {repo_id}", highlight=False)
-
-
-@app.command("export")
-def export_command(
-    out: Annotated[Path, typer.Argument(help="A toolscale output folder.")],
-    dest: Annotated[Path, typer.Argument(help="Folder to write into.")],
-    format: Annotated[str, typer.Option(help="tau2 (task files) or sft (chat JSONL).")] = "tau2",
-) -> None:
-    """Write the dataset as tau2-bench task files or as chat-format JSONL for SFT."""
-    from toolscale.publish.export import export
-
-    try:
-        written = export(out, dest, format)
-    except ConfigError as exc:
-        fail(str(exc))
-    console.print(f"wrote {len(written)} files under {dest}", highlight=False)
+app.command("push")(push_command)
+app.command("export")(export_command)
 
 
 @app.command("view")

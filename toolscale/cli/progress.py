@@ -14,12 +14,14 @@ from rich.table import Column
 
 from toolscale.stats.run import RunStats
 
-console = Console(stderr=True)  # every command's messages go to stderr
+# Every command's messages go to stderr, never wrapped (a log or a pipe gets whole lines);
+# `toolscale --quiet` silences it, but not `fail`.
+console = Console(stderr=True, soft_wrap=True)
 
 
 def fail(message: str, code: int = 2) -> NoReturn:
-    """One `error:` line, then exit with `code` (2: bad input)."""
-    console.print(f"[red]error:[/red] {message}", highlight=False, soft_wrap=True)
+    """One `error:` line (shown under --quiet too), then exit with `code` (2: bad input)."""
+    Console(stderr=True, soft_wrap=True).print(f"[red]error:[/red] {message}", highlight=False)
     raise typer.Exit(code)
 
 
@@ -31,8 +33,8 @@ class StageProgress:
     that a configuration error prints alone); for an LLM teacher also its requests and the
     completion tokens per second since the command started. The counts wrap onto further lines
     on a narrow terminal (rich measures its width) rather than being cut off. Where stderr is no
-    terminal, rich draws the bar only when it stops, so the same counts are also printed as a
-    plain line at the first finished task and then every LOG_EVERY_S seconds."""
+    terminal (a log file, a pipe) there is no bar: the same counts are printed as one plain line
+    at the first finished task and then every LOG_EVERY_S seconds. Nothing under --quiet."""
 
     def __init__(self, total: int, out: Console = console) -> None:
         self.total = total
@@ -42,7 +44,9 @@ class StageProgress:
         self.logged: float | None = None
 
     def update(self, stats: RunStats, endpoints: dict[str, Any] | None = None) -> None:
-        if self.bar is None:
+        if self.out.quiet:
+            return
+        if self.bar is None and self.out.is_terminal:
             counts = TextColumn("{task.fields[stages]}", table_column=Column(overflow="fold"))
             columns = (TextColumn("generate"), BarColumn(bar_width=20), TimeElapsedColumn(), counts)
             self.bar = Progress(*columns, console=self.out)
@@ -61,7 +65,8 @@ class StageProgress:
             requests = f"requests {teacher['requests']} ({teacher['cached']} cached)"
             shown += f" | {requests} {rate:.1f} tok/s"
         done = funnel.sampled + funnel.sample_failed
-        self.bar.update(self.job, completed=done, stages=shown)
+        if self.bar is not None:
+            self.bar.update(self.job, completed=done, stages=shown)
         now = time.monotonic()
         if not self.out.is_terminal and (self.logged is None or now - self.logged >= LOG_EVERY_S):
             self.logged = now

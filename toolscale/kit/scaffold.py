@@ -19,6 +19,7 @@ import re
 from pathlib import Path
 
 from toolscale.core.errors import ConfigError
+from toolscale.kit.packaging import placement, register
 
 INIT = '''"""The {name} domain (stateful, kit v2), from `toolscale new-domain`: customers, requests.
 
@@ -270,9 +271,12 @@ def class_name(name: str) -> str:
 
 
 def new_domain(name: str, into: Path) -> list[Path]:
-    """Write domain `name` into the package folder `into` (its import name is `into`'s folder
-    name, e.g. `domains`); returns the files written. ConfigError for a bad name or a folder
-    that exists."""
+    """Write domain `name` into `into/NAME`; returns the files written. A new or empty `into`
+    becomes an installable package (its own pyproject.toml, with the domain's entry point in the
+    `toolscale.domains` group; its import name is the folder's name), one written so before gets
+    the new entry point too, and a package folder of another project (one with `__init__.py`,
+    such as toolscale's own `domains/`) gets the domain alone. ConfigError for a bad name, a
+    domain folder that exists, or a folder that is none of these."""
     if not re.fullmatch(r"[a-z][a-z0-9_]*", name) or keyword.iskeyword(name):
         raise ConfigError(
             f"domain name {name!r} must be a lower-case Python identifier, such as 'library'"
@@ -280,9 +284,8 @@ def new_domain(name: str, into: Path) -> list[Path]:
     folder = into / name
     if folder.exists():
         raise ConfigError(f"{folder} already exists; choose another name or remove it")
-    if not into.is_dir():
-        raise ConfigError(f"{into} is not a folder; pass --into an existing package folder")
-    package = into.resolve().name
+    place = placement(into)
+    package = place.package
     files = {
         "__init__.py": INIT,
         "rules.py": RULES,
@@ -290,6 +293,7 @@ def new_domain(name: str, into: Path) -> list[Path]:
         "world.py": WORLD,
         "policy.md": POLICY,
     }
+    register(place, name, class_name(name))
     folder.mkdir()
     written = []
     for file, template in files.items():

@@ -9,19 +9,20 @@ plus `policy.md` and `tools.json`. tau2-bench has no environment for toolscale's
 these tasks there, a tau2 domain must wrap the domain's toolkit (not provided here).
 Orchestration domains (answer correctness, no database) have no tau2 equivalent and are skipped.
 
-sft: `DEST/sft.jsonl`, one verified trace per line: {"id", "task_id", "domain", "messages",
-"tools"} with OpenAI-style messages (assistant `tool_calls` of type "function"), the form TRL's
-SFTTrainer and chat templates with tool support read.
+sft: `DEST/sft.jsonl`, the traces SFT imitates (by default `--variants best`, the trainer's own
+selection), one per line with its variant and rewards (`toolscale.publish.sft_export`).
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from toolscale.core.errors import ConfigError
-from toolscale.core.records import Task, Trace
+from toolscale.core.records import Task
+from toolscale.publish.sft_export import export_sft
 from toolscale.sample import worlds
 from toolscale.tau2.spec import file_safe
 from toolscale.write.output import Output, atomic_write
@@ -101,33 +102,6 @@ def tau2_task(task: Task) -> dict[str, Any]:
     }
 
 
-def sft_record(task: Task, trace: Trace) -> dict[str, Any]:
-    """One verified trace as an OpenAI-style chat with its tools."""
-    messages: list[dict[str, Any]] = []
-    for m in trace.messages:
-        message: dict[str, Any] = {"role": m.role, "content": m.content}
-        if m.tool_calls:
-            message["tool_calls"] = [
-                {
-                    "id": c.id,
-                    "type": "function",
-                    "function": {"name": c.name, "arguments": c.arguments},
-                }
-                for c in m.tool_calls
-            ]
-        if m.role == "tool":
-            message["tool_call_id"] = m.tool_call_id
-            message["name"] = m.name
-        messages.append(message)
-    return {
-        "id": trace.id,
-        "task_id": trace.task_id,
-        "domain": trace.domain,
-        "messages": messages,
-        "tools": task.tools,
-    }
-
-
 def _tasks(output: Output) -> dict[str, Task]:
     store = worlds.WorldStore.of_output(output.root)
     return {row["id"]: Task.from_row(row, store) for _, row in output.read_rows("tasks")}
@@ -154,30 +128,35 @@ def export_tau2(output: Output, dest: Path) -> list[Path]:
     return written
 
 
-def export_sft(output: Output, dest: Path) -> list[Path]:
-    tasks = _tasks(output)
-    lines = [
-        json.dumps(sft_record(tasks[row["task_id"]], Trace.from_row(row)), ensure_ascii=False)
-        for _, row in output.read_rows("traces")
-    ]
-    path = dest / "sft.jsonl"
-    atomic_write(path, "".join(line + "\n" for line in lines).encode("utf-8"))
-    return [path]
-
-
-def export(out: Path, dest: Path, format: str) -> list[Path]:
+def export(
+    out: Path,
+    dest: Path,
+    format: str,
+    variants: str | None = None,
+    say: Callable[[str], None] | None = None,
+) -> list[Path]:
     """Write OUT's data to DEST in `format` ("tau2" or "sft"); returns the files written.
 
     Args:
         out: A toolscale output folder.
         dest: The folder to write into (created if missing).
         format: "tau2" for tau2-bench task files, "sft" for chat-format JSONL.
+        variants: sft only: which traces (`toolscale.stats.sft_choice`); None means "best", the
+            trainer's default: one trace per task, never a detour.
+        say: Told, for sft, in one line how many traces of which variants were written.
     """
     if format not in FORMATS:
         raise ConfigError(f"unknown --format {format!r}; use one of: {', '.join(FORMATS)}")
+    if variants is not None and format != "sft":
+        raise ConfigError("--variants selects SFT traces; use it with --format sft")
     if not (out / "data" / "tasks").is_dir():
         raise ConfigError(f"{out} holds no data/tasks folder; give the --out folder of a run")
     if dest.exists() and not dest.is_dir():
         raise ConfigError(f"{dest} is a file; choose a folder to export into")
     output = Output(out)
-    return export_tau2(output, dest) if format == "tau2" else export_sft(output, dest)
+    if format == "tau2":
+        return export_tau2(output, dest)
+    written, about = export_sft(output, dest, variants or "best")
+    if say is not None:
+        say(about)
+    return written

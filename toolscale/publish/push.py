@@ -9,9 +9,10 @@ with `datasets.load_dataset(OUT, config)` first.
 The upload is `HfApi.upload_folder`, which in huggingface_hub 2.x is the streamed, multi-commit,
 resumable pipeline that replaced `upload_large_folder` (big folders are committed in batches;
 files already on the Hub with the same content are skipped). The data goes up in one upload and
-the card in a second, so a Hub page never describes data that is not there yet. Transient
-failures are retried; a failure that outlasts the retries ends with a PushError that says to run
-the same command again, which resumes.
+the card in a second, so a Hub page never describes data that is not there yet. The token is
+checked first (present, accepted by the Hub), before the card and load checks, which take seconds
+to a minute. Transient failures are retried; a failure that outlasts the retries ends with a
+PushError that says what is on the Hub and to run the same command again, which resumes.
 """
 
 from __future__ import annotations
@@ -141,8 +142,16 @@ def _upload(api: HfApi, out: Path, repo_id: str, names: list[str], message: str,
 
 
 def _with_retries(
-    step: str, repo_id: str, tries: int, backoff_s: float, call: Callable[[], T]
+    step: str,
+    repo_id: str,
+    tries: int,
+    backoff_s: float,
+    call: Callable[[], T],
+    uploading: bool = False,
 ) -> T:
+    """`call()`, retried on transient errors; a refusal of the token is a ConfigError, any other
+    lasting failure a PushError that says truly what is on the Hub (`uploading`: a step that
+    commits, so part of it may be there)."""
     from huggingface_hub.errors import HfHubHTTPError
 
     for attempt in range(1, tries + 1):
@@ -156,13 +165,36 @@ def _with_retries(
                     "`hf auth login` or set HF_TOKEN to a token that can write there"
                 ) from None
             if not _retryable(exc) or attempt == tries:
+                then = (
+                    "what was committed stays on the Hub: run the same command again to resume"
+                    if uploading
+                    else "nothing was uploaded: run the same command again"
+                )
+                reason = (str(exc).splitlines() or [""])[0][:200]
                 raise PushError(
                     f"{step} for {repo_id} failed after {attempt} attempt(s)"
-                    f" ({exc.__class__.__name__}: {str(exc).splitlines()[0][:200]}); what was "
-                    "committed stays on the Hub: run the same command again to resume"
+                    f" ({exc.__class__.__name__}: {reason}); {then}"
                 ) from exc
             time.sleep(backoff_s * 2 ** (attempt - 1))
     raise AssertionError("unreachable")
+
+
+def check_access(api: HfApi, repo_id: str, tries: int, backoff_s: float) -> None:
+    """The Hub accepts our token (a ConfigError saying how to get one when there is none, it is
+    refused, or the Hub is switched off with HF_HUB_OFFLINE): checked before any slow step."""
+    from huggingface_hub import constants, get_token
+
+    if constants.HF_HUB_OFFLINE:
+        raise ConfigError(
+            "HF_HUB_OFFLINE is set and push needs the Hub: unset it, or check and list the "
+            "files with --dry-run"
+        )
+    if get_token() is None:
+        raise ConfigError(
+            f"no Hugging Face token: log in with `hf auth login` or set HF_TOKEN to a token that "
+            f"can write to {repo_id} (--dry-run checks and lists the files without one)"
+        )
+    _with_retries("checking the token", repo_id, tries, backoff_s, api.whoami)
 
 
 def push(
@@ -197,18 +229,20 @@ def push(
         raise ConfigError(
             f"{out} is an incomplete run (status {status!r}); finish it with generate --resume"
         )
+    api: HfApi | None = None
+    if not dry_run:  # the token first: the checks below take seconds to a minute
+        from huggingface_hub import HfApi
+
+        # The endpoint is read now, not at import time, so HF_ENDPOINT set by the caller counts.
+        api = HfApi(endpoint=os.environ.get("HF_ENDPOINT") or None)
+        check_access(api, repo_id, tries, backoff_s)
     card(out, repo_id=repo_id, license_id=license_id)
     data, meta = data_files(out), card_files(out)
     check_files(out, data + meta)
     check_loadable(out)
     files = [(name, (out / name).stat().st_size) for name in data + meta]
-    if dry_run:
+    if api is None:
         return PushResult(repo_id, files, uploaded=False)
-
-    from huggingface_hub import HfApi
-
-    # The endpoint is read now, not at import time, so HF_ENDPOINT set by the caller counts.
-    api = HfApi(endpoint=os.environ.get("HF_ENDPOINT") or None)
     url = _with_retries(
         "creating the repository",
         repo_id,
@@ -231,5 +265,6 @@ def push(
             tries,
             backoff_s,
             partial(_upload, api, out, repo_id, names, message, revision=revision),
+            uploading=True,
         )
     return PushResult(repo_id, files, uploaded=True, url=str(url))
