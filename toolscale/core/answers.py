@@ -79,10 +79,29 @@ def _bare(text: str) -> str:
     return _ARTICLE.sub("", normalize_text(text).strip(" .!\"'"))
 
 
-_NUMBER_WORDS = (
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
-    "fifteen sixteen seventeen eighteen nineteen twenty"
-).split()
+_NUMBER_WORDS = [
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+    "twenty",
+]
 # A count of nothing said as people say it: "no table left", "none remaining", "sold out".
 _NONE_LEFT = re.compile(
     r"\b(?:no(?:\s+\w+){0,3}\s+(?:left|remaining|available|free)|none\s+(?:left|remaining|"
