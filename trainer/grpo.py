@@ -57,6 +57,7 @@ def grpo(argv: Sequence[str]) -> str:
     weaker = isolation_warning(rows["domain"], model_writes_code=True)
     if weaker and config.process_index == 0:
         print(f"warning: {weaker}", file=sys.stderr, flush=True)
+    user = options.user_simulator()  # None: the scripted user; its key is read before training
     reward = resolve_reward(options)
     if reward.warning:
         print(reward.warning, file=sys.stderr, flush=True)
@@ -90,7 +91,10 @@ def grpo(argv: Sequence[str]) -> str:
             train_dataset=rows,
             reward_funcs=functions,
             environment_factory=environment_factories(
-                sorted(set(rows["environment"])), sandbox, dataset_worlds(options.dataset, rows)
+                sorted(set(rows["environment"])),
+                sandbox,
+                dataset_worlds(options.dataset, rows),
+                user,
             ),
             callbacks=[MetricsRecorder(config.output_dir, mix.take), dump],
             group_threshold=options.group_std_threshold,
