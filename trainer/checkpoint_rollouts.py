@@ -42,6 +42,7 @@ from trainer.environment import (
 from trainer.rewards import final_answer, linear_rewards
 from trainer.route_mix import rollout_route
 from trainer.table import without_nan
+from trainer.user_seat import close_user
 
 KEPT_LABELS = (
     "verified",
@@ -237,6 +238,7 @@ def evaluate_checkpoint(
             )
         )
     finally:
+        sandbox.run(close_user(user))
         sandbox.close()
     n = len(records)
     solved = [r["total_cost"] for r in records if r["verified"]]

@@ -21,6 +21,7 @@ from trainer.reward_config import resolve_reward, save_reward
 from trainer.rewards import reward_functions
 from trainer.rollout_dump import RolloutDump
 from trainer.route_mix import RouteMix
+from trainer.user_seat import close_user
 from trainer.warm_start import warm_start
 
 
@@ -104,5 +105,6 @@ def grpo(argv: Sequence[str]) -> str:
         trainer.save_model(config.output_dir)
         tokenizer.save_pretrained(config.output_dir)
     finally:
+        sandbox.run(close_user(user))
         sandbox.close()
     return config.output_dir

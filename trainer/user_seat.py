@@ -62,3 +62,10 @@ class UserArguments:
             Ledger(0.0, 0.0, Budget()),
         )
         return UserSimulator(client)
+
+
+async def close_user(user: UserSimulator | None) -> None:
+    """Close the LLM user's connections (on the loop that used them); nothing for None."""
+    close = getattr(user.client, "close", None) if user is not None else None
+    if close is not None:
+        await close()
