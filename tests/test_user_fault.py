@@ -139,7 +139,7 @@ def test_the_funnel_and_run_json_count_user_faults_apart() -> None:
     assert (broken.attempts, broken.executed, broken.grounded, broken.verified) == (1, 1, 1, 0)
     stats = RunStats(domains={"ecommerce": broken + Funnel.of_attempt(True, None)})
     report = stats.report(["ecommerce"])
-    assert report["user_faults"] == 1 and report["rejected_by_stage"] == {}
+    assert report["counts"]["user_faults"] == 1 and report["rejected_by_stage"] == {}
     assert report["per_domain"]["ecommerce"]["user_faults"] == 1
     assert report["counts"]["attempts"] == 2 and report["counts"]["verified"] == 1
     attempts = pd.DataFrame(

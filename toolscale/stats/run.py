@@ -4,10 +4,10 @@ Each chunk's `RunStats` is written into its completion marker and read back on `
 run's statistics are the sum (`+`) of its chunks', so a resumed run, or several outputs added up
 by a merge, report exactly what one uninterrupted run would. run.json keeps the summed record
 under `stats` (what a merge adds up) and shows it as the report keys that the card and users read
-(`counts`, `per_domain`, `rejected_by_stage`, `user_faults`, `sample_failures`, `tool_crashes`,
-`errors`, `attempts`; see `report`). `user_faults` counts the attempts the simulated user broke
-(stage "user", `toolscale.judge.user_fault`): written to their own config, never in
-`rejected_by_stage`, so the rejected funnel keeps meaning the agent's failures.
+(`counts`, `per_domain`, `rejected_by_stage`, `sample_failures`, `tool_crashes`, `errors`,
+`attempts`; see `report`). `counts.user_faults` (and each domain's) counts the attempts the
+simulated user broke (stage "user", `toolscale.judge.user_fault`): written to their own config,
+never in `rejected_by_stage`, so the rejected funnel keeps meaning the agent's failures.
 
 Domain errors (a sampler that raises, gold actions that fail, a READ tool that changes the state,
 a tool that crashes) are kept with their traceback: the first ERRORS_KEPT of each domain and
@@ -26,6 +26,7 @@ from toolscale.core.records import DomainError, ErrorStage
 from toolscale.stats.numbers import add_counts
 
 STAGES = ("sampled", "attempts", "executed", "grounded", "verified")
+COUNTED = (*STAGES, "user_faults")  # run.json's counts: the funnel, then the user's faults
 ERRORS_KEPT = 5  # per domain and stage
 MARKER_KEY = "stats"
 # What a failed sample was, by the exception the sandbox worker met (toolscale.sample.tasks raises
@@ -159,13 +160,9 @@ class RunStats(_Record):
         """run.json's count keys (the attempt report is added by `toolscale.stats.attempts`)."""
         total = self.funnel()
         return {
-            "counts": {k: getattr(total, k) for k in STAGES},
+            "counts": {k: getattr(total, k) for k in COUNTED},
             "rejected_by_stage": dict(self.rejected_by_stage),
-            "user_faults": total.user_faults,
-            "per_domain": {
-                d: {k: getattr(self.funnel(d), k) for k in (*STAGES, "user_faults")}
-                for d in domains
-            },
+            "per_domain": {d: {k: getattr(self.funnel(d), k) for k in COUNTED} for d in domains},
             "sample_failures": total.sample_failed,
             "tool_crashes": total.tool_crashes,
             "worker_restarts": self.worker_restarts,
