@@ -78,7 +78,6 @@ class ToolscaleEnvironment:
         self._executed: list[Executed] = []
         self._said: list[str] = []  # what the policy said to the user, through ask_user
         self._ended = False  # the user ended the conversation
-        self._talk = [Message(role="user", content=self._task.instruction)]  # for an LLM user
         self._user_failed = ""  # why the LLM user's request failed
         self._trace: Trace | None = None
         self._labels: dict[str, Any] | None = None  # set by trainer.rewards.rollout_labels
@@ -133,6 +132,18 @@ class ToolscaleEnvironment:
         return self._trace
 
 
+def _talk(environment: ToolscaleEnvironment, message: str) -> list[Message]:
+    """The conversation an LLM user reads: the task's opening, then each `ask_user` message and
+    the reply it got, then `message`."""
+    talk = [Message(role="user", content=environment.task.instruction)]
+    for entry in environment.executed:
+        if entry.name == ASK_USER:
+            talk.append(Message(role="assistant", content=str(entry.arguments.get("message"))))
+            if entry.reply is not None:
+                talk.append(Message(role="user", content=entry.reply))
+    return [*talk, Message(role="assistant", content=message)]
+
+
 # `self` stays unannotated: TRL's schema derivation would list an annotated one as a parameter.
 def ask_user(self, message: str) -> str:  # type: ignore[no-untyped-def]
     """Say something to the customer (ask for a detail you need, or ask them to confirm an
@@ -146,16 +157,13 @@ def ask_user(self, message: str) -> str:  # type: ignore[no-untyped-def]
     self._said.append(message)
     circling = scripted_user.in_circles(self._said)
     answer = None
-    self._talk.append(Message(role="assistant", content=message))
     if scenario is not None and not self._ended and not circling and self.user is None:
         answer = scripted_user.reply(scenario, self._said)  # the user remembers the talk
     elif scenario is not None and not self._ended and not circling:
         try:
-            answer = self.sandbox.run(self.user.reply(scenario, self._talk, 0))
+            answer = self.sandbox.run(self.user.reply(scenario, _talk(self, message), 0))
         except TeacherFailure as failure:
             self._user_failed = failure.kind
-        if answer is not None:
-            self._talk.append(Message(role="user", content=answer))
     self._ended = self._ended or answer is None
     logged = Executed(ASK_USER, {"message": message}, reply=answer, circling=circling)
     self._executed.append(logged)
