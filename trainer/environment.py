@@ -17,7 +17,8 @@ policy's).
 
 A call that times out is run once more (a worker starved by load is no fault of the policy); a
 rollout with a crashed tool or a call that timed out twice is still judged (failure stage
-"execution") but `excluded`: the reward functions leave it out of the update and report it.
+"execution") but `excluded`: the reward functions leave it out of the update and report it; so
+is a rollout the simulated user broke.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from toolscale.core.task_state import state_json
 from toolscale.dialogue import scripted_user
 from toolscale.judge.rewards import RewardConfig
 from toolscale.judge.rubric import Rubric
+from toolscale.judge.user_fault import STAGE as USER_STAGE
 from toolscale.llm.client import TeacherFailure
 from toolscale.play.rollout import ASK_USER, Executed, transcript_of
 from toolscale.play.usersim import UserSimulator
@@ -107,16 +109,20 @@ class ToolscaleEnvironment:
     @property
     def excluded(self) -> str:
         """Why the rollout is left out of the update ("" when it is not): a tool crashed (a bug,
-        not the policy's doing) or a call timed out twice."""
+        not the policy's doing), a call timed out twice, the LLM user's endpoint failed, or, once
+        judged, the user broke the conversation (stage "user", `toolscale.judge.user_fault`)."""
         broken = [
             (e.name, e.outcome)
             for e in self._executed
             if e.outcome is not None and e.outcome.status in ("crash", "timeout")
         ]
         failed = [f"ask_user: the user endpoint failed ({self._user_failed})"]
+        trace = self._trace  # judged: a rollout the user broke is no sample of the policy
+        user = trace.failure_reasons[:1] if trace and trace.failure_stage == USER_STAGE else []
         return "; ".join(
             [f"{name} {o.status}: {o.output}" for name, o in broken]
             + (failed if self._user_failed else [])
+            + user
         )
 
     def _judge(

@@ -203,3 +203,21 @@ def test_grpo_rollouts_ask_the_llm_user(dataset, tmp_path, monkeypatch) -> None:
     for trace in judged:
         said = [m.content for m in trace.messages if m.role == "user"][1:]
         assert len(said) == 1 and said[0].startswith(REPLY)
+
+
+def test_a_rollout_the_user_broke_is_left_out_of_the_update() -> None:
+    from types import SimpleNamespace
+
+    from trainer.environment import environment_class
+
+    environment = environment_class("ecommerce", sandbox=None)()
+    environment._executed, environment._user_failed = [], ""
+    environment._trace = None
+    assert environment.excluded == ""
+    why = "user withheld: asked for its order id, it never gave 'O1'"
+    environment._trace = SimpleNamespace(failure_stage="user", failure_reasons=[why, "state"])
+    assert environment.excluded == why
+    environment._trace = SimpleNamespace(failure_stage="outcome", failure_reasons=["state"])
+    assert environment.excluded == ""
+    environment._user_failed = "timeout"
+    assert environment.excluded == "ask_user: the user endpoint failed (timeout)"
