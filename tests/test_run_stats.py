@@ -109,6 +109,7 @@ def test_report_keeps_run_json_keys_and_meanings():
         "executed": 9,
         "grounded": 8,
         "verified": 7,
+        "user_faults": 0,
     }
     assert report["per_domain"]["railway"] == dict.fromkeys(report["counts"], 0)
     assert report["per_domain"]["bank"]["sampled"] == 3

@@ -13,11 +13,13 @@ from toolscale.core.errors import ConfigError
 from trainer.cli_options import with_cpu_defaults
 from trainer.model import check_model
 from trainer.selection import variant_filter
+from trainer.user_seat import UserArguments
 
 
 @dataclass
-class ToolscaleArguments:
-    """What to train on and how to reward it (everything else is TRL's config)."""
+class ToolscaleArguments(UserArguments):
+    """What to train on, how to reward it, and who plays the caller of stateful tasks
+    (`trainer.user_seat`; everything else is TRL's config)."""
 
     dataset: str = field(metadata={"help": "A toolscale output folder or a Hub dataset id."})
     dataset_config: str | None = field(

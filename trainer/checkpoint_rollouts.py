@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from toolscale.judge.rewards import RewardConfig
+from toolscale.play.usersim import UserSimulator
 from toolscale.sandbox.bridge import SandboxThread
 from trainer.decode import continue_prompts
 from trainer.environment import (
@@ -41,6 +42,7 @@ from trainer.environment import (
 from trainer.rewards import final_answer, linear_rewards
 from trainer.route_mix import rollout_route
 from trainer.table import without_nan
+from trainer.user_seat import close_user
 
 KEPT_LABELS = (
     "verified",
@@ -183,16 +185,18 @@ def evaluate_checkpoint(
     temperature: float = 0.0,
     seed: int = 0,
     worlds: Mapping[str, dict[str, Any]] | None = None,
+    user: UserSimulator | None = None,
 ) -> Evaluation:
     """Success rate (verified rollouts), mean reward_total under `reward`, mean tool calls, mean
     completion tokens, mean cost per solved task and preference compliance over `rows` (whose
-    stateful tasks derive from `worlds`, `trainer.data.dataset_worlds`)."""
+    stateful tasks derive from `worlds`, `trainer.data.dataset_worlds`, and whose caller is
+    `user`, an LLM user, or the scripted user when None)."""
     model.eval()
     sandbox = SandboxThread(workers)
     try:
         listed = list(rows)
         keys = [environment_key(row["domain"], row["tools"]) for row in listed]
-        classes = environment_factories(sorted(set(keys)), sandbox, worlds)
+        classes = environment_factories(sorted(set(keys)), sandbox, worlds, user)
         environments = [classes[key]() for key in keys]
         completions, tokens = rollouts(
             model,
@@ -234,6 +238,7 @@ def evaluate_checkpoint(
             )
         )
     finally:
+        sandbox.run(close_user(user))
         sandbox.close()
     n = len(records)
     solved = [r["total_cost"] for r in records if r["verified"]]

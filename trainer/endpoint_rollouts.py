@@ -4,8 +4,9 @@ The endpoint plays each task as generation's LLM teacher plays it
 (`toolscale.play.openai_teacher`): the task's system prompt, its instruction and its tools; each
 answer's calls (native, or written in the text) run in the task's own sandbox episode, until it
 answers without a call or has used `max_turns` answers; a stateful task's user is the scripted
-user. Every attempt is judged by the dataset's Rubric into the Trace row generation would write,
-so its labels mean what a checkpoint's rollout labels mean (`trainer.checkpoint_rollouts`).
+user, or the LLM user `--user_base_url` / `--user_model` name (`trainer.user_seat`). Every
+attempt is judged by the dataset's Rubric into the Trace row generation would write, so its
+labels mean what a checkpoint's rollout labels mean (`trainer.checkpoint_rollouts`).
 
 The endpoint is asked once before any task (`toolscale.llm.probe`: one short request, one
 retry): an endpoint that does not answer, or refuses the key or the model, is a ConfigError, not
@@ -32,6 +33,7 @@ from toolscale.play.openai_teacher import OpenAITeacher
 from toolscale.sandbox.pool import SandboxPool
 from trainer.checkpoint_rollouts import KEPT_LABELS
 from trainer.route_mix import rollout_route
+from trainer.user_seat import UserArguments
 
 
 def teacher_options(
@@ -43,8 +45,11 @@ def teacher_options(
     temperature: float,
     timeout_s: float,
     concurrency: int,
+    user: UserArguments | None = None,
 ) -> TeacherOptions:
-    """The LLM teacher options that play the endpoint, checked (a ConfigError names the fix)."""
+    """The LLM teacher options that play the endpoint, checked (a ConfigError names the fix);
+    `user` names the LLM user of stateful tasks (none given: the scripted user)."""
+    llm = user is not None and user.llm_user()
     options = TeacherOptions(
         base_url=base_url,
         model=model,
@@ -54,7 +59,11 @@ def teacher_options(
         temperature=temperature,
         request_timeout_s=timeout_s,
         concurrency=concurrency,
-        user="scripted",  # the policy under test plays the agent, never its own caller
+        # the policy under test plays the agent, never its own caller
+        user="llm" if llm else "scripted",
+        user_base_url=user.user_base_url if user is not None and llm else None,
+        user_model=user.user_model if user is not None and llm else None,
+        user_api_key_env=user.user_api_key_env if user is not None and llm else None,
     )
     check_teacher("openai", options)
     return options
@@ -83,7 +92,11 @@ async def endpoint_records(
     with tempfile.TemporaryDirectory(prefix="toolscale-evaluate-") as cache:
         run = open_teacher("openai", options, detours=False, cache_dir=Path(cache))
         try:
-            await probe(run.clients, {"teacher": "--base_url and --model"})
+            roles = {
+                "teacher": "--base_url and --model",
+                "user": "--user_base_url and --user_model",
+            }
+            await probe(run.clients, roles)
         except ConfigError:
             await run.aclose()
             raise

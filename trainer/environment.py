@@ -8,12 +8,17 @@ the rollout is done, `_judge(completion, tokens, config)` turns the policy's mes
 into a Transcript (`toolscale.play.rollout`: every emitted call recorded, refused ones too) and
 judges it with generation's `Rubric` into the very Trace row generation would write.
 A stateful domain's environment also has `ask_user`: TRL's tool loop has no user turn, so the
-policy talks to the task's scripted user through it (and SFT conversations show user turns the
-same way, `trainer.data`).
+policy talks to the task's user through it (and SFT conversations show user turns the same way,
+`trainer.data`): the scripted user, or an LLM user simulator when one is given
+(`trainer.user_seat`), which reads the conversation from the caller's side (its opening, then
+what the policy said through `ask_user` and what it answered). A user request that fails after
+its retries ends the conversation and excludes the rollout (the endpoint's fault, not the
+policy's).
 
 A call that times out is run once more (a worker starved by load is no fault of the policy); a
 rollout with a crashed tool or a call that timed out twice is still judged (failure stage
-"execution") but `excluded`: the reward functions leave it out of the update and report it.
+"execution") but `excluded`: the reward functions leave it out of the update and report it; so
+is a rollout the simulated user broke.
 """
 
 from __future__ import annotations
@@ -24,13 +29,16 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from toolscale.core.records import Task, Trace
+from toolscale.core.records import Message, Task, Trace
 from toolscale.core.registry import get_domain
 from toolscale.core.task_state import state_json
 from toolscale.dialogue import scripted_user
 from toolscale.judge.rewards import RewardConfig
 from toolscale.judge.rubric import Rubric
+from toolscale.judge.user_fault import STAGE as USER_STAGE
+from toolscale.llm.client import TeacherFailure
 from toolscale.play.rollout import ASK_USER, Executed, transcript_of
+from toolscale.play.usersim import UserSimulator
 from toolscale.sandbox.bridge import SandboxThread
 from toolscale.sandbox.pool import Episode
 
@@ -62,6 +70,7 @@ class ToolscaleEnvironment:
 
     sandbox: SandboxThread  # set on the generated subclass
     worlds: Mapping[str, dict[str, Any]]  # the dataset's worlds, id -> state (same)
+    user: UserSimulator | None  # the LLM user (same); None: the scripted user
 
     def reset(self, **row: Any) -> None:
         self._task = Task.from_row({k: row[k] for k in TASK_FIELDS}, self.worlds)
@@ -71,6 +80,7 @@ class ToolscaleEnvironment:
         self._executed: list[Executed] = []
         self._said: list[str] = []  # what the policy said to the user, through ask_user
         self._ended = False  # the user ended the conversation
+        self._user_failed = ""  # why the LLM user's request failed
         self._trace: Trace | None = None
         self._labels: dict[str, Any] | None = None  # set by trainer.rewards.rollout_labels
         return None  # the prompt column already holds the system prompt and the instruction
@@ -99,13 +109,21 @@ class ToolscaleEnvironment:
     @property
     def excluded(self) -> str:
         """Why the rollout is left out of the update ("" when it is not): a tool crashed (a bug,
-        not the policy's doing) or a call timed out twice."""
+        not the policy's doing), a call timed out twice, the LLM user's endpoint failed, or, once
+        judged, the user broke the conversation (stage "user", `toolscale.judge.user_fault`)."""
         broken = [
             (e.name, e.outcome)
             for e in self._executed
             if e.outcome is not None and e.outcome.status in ("crash", "timeout")
         ]
-        return "; ".join(f"{name} {o.status}: {o.output}" for name, o in broken)
+        failed = [f"ask_user: the user endpoint failed ({self._user_failed})"]
+        trace = self._trace  # judged: a rollout the user broke is no sample of the policy
+        user = trace.failure_reasons[:1] if trace and trace.failure_stage == USER_STAGE else []
+        return "; ".join(
+            [f"{name} {o.status}: {o.output}" for name, o in broken]
+            + (failed if self._user_failed else [])
+            + user
+        )
 
     def _judge(
         self, completion: Sequence[dict[str, Any]], tokens: int, config: RewardConfig
@@ -118,6 +136,18 @@ class ToolscaleEnvironment:
             judged = Rubric(config).trace(self._task, draft, "policy", self.sandbox.pool)
             self._trace = self.sandbox.run(judged)
         return self._trace
+
+
+def _talk(environment: ToolscaleEnvironment, message: str) -> list[Message]:
+    """The conversation an LLM user reads: the task's opening, then each `ask_user` message and
+    the reply it got, then `message`."""
+    talk = [Message(role="user", content=environment.task.instruction)]
+    for entry in environment.executed:
+        if entry.name == ASK_USER:
+            talk.append(Message(role="assistant", content=str(entry.arguments.get("message"))))
+            if entry.reply is not None:
+                talk.append(Message(role="user", content=entry.reply))
+    return [*talk, Message(role="assistant", content=message)]
 
 
 # `self` stays unannotated: TRL's schema derivation would list an annotated one as a parameter.
@@ -133,8 +163,13 @@ def ask_user(self, message: str) -> str:  # type: ignore[no-untyped-def]
     self._said.append(message)
     circling = scripted_user.in_circles(self._said)
     answer = None
-    if scenario is not None and not self._ended and not circling:
+    if scenario is not None and not self._ended and not circling and self.user is None:
         answer = scripted_user.reply(scenario, self._said)  # the user remembers the talk
+    elif scenario is not None and not self._ended and not circling:
+        try:
+            answer = self.sandbox.run(self.user.reply(scenario, _talk(self, message), 0))
+        except TeacherFailure as failure:
+            self._user_failed = failure.kind
     self._ended = self._ended or answer is None
     logged = Executed(ASK_USER, {"message": message}, reply=answer, circling=circling)
     self._executed.append(logged)
@@ -176,15 +211,19 @@ def split_key(key: str) -> tuple[str, str]:
 
 
 def environment_class(
-    key: str, sandbox: SandboxThread | None, worlds: Mapping[str, dict[str, Any]] | None = None
+    key: str,
+    sandbox: SandboxThread | None,
+    worlds: Mapping[str, dict[str, Any]] | None = None,
+    user: UserSimulator | None = None,
 ) -> type[ToolscaleEnvironment]:
     """A ToolscaleEnvironment subclass whose public methods are the tools `key` names (see
-    `environment_key`); `worlds` holds the worlds its stateful tasks derive from. Without a
-    `sandbox` its tools can be listed but not run."""
+    `environment_key`); `worlds` holds the worlds its stateful tasks derive from, `user` the
+    LLM user of its conversations (None: the scripted user). Without a `sandbox` its tools can
+    be listed but not run."""
     domain, subset = split_key(key)
     toolkit = get_domain(domain).toolkit
     names = subset.split("+") if subset else list(toolkit.specs())
-    members: dict[str, Any] = {"sandbox": sandbox, "worlds": worlds or {}}
+    members: dict[str, Any] = {"sandbox": sandbox, "worlds": worlds or {}, "user": user}
     for name in names:
         members[name] = _tool_method(name, getattr(toolkit, name))
     if has_user(domain):
@@ -193,10 +232,13 @@ def environment_class(
 
 
 def environment_factories(
-    keys: list[str], sandbox: SandboxThread, worlds: Mapping[str, dict[str, Any]] | None = None
+    keys: list[str],
+    sandbox: SandboxThread,
+    worlds: Mapping[str, dict[str, Any]] | None = None,
+    user: UserSimulator | None = None,
 ) -> dict[str, type[ToolscaleEnvironment]]:
     """`{key: class}` for TRL's multi-environment mode (the rows' `environment` column)."""
-    return {key: environment_class(key, sandbox, worlds) for key in keys}
+    return {key: environment_class(key, sandbox, worlds, user) for key in keys}
 
 
 def tool_methods(environment: ToolscaleEnvironment) -> list[Callable[..., str]]:

@@ -16,6 +16,10 @@ the split `--split all|train|heldout` of `--heldout_fraction` (the content-disjo
 uses, `trainer.split`: `--split heldout --heldout_fraction 0.2` is what a run trained with
 `--heldout_fraction 0.2` never saw), or those whose ids `--tasks_from FILE` lists (one id a line,
 or JSON lines with an "id"), then at most `--max_tasks` of them drawn across domains.
+A stateful task's caller is the scripted user, or the LLM user `--user_base_url` /
+`--user_model` name (`trainer.user_seat`). An attempt the user broke (stage "user",
+`toolscale.judge.user_fault`) is left out of the orchestrator's row, its denominator included,
+and listed in evaluation.json's `about.user_faults`.
 Writes OUTPUT/evaluation.json (every row, every attempt) and OUTPUT/evaluation.md.
 """
 
@@ -50,13 +54,15 @@ from trainer.reward_config import stored_reward
 from trainer.router_rows import router_attempts, training_rows
 from trainer.selection import stratified
 from trainer.table import UNKNOWN_TOOL, Scored, Table, build
+from trainer.user_seat import USER_STAGE, UserArguments
 
 JSON_NAME, MARKDOWN_NAME = "evaluation.json", "evaluation.md"
 
 
 @dataclass
-class EvaluateArguments:
-    """What to evaluate, on which tasks, and where the table goes."""
+class EvaluateArguments(UserArguments):
+    """What to evaluate, on which tasks, where the table goes, and who plays the caller of
+    stateful tasks (`trainer.user_seat`)."""
 
     dataset: str = field(
         metadata={"help": "A toolscale output folder (or a downloaded copy of a pushed one)."}
@@ -228,6 +234,7 @@ def evaluation(options: EvaluateArguments) -> Table:
             options.temperature,
             options.request_timeout,
             options.concurrency,
+            options,
         )
     resolved = stored_reward(options.dataset)
     if resolved.warning:
@@ -279,10 +286,14 @@ def evaluation(options: EvaluateArguments) -> Table:
                 temperature=options.temperature,
                 seed=options.seed,
                 worlds=settings.worlds,
+                user=options.user_simulator(options.request_timeout),
             ).rollouts
         )
-    if options.model is not None:
-        evaluated[_label(options)] = [_scored(r, t) for r, t in zip(records, tasks, strict=True)]
+    if options.model is not None:  # an attempt the user broke is out of the denominator
+        pairs = list(zip(records, tasks, strict=True))
+        broken = [t.id for r, t in pairs if r["failure_stage"] == USER_STAGE]
+        evaluated[_label(options)] = [_scored(r, t) for r, t in pairs if t.id not in broken]
+        about["user_faults"] = {"count": len(broken), "task_ids": broken}
     return build(evaluated, reference, about)
 
 

@@ -21,6 +21,7 @@ from trainer.reward_config import resolve_reward, save_reward
 from trainer.rewards import reward_functions
 from trainer.rollout_dump import RolloutDump
 from trainer.route_mix import RouteMix
+from trainer.user_seat import close_user
 from trainer.warm_start import warm_start
 
 
@@ -57,6 +58,7 @@ def grpo(argv: Sequence[str]) -> str:
     weaker = isolation_warning(rows["domain"], model_writes_code=True)
     if weaker and config.process_index == 0:
         print(f"warning: {weaker}", file=sys.stderr, flush=True)
+    user = options.user_simulator()  # None: the scripted user; its key is read before training
     reward = resolve_reward(options)
     if reward.warning:
         print(reward.warning, file=sys.stderr, flush=True)
@@ -90,7 +92,10 @@ def grpo(argv: Sequence[str]) -> str:
             train_dataset=rows,
             reward_funcs=functions,
             environment_factory=environment_factories(
-                sorted(set(rows["environment"])), sandbox, dataset_worlds(options.dataset, rows)
+                sorted(set(rows["environment"])),
+                sandbox,
+                dataset_worlds(options.dataset, rows),
+                user,
             ),
             callbacks=[MetricsRecorder(config.output_dir, mix.take), dump],
             group_threshold=options.group_std_threshold,
@@ -100,5 +105,6 @@ def grpo(argv: Sequence[str]) -> str:
         trainer.save_model(config.output_dir)
         tokenizer.save_pretrained(config.output_dir)
     finally:
+        sandbox.run(close_user(user))
         sandbox.close()
     return config.output_dir

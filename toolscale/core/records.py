@@ -21,7 +21,10 @@ from toolscale.core.preference import Preference
 
 # "judge": the NL-assertion judge gave no usable verdict (toolscale.tau2.nl_assertions); the attempt
 # passed every other stage and is neither verified nor counted as the model's mistake.
-FailureStage = Literal["sample", "teacher", "format", "execution", "grounding", "outcome", "judge"]
+# "user": the simulated user broke the conversation (toolscale.judge.user_fault), not the agent.
+FailureStage = Literal[
+    "sample", "teacher", "format", "execution", "grounding", "outcome", "judge", "user"
+]
 CallStatus = Literal["ok", "error", "crash", "timeout"]
 
 # Fields held as JSON strings in dataset rows (toolscale.write.features makes them strings).

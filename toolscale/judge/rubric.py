@@ -18,6 +18,7 @@ from toolscale.judge.figures import Readings
 from toolscale.judge.labels import Labelled, group_labels, trace_labels
 from toolscale.judge.metrics import trace_metrics
 from toolscale.judge.rewards import RewardConfig
+from toolscale.judge.user_fault import user_verdict
 from toolscale.judge.verify import Attempt, Validators, Verdict, verify
 from toolscale.sandbox.pool import SandboxPool
 
@@ -59,13 +60,15 @@ class Rubric:
     async def verdict(self, task: Task, attempt: Attempt, pool: SandboxPool) -> Verdict:
         """A failure the attempt already carries (a teacher's, on a draft; a stored trace is
         judged again from its transcript), else `verify`'s verdict (replayed unless the attempt
-        is `grounded`, see the class), then, for a verified attempt, the assertion judge's when
+        is `grounded`, see the class), at stage `user` when the simulated user broke it
+        (`toolscale.judge.user_fault`), then, for a verified attempt, the assertion judge's when
         there is one."""
         failure = getattr(attempt, "failure", None)
         if failure is not None:
             return Verdict(False, failure[0], [failure[1]])
         replay = self.double_check or not getattr(attempt, "grounded", False)
         verdict = await verify(task, attempt, pool, replay, self.readings, self.validators)
+        verdict = user_verdict(task, attempt.messages, verdict)  # the simulator's fault, apart
         if verdict.verified and self.assertions is not None:
             verdict = await self.assertions.verdict(task, attempt.messages)
         return verdict

@@ -58,6 +58,7 @@ async def run_chunk(
         merged.tasks += part.tasks
         merged.traces += part.traces
         merged.rejected += part.rejected
+        merged.user_faults += part.user_faults
     merged.stats = RunStats.total(p.stats for p in parts)
     return merged
 

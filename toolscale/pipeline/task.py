@@ -13,6 +13,7 @@ from toolscale.core.records import DomainError
 from toolscale.core.registry import get_domain
 from toolscale.economics.prices import Economics
 from toolscale.judge.rubric import Rubric
+from toolscale.judge.user_fault import STAGE as USER_STAGE
 from toolscale.oracle.played import with_oracle
 from toolscale.play.transcript import Teacher
 from toolscale.sample import worlds
@@ -29,6 +30,7 @@ class ChunkResult:
     tasks: list[dict[str, Any]] = field(default_factory=list)
     traces: list[dict[str, Any]] = field(default_factory=list)
     rejected: list[dict[str, Any]] = field(default_factory=list)
+    user_faults: list[dict[str, Any]] = field(default_factory=list)
     worlds: list[dict[str, Any]] = field(default_factory=list)
     stats: RunStats = field(default_factory=RunStats)
 
@@ -83,8 +85,14 @@ async def run_task(
         *(rubric.trace(item.task, d, teacher.name, pool) for d in drafts)
     )
     funnel = Funnel(sampled=1, tool_crashes=len(crashes))
+    # An attempt the simulated user broke is neither a positive nor a negative: kept apart, and
+    # out of the group whose rewards are normalised together.
+    broken = [t for t in judged if t.failure_stage == USER_STAGE]
+    for trace in broken:
+        funnel = funnel + Funnel.of_attempt(trace.verified, trace.failure_stage)
+        result.user_faults.append(trace.to_row())
     rejected: dict[str, int] = {}
-    for trace in rubric.group(item.task, judged):
+    for trace in rubric.group(item.task, [t for t in judged if t.failure_stage != USER_STAGE]):
         funnel = funnel + Funnel.of_attempt(trace.verified, trace.failure_stage)
         if trace.verified:
             result.traces.append(trace.to_row())
@@ -96,11 +104,12 @@ async def run_task(
     for draft in drafts:
         for kind, count in draft.model_errors.items():
             model_errors[kind] = model_errors.get(kind, 0) + count
-    passes = (PassCount(verified=funnel.verified, attempts=len(judged), tasks=1),)
+    played = len(judged) - len(broken)  # pass@k counts the attempts the agent could be judged on
+    passes = (PassCount(verified=funnel.verified, attempts=played, tasks=1),)
     result.stats = RunStats(
         domains={domain: funnel},
         rejected_by_stage=rejected,
-        passes=passes if judged else (),
+        passes=passes if played else (),
         model_errors=model_errors,
         errors=tuple(crashes),
     )

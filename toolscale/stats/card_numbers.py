@@ -79,13 +79,15 @@ def read_config(root: Path, config: str) -> tuple[pd.DataFrame, Features, int]:
 
 def funnel(tasks: pd.DataFrame, attempts: pd.DataFrame, planned: int) -> list[tuple[str, int, str]]:
     """(stage, count, share): planned -> sampled tasks; attempts -> executed -> grounded ->
-    verified, as shares of the attempts."""
+    verified, as shares of the attempts; then, when there are any, the attempts the simulated
+    user broke (`user_faults`, stage "user": grounded, never judged on their outcome)."""
     stages = attempts["failure_stage"] if len(attempts) else pd.Series(dtype=str)
     verified = int(attempts["verified"].sum()) if len(attempts) else 0
     executed = len(attempts) - int(stages.isin(_NOT_EXECUTED).sum())
     grounded = executed - int((stages == "grounding").sum())
     total = len(attempts)
-    return [
+    broke = int((stages == "user").sum())
+    shown = [
         ("planned", planned, percent(planned, planned)),
         ("sampled", len(tasks), percent(len(tasks), planned)),
         ("attempts", total, percent(total, total)),
@@ -93,6 +95,7 @@ def funnel(tasks: pd.DataFrame, attempts: pd.DataFrame, planned: int) -> list[tu
         ("grounded", grounded, percent(grounded, total)),
         ("verified", verified, percent(verified, total)),
     ]
+    return shown + ([("user_faults", broke, percent(broke, total))] if broke else [])
 
 
 def domain_rows(tasks: pd.DataFrame, attempts: pd.DataFrame) -> list[dict[str, Any]]:
@@ -207,7 +210,10 @@ def collect(root: Path) -> CardStats:
     parts = [f for f in (frames["traces"], frames["rejected"]) if len(f)]
     attempts = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
     attempts = variants.with_kinds(tasks, attempts)
-    stages = funnel(tasks, attempts, int(run.get("config", {}).get("num_tasks", len(tasks))))
+    broken = frames["user_faults"]  # attempted, never judged on their outcome: in the funnel
+    played = pd.concat([f for f in (attempts, broken) if len(f)], ignore_index=True)
+    planned = int(run.get("config", {}).get("num_tasks", len(tasks)))
+    stages = funnel(tasks, played if len(played) else attempts, planned)
     check_against_run(run, {name: count for name, count, _ in stages if name != "planned"})
     traces = frames["traces"]
     rejected = frames["rejected"]

@@ -5,7 +5,9 @@ run's statistics are the sum (`+`) of its chunks', so a resumed run, or several 
 by a merge, report exactly what one uninterrupted run would. run.json keeps the summed record
 under `stats` (what a merge adds up) and shows it as the report keys that the card and users read
 (`counts`, `per_domain`, `rejected_by_stage`, `sample_failures`, `tool_crashes`, `errors`,
-`attempts`; see `report`).
+`attempts`; see `report`). `counts.user_faults` (and each domain's) counts the attempts the
+simulated user broke (stage "user", `toolscale.judge.user_fault`): written to their own config,
+never in `rejected_by_stage`, so the rejected funnel keeps meaning the agent's failures.
 
 Domain errors (a sampler that raises, gold actions that fail, a READ tool that changes the state,
 a tool that crashes) are kept with their traceback: the first ERRORS_KEPT of each domain and
@@ -24,6 +26,7 @@ from toolscale.core.records import DomainError, ErrorStage
 from toolscale.stats.numbers import add_counts
 
 STAGES = ("sampled", "attempts", "executed", "grounded", "verified")
+COUNTED = (*STAGES, "user_faults")  # run.json's counts: the funnel, then the user's faults
 ERRORS_KEPT = 5  # per domain and stage
 MARKER_KEY = "stats"
 # What a failed sample was, by the exception the sandbox worker met (toolscale.sample.tasks raises
@@ -42,7 +45,8 @@ class _Record(BaseModel):
 
 class Funnel(_Record):
     """One domain's counts: tasks sampled or failed, attempts and how far they got, crashed
-    attempts (held back from the data: a crash is a bug in a tool)."""
+    attempts (held back from the data: a crash is a bug in a tool), and attempts the simulated
+    user broke (`user_faults`, stage "user": in `attempts`, in neither `verified` nor rejected)."""
 
     sampled: int = 0
     sample_failed: int = 0
@@ -51,6 +55,7 @@ class Funnel(_Record):
     grounded: int = 0
     verified: int = 0
     tool_crashes: int = 0
+    user_faults: int = 0
 
     def __add__(self, other: Funnel) -> Funnel:
         return Funnel(**{k: getattr(self, k) + getattr(other, k) for k in Funnel.model_fields})
@@ -59,8 +64,11 @@ class Funnel(_Record):
     def of_attempt(cls, verified: bool, failure_stage: str | None) -> Funnel:
         """The funnel stages one judged attempt reached. A teacher that failed before producing
         an attempt passed no stage; `format` and `execution` both precede `executed`; the
-        NL-assertion judge (`judge`) comes after every other stage."""
+        NL-assertion judge (`judge`) comes after every other stage; an attempt the user broke
+        (`user`) passed grounding and was never judged on its outcome."""
         order = ["format", "execution", "grounding", "outcome", "judge"]
+        if failure_stage == "user":
+            return cls(attempts=1, executed=1, grounded=1, user_faults=1)
         stage = failure_stage or "format"
         passed = order if verified else order[: order.index(stage) if stage in order else 0]
         return cls(
@@ -152,9 +160,9 @@ class RunStats(_Record):
         """run.json's count keys (the attempt report is added by `toolscale.stats.attempts`)."""
         total = self.funnel()
         return {
-            "counts": {k: getattr(total, k) for k in STAGES},
+            "counts": {k: getattr(total, k) for k in COUNTED},
             "rejected_by_stage": dict(self.rejected_by_stage),
-            "per_domain": {d: {k: getattr(self.funnel(d), k) for k in STAGES} for d in domains},
+            "per_domain": {d: {k: getattr(self.funnel(d), k) for k in COUNTED} for d in domains},
             "sample_failures": total.sample_failed,
             "tool_crashes": total.tool_crashes,
             "worker_restarts": self.worker_restarts,

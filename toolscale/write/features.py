@@ -5,7 +5,9 @@ The Features of `tasks`, `traces`/`rejected` and `worlds` are derived from the r
 synthesizer's `rejected_tasks`, which has no record, is written out here.
 
 Tool arguments, schemas, states, price tables and preference profiles are JSON strings, so this
-schema never changes with the domains or tools a run uses. `traces` and `rejected` share one schema;
+schema never changes with the domains or tools a run uses. `traces`, `rejected` and `user_faults`
+(attempts the simulated user broke, `toolscale.judge.user_fault`: neither positives nor negatives)
+share one schema;
 `worlds` holds each run's shared databases once (toolscale.sample.worlds).
 """
 
@@ -20,7 +22,7 @@ from pydantic import BaseModel
 
 from toolscale.core.records import TASK_JSON, TRACE_JSON, Task, Trace, World
 
-CONFIGS = ("tasks", "traces", "rejected", "worlds")
+CONFIGS = ("tasks", "traces", "rejected", "user_faults", "worlds")
 STRING = Value("string")
 _SCALARS = {str: STRING, int: Value("int64"), float: Value("float64"), bool: Value("bool")}
 
@@ -88,6 +90,7 @@ FEATURES = {
     "tasks": TASK_FEATURES,
     "traces": TRACE_FEATURES,
     "rejected": TRACE_FEATURES,
+    "user_faults": TRACE_FEATURES,
     "worlds": WORLD_FEATURES,
     "rejected_tasks": REJECTED_TASK_FEATURES,
 }

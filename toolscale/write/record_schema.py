@@ -26,6 +26,7 @@ FILES = {
     "tasks": "task.schema.json",
     "traces": "trace.schema.json",
     "rejected": "trace.schema.json",
+    "user_faults": "trace.schema.json",
     "worlds": "world.schema.json",
 }
 _JSON_TYPES = {"string": "string", "bool": "boolean", "int64": "integer", "float64": "number"}
