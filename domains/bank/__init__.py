@@ -22,6 +22,7 @@ from domains.bank.questions import QUESTIONS
 from domains.bank.tools import BankTools
 from domains.bank.world import build_world
 from toolscale.kit import StatefulDomain, Template
+from toolscale.kit.identify import Identification
 
 GOALS = (*QUESTIONS, *CHANGES)
 
@@ -30,8 +31,9 @@ class BankDomain(StatefulDomain):
     """A retail bank's customer service: one bank of about 1,700 records per run seed."""
 
     name = "bank"
-    version = "4.5"
+    version = "4.6"
     invariants = INVARIANTS
+    identification = Identification("customer", ("email", "customer_id"))
     toolkit = BankTools
     rules = rules
     entities = ENTITIES
