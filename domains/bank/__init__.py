@@ -22,6 +22,7 @@ from domains.bank.questions import QUESTIONS
 from domains.bank.tools import BankTools
 from domains.bank.world import build_world
 from toolscale.kit import StatefulDomain, Template
+from toolscale.kit.identify import Identification
 
 GOALS = (*QUESTIONS, *CHANGES)
 
@@ -32,6 +33,7 @@ class BankDomain(StatefulDomain):
     name = "bank"
     version = "4.6"
     invariants = INVARIANTS
+    identification = Identification("customer", ("email", "customer_id"))
     toolkit = BankTools
     rules = rules
     formulas = rules.FORMULAS

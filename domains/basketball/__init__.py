@@ -14,6 +14,7 @@ from domains.basketball.invariants import INVARIANTS
 from domains.basketball.tools import BasketballTools
 from domains.basketball.world import build_world
 from toolscale.kit import Draw, Entity, Goal, StatefulDomain
+from toolscale.kit.identify import Identification
 from toolscale.kit.words import NUMBERS, alts, day
 
 Record = dict[str, Any]
@@ -352,8 +353,9 @@ class BasketballDomain(StatefulDomain):
     """A league ticket desk: 12 teams, 108 games, 200 fans, ~560 tickets, 90 season passes."""
 
     name = "basketball"
-    version = "1.6"
+    version = "1.7"
     invariants = INVARIANTS
+    identification = Identification("fan", ("email", "fan_id"))
     toolkit = BasketballTools
     rules = rules
     entities = ENTITIES

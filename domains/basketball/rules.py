@@ -167,6 +167,12 @@ def check_upgrade(state: Record, ticket_id: str, section: str) -> Record:
     """The extra cost of moving the ticket's seats to a dearer section, less the discount."""
     ticket, game = _active(state, ticket_id)
     section = section_of(section)
+    NotOnSale.raise_if(
+        game["status"] == "postponed",
+        f"game {game['game_id']} is postponed; its seats are not on sale, so they cannot be "
+        "moved until it is rescheduled",
+        game["status"],
+    )
     _before(state, game, CHANGE_CLOSE_HOURS, ChangesClosed, "seats can be changed")
     old, new = game["prices"][ticket["section"]], game["prices"][section]
     NotAnUpgrade.raise_if(

@@ -198,6 +198,7 @@ class BasketballTools(StatefulGenericTools):
     @tool(ToolKind.WRITE)
     @raises(
         rules.TicketNotActive,
+        rules.NotOnSale,
         rules.ChangesClosed,
         rules.NotAnUpgrade,
         rules.MembersOnly,

@@ -14,6 +14,7 @@ from domains.ecommerce.invariants import INVARIANTS
 from domains.ecommerce.tools import EcommerceTools
 from domains.ecommerce.world import CATALOGUE, LABELS, build_world
 from toolscale.kit import Draw, Entity, Goal, StatefulDomain
+from toolscale.kit.identify import Identification
 from toolscale.kit.words import alts, day
 
 Record = dict[str, Any]
@@ -252,8 +253,9 @@ class EcommerceDomain(StatefulDomain):
     """An online shop's support desk: ~60 products, 150 customers, ~500 orders, gift cards."""
 
     name = "ecommerce"
-    version = "1.5"
+    version = "1.6"
     invariants = INVARIANTS
+    identification = Identification("customer", ("email", "customer_id"), records=("order",))
     toolkit = EcommerceTools
     rules = rules
     entities = ENTITIES

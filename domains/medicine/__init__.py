@@ -9,6 +9,7 @@ from domains.medicine.invariants import INVARIANTS
 from domains.medicine.tools import ClinicTools
 from toolscale.kit import Draw, Entity, Goal, Record, StatefulDomain
 from toolscale.kit.clock import shift, weekday
+from toolscale.kit.identify import Identification
 from toolscale.kit.words import day
 
 
@@ -273,8 +274,9 @@ class MedicineDomain(StatefulDomain):
     """A clinic desk: 30 doctors, 7 pharmacies, 200 patients, ~450 visits, ~500 prescriptions."""
 
     name = "medicine"
-    version = "1.5"
+    version = "1.6"
     invariants = INVARIANTS
+    identification = Identification("patient", ("email", "phone", "patient_id"))
     toolkit = ClinicTools
     rules = rules
     entities = ENTITIES

@@ -15,6 +15,7 @@ from domains.movie.invariants import INVARIANTS
 from domains.movie.tools import MovieTools
 from domains.movie.world import build_world
 from toolscale.kit import Draw, Entity, Goal, StatefulDomain
+from toolscale.kit.identify import Identification
 from toolscale.kit.words import alts, clock, day
 
 Record = dict[str, Any]
@@ -334,8 +335,9 @@ class MovieDomain(StatefulDomain):
     """A cinema chain's desk: 8 cinemas, ~320 showings, 180 customers, ~450 bookings."""
 
     name = "movie"
-    version = "1.5"
+    version = "1.6"
     invariants = INVARIANTS
+    identification = Identification("customer", ("email", "customer_id"))
     toolkit = MovieTools
     rules = rules
     entities = ENTITIES

@@ -40,6 +40,7 @@ from toolscale.kit import (
     StatefulDomain,
     Template,
 )
+from toolscale.kit.identify import Identification
 from toolscale.kit.words import day
 
 Record = dict[str, Any]
@@ -374,8 +375,9 @@ class RailwayDomain(StatefulDomain):
     """Train tickets of one railway: 16 stations, ~220 trains, 140 customers, ~400 bookings."""
 
     name = "railway"
-    version = "4.4"
+    version = "4.5"
     invariants = INVARIANTS
+    identification = Identification("customer", ("email", "customer_id"), records=("booking",))
     toolkit = RailwayTools
     rules = rules
     entities = ENTITIES

@@ -14,6 +14,7 @@ from domains.restaurant.invariants import INVARIANTS
 from domains.restaurant.tools import RestaurantTools
 from toolscale.kit import Draw, Entity, Goal, Record, StatefulDomain
 from toolscale.kit.clock import shift
+from toolscale.kit.identify import Identification
 from toolscale.kit.words import day
 
 
@@ -244,8 +245,9 @@ class RestaurantDomain(StatefulDomain):
     """Reservations at a city's restaurants: 24 restaurants, 160 customers, ~450 reservations."""
 
     name = "restaurant"
-    version = "1.5"
+    version = "1.6"
     invariants = INVARIANTS
+    identification = Identification("customer", ("email", "phone", "customer_id"))
     toolkit = RestaurantTools
     rules = rules
     entities = ENTITIES

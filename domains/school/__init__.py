@@ -14,6 +14,7 @@ from domains.school.invariants import INVARIANTS
 from domains.school.tools import SchoolTools
 from domains.school.world import build_world
 from toolscale.kit import Draw, Entity, Goal, StatefulDomain
+from toolscale.kit.identify import Identification
 from toolscale.kit.words import alts, day
 
 Record = dict[str, Any]
@@ -214,8 +215,9 @@ class SchoolDomain(StatefulDomain):
     """A school office: 45 classes, 160 families, ~250 students, ~1,100 enrolments, 10 trips."""
 
     name = "school"
-    version = "1.4"
+    version = "1.5"
     invariants = INVARIANTS
+    identification = Identification("guardian", ("email", "guardian_id"), records=("student",))
     toolkit = SchoolTools
     rules = rules
     entities = ENTITIES

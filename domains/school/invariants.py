@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from domains.school.rules import TODAY
-from toolscale.kit.invariants import Invariant, State, not_after, records
+from toolscale.kit.invariants import Invariant, State, distinct, not_after, records
 
 
 def _absences(state: State) -> list[str]:
@@ -20,4 +20,5 @@ INVARIANTS = (
     not_after("invoices", "paid", TODAY),
     not_after("enrolments", "enrolled_on", TODAY),
     Invariant("absences not in the future", _absences),
+    distinct("students", "guardian_id", "first_name"),  # a caller can say which child
 )

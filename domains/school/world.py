@@ -43,12 +43,13 @@ def _classes(rng: random.Random) -> dict[str, Any]:
     return classes
 
 
-def _student(rng: random.Random, names: dict, sid: str, guardian: dict) -> dict:
+def _student(rng: random.Random, names: dict, sid: str, guardian: dict, taken: set) -> dict:
+    """A child of `guardian`, named apart from the siblings named `taken`."""
     child = rng.choice(("son", "daughter"))
     return {
         "student_id": sid,
         "guardian_id": guardian["guardian_id"],
-        "first_name": rng.choice(names[child]),
+        "first_name": rng.choice([n for n in names[child] if n not in taken]),
         "last_name": guardian["name"].split()[-1],
         "child": child,
         "year": rng.choice(YEARS),
@@ -112,8 +113,10 @@ def build_world(rng: random.Random) -> dict[str, Any]:
         guardian = {"guardian_id": f"G{number}", "name": f"{first} {last}"}
         guardian |= {"email": f"{first}.{last}{number % 89}@mail.test".lower()}
         state["guardians"][guardian["guardian_id"]] = guardian | {"phone": f"555-{number:04d}"}
+        taken: set[str] = set()
         for _ in range(rng.choice((1, 1, 1, 2, 2, 3))):
-            student = _student(rng, names, f"S{next(ids)}", guardian)
+            student = _student(rng, names, f"S{next(ids)}", guardian, taken)
+            taken.add(student["first_name"])
             state["students"][student["student_id"]] = student
             _courses(state, rng, ids, student, count)
     students = list(state["students"].values())

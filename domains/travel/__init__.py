@@ -14,6 +14,7 @@ from domains.travel.invariants import INVARIANTS
 from domains.travel.tools import TravelTools
 from toolscale.kit import Draw, Entity, Goal, Record, StatefulDomain
 from toolscale.kit.clock import days_between, shift
+from toolscale.kit.identify import Identification
 from toolscale.kit.words import day
 
 
@@ -187,8 +188,9 @@ class TravelDomain(StatefulDomain):
     """A travel agency's desk: 40 hotels in ten cities, 150 travellers, ~300 trips, their stays."""
 
     name = "travel"
-    version = "1.4"
+    version = "1.5"
     invariants = INVARIANTS
+    identification = Identification("traveller", ("email", "phone", "traveller_id"))
     toolkit = TravelTools
     rules = rules
     entities = ENTITIES

@@ -16,6 +16,7 @@ from domains.weather.invariants import INVARIANTS
 from domains.weather.tools import WeatherDeskTools
 from domains.weather.world import build_world
 from toolscale.kit import Draw, Entity, Goal, StatefulDomain
+from toolscale.kit.identify import Identification
 from toolscale.kit.words import alts
 
 Record = dict[str, Any]
@@ -386,8 +387,9 @@ class WeatherDomain(StatefulDomain):
     """A weather service's account desk: 36 locations, 150 accounts, ~320 alerts, ~110 stations."""
 
     name = "weather"
-    version = "1.4"
+    version = "1.5"
     invariants = INVARIANTS
+    identification = Identification("account", ("email", "account_id"))
     toolkit = WeatherDeskTools
     rules = rules
     entities = ENTITIES

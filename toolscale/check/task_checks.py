@@ -6,7 +6,8 @@ determinism, that the reference teacher's gold attempt verifies and no attempt i
 tool, the READ purity of its other routes, that doing nothing fails it, and (stateful domains)
 that parroting the caller fails it, that a refusal task's refused call breaks one rule only
 (`toolscale.check.one_reason`), and (stateful domains) that a careful reader finds it
-consistent: its scenario and preference sentence, its world's invariants, its gold receipts.
+consistent: its scenario and preference sentence, its world's invariants, its gold receipts,
+and how its gold route identifies the caller (`toolscale.check.identification`).
 A gold attempt that crashes or does not verify stops the
 checks of that task there: what the later ones found would follow from it.
 `schema_findings` checks a domain's tool schemas, before any task.
@@ -19,6 +20,7 @@ from dataclasses import replace
 
 from toolscale.check.consistency import invariant_problems, motives_of, scenario_problems
 from toolscale.check.findings import Finding
+from toolscale.check.identification import identification_in
 from toolscale.check.one_reason import one_reason
 from toolscale.check.receipts import receipts_in
 from toolscale.core.contract import Action, Domain, ToolKind, Toolkit, canonical_state, state_hash
@@ -208,6 +210,12 @@ async def _consistency(
     what = f"{domain.name} task {index}: the receipts of its gold writes"
     args = (domain.name, canonical_state(built.task.initial_state), built.task.gold_actions)
     found += [Finding("receipt", line, index) for line in await pool.call(receipts_in, args, what)]
+    scenario = built.task.user_scenario
+    if scenario is not None:
+        held = [*scenario.known.values(), *scenario.stated.values(), built.task.instruction]
+        what = f"{domain.name} task {index}: how its gold route identifies the caller"
+        lines = await pool.call(identification_in, (*args, held), what)
+        found += [Finding(line.split(": ")[0], line.split(": ", 1)[1], index) for line in lines]
     return found
 
 

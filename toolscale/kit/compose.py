@@ -38,7 +38,7 @@ from toolscale.kit.declare import Draw, Goal, PolicyError, Record
 from toolscale.kit.draft import Draft
 from toolscale.kit.draws import draw_for
 from toolscale.kit.graph import HANDOFF, ToolGraph
-from toolscale.kit.identify import Plan, identify, twins
+from toolscale.kit.identify import Identification, Plan, identify, twins
 from toolscale.kit.reasons import reason_facts
 from toolscale.kit.sampling import KitError, Template
 from toolscale.kit.shots import (
@@ -59,15 +59,25 @@ TRIES = 60
 # Records a refusal draws per try: a draw is cheap, and one that breaks its rule alone is rare
 # where rules go together (a used ticket is mostly for a game that is over).
 REFUSAL_DRAWS = 10
+# The person a draft is drawn for: (entity, id), or None for anyone (`Draft.caller`).
+Caller = tuple[str, str] | None
 ACCEPT = "If the agent explains that the policy does not allow it, accept that and end the call."
 
 
 class Composer:
     """The intent kinds of one domain (see the module docstring)."""
 
-    def __init__(self, graph: ToolGraph, goals: tuple[Goal, ...], policy: str = "") -> None:
+    def __init__(
+        self,
+        graph: ToolGraph,
+        goals: tuple[Goal, ...],
+        policy: str = "",
+        rule: Identification | None = None,
+    ) -> None:
         goals = tuple(graph.filled(goal) for goal in goals)
-        self.graph, self.goals, self.policy = graph, goals, policy
+        self.graph, self.goals, self.policy, self.rule = graph, goals, policy, rule
+        if rule is not None:
+            rule.check(graph)
         for goal in goals:
             graph.check_goal(goal)
             marks = {frozenset(placeholders(w)) for w in goal.words}
@@ -92,27 +102,51 @@ class Composer:
             found["multi"] = (self.multi, 4)
         return found
 
-    def plain(self, goal: Goal, rng: random.Random, world: Record) -> Draft | None:
-        return self._attempt(lambda: self._plain(goal, rng, world))
+    def plain(
+        self, goal: Goal, rng: random.Random, world: Record, caller: Caller = None
+    ) -> Draft | None:
+        if self._base(goal, world, caller) is None:
+            return None
+        return self._attempt(lambda: self._plain(goal, rng, world, caller=caller))
 
-    def conditional(self, goal: Goal, rng: random.Random, world: Record) -> Draft | None:
-        return self._attempt(lambda: self._conditional(goal, rng, world))
+    def conditional(
+        self, goal: Goal, rng: random.Random, world: Record, caller: Caller = None
+    ) -> Draft | None:
+        if self._base(goal, world, caller) is None:
+            return None
+        return self._attempt(lambda: self._conditional(goal, rng, world, caller=caller))
 
-    def which(self, goal: Goal, rng: random.Random, world: Record) -> Draft | None:
+    def which(
+        self, goal: Goal, rng: random.Random, world: Record, caller: Caller = None
+    ) -> Draft | None:
         def fits(draw: Draw) -> bool:
             return bool(twins(world, self.graph.entities[goal.needed[0]], draw[goal.needed[0]]))
 
-        return self._attempt(lambda: self._plain(goal, rng, world, clarify=True, test=fits))
+        if self._base(goal, world, caller) is None:
+            return None
+        return self._attempt(
+            lambda: self._plain(goal, rng, world, clarify=True, test=fits, caller=caller)
+        )
 
     def refusal(
         self, goal: Goal, error: type[PolicyError], rng: random.Random, world: Record
     ) -> Draft | None:
         return self._attempt(lambda: self._refusal(goal, error, rng, world))
 
-    def multi(self, rng: random.Random, world: Record) -> Draft | None:
-        return self._attempt(lambda: self._multi(rng, world))
+    def multi(self, rng: random.Random, world: Record, caller: Caller = None) -> Draft | None:
+        return self._attempt(lambda: self._multi(rng, world, caller))
 
     # -- drawing records ----------------------------------------------------------------------
+    def _base(self, goal: Goal, world: Record, caller: Caller) -> dict[str, Record] | None:
+        """The records a draw for `caller` starts from: {} for anyone; None when the goal's
+        records are not a person's of `caller`'s kind."""
+        if caller is None:
+            return {}
+        if not goal.needed or self.graph.root(goal.needed[0]) != caller[0]:
+            return None
+        entity = self.graph.entities[caller[0]]
+        return {caller[0]: world[entity.table][caller[1]]}
+
     def _attempt(self, make: Callable[[], Draft | None]) -> Draft | None:
         for _ in range(TRIES):
             draft = make()
@@ -133,7 +167,7 @@ class Composer:
 
     def _identify(self, plan: Plan, goal: Goal, draw: Draw, clarify: bool = False) -> bool:
         return all(
-            identify(plan, self.graph, draw.rng, need, draw[need], clarify and i == 0)
+            identify(plan, self.graph, draw.rng, need, draw[need], clarify and i == 0, self.rule)
             for i, need in enumerate(goal.needed)
         )
 
@@ -169,8 +203,12 @@ class Composer:
         world: Record,
         clarify: bool = False,
         test: Callable[[Draw], bool] | None = None,
+        caller: Caller = None,
     ) -> Draft | None:
-        drawn = draw_for(self.graph, goal, rng, world, test=test)
+        base = self._base(goal, world, caller)
+        if base is None:
+            return None
+        drawn = draw_for(self.graph, goal, rng, world, base=base, test=test)
         if drawn is None:
             return None
         draw = drawn[0]
@@ -191,8 +229,11 @@ class Composer:
             )
         return self._draft(goal, plan, draw, shot)
 
-    def _conditional(self, goal: Goal, rng: random.Random, world: Record) -> Draft | None:
-        drawn = draw_for(self.graph, goal, rng, world)
+    def _conditional(
+        self, goal: Goal, rng: random.Random, world: Record, caller: Caller = None
+    ) -> Draft | None:
+        base = self._base(goal, world, caller)
+        drawn = None if base is None else draw_for(self.graph, goal, rng, world, base=base)
         if drawn is None:
             return None
         draw = drawn[0]
@@ -292,9 +333,10 @@ class Composer:
             if a is not b and self.graph.root(a.needed[0]) == self.graph.root(b.needed[0])
         ]
 
-    def _multi(self, rng: random.Random, world: Record) -> Draft | None:
+    def _multi(self, rng: random.Random, world: Record, caller: Caller = None) -> Draft | None:
         first, second = rng.choice(self._pairs())
-        one = draw_for(self.graph, first, rng, world)
+        base = self._base(first, world, caller)
+        one = None if base is None else draw_for(self.graph, first, rng, world, base=base)
         if one is None:
             return None
         root = self.graph.root(first.needed[0])
@@ -332,4 +374,8 @@ class Composer:
         if writes and plan.run.state == draw.world:
             return None  # a write that changes nothing (a party already that size): drawn again
         asks = self._asks(goal)
-        return assemble(self.graph, self.policy, asks, goal, plan, draw, shot, **options)
+        made = assemble(self.graph, self.policy, asks, goal, plan, draw, shot, **options)
+        if made is None or not goal.needed:
+            return made
+        root = self.graph.root(goal.needed[0])
+        return replace(made, caller=(root, draw[root][self.graph.entities[root].key]))

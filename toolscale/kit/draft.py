@@ -42,7 +42,10 @@ class Draft:
     template changed the world (None: the world as it is); `writes` says the request implies a
     change of state; `nl_assertions` are statements about a correct conversation (tau2).
     `refused` is the call the caller asked for that the policy refuses (a refusal task): it must
-    break exactly one rule (`toolscale.kit.broken_rules`), which check-domain checks."""
+    break exactly one rule (`toolscale.kit.broken_rules`), which check-domain checks.
+    `caller` is (entity, id) of the person whose records the request is about (a composed
+    draft's owner at the top of its records; None: not known), so that a caller who changes
+    their mind opens with a request of their own (`toolscale.kit.sampling.opener_of`)."""
 
     request: Request
     actions: list[Action]
@@ -53,3 +56,4 @@ class Draft:
     alternatives: list[list[Action]] = field(default_factory=list)
     nl_assertions: list[str] = field(default_factory=list)
     refused: Action | None = None
+    caller: tuple[str, str] | None = None

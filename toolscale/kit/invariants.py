@@ -61,6 +61,26 @@ def not_after(
     return Invariant(f"{table}.{field} not after today", check)
 
 
+def distinct(table: str, owner_key: str, field: str) -> Invariant:
+    """No two records of one owner (`owner_key`) hold one value of `field`: two children of one
+    guardian are not both named Lisa, or a caller could not say which one they mean."""
+
+    def check(state: State) -> list[str]:
+        seen: dict[tuple[Any, Any], str] = {}
+        found = []
+        for key, row in records(state, table):
+            mark = (row.get(owner_key), row.get(field))
+            if mark in seen:
+                found.append(
+                    f"{table} {seen[mark]} and {key} of {owner_key} {mark[0]}: both {field} "
+                    f"{mark[1]!r}"
+                )
+            seen.setdefault(mark, key)
+        return found
+
+    return Invariant(f"{table}.{field} distinct per {owner_key}", check)
+
+
 def broken(invariants: Iterable[Invariant], state: State, template: str = "") -> list[str]:
     """Every invariant's broken records in `state`, one line each."""
     return [line for inv in invariants for line in inv.broken(state, template)]

@@ -15,6 +15,7 @@ task instructions written from the task (`toolscale.kit.caller`).
 
 from __future__ import annotations
 
+import inspect
 import random
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -52,8 +53,9 @@ from toolscale.kit.phrasing import (
 from toolscale.sample import worlds
 
 Template = Callable[[random.Random, dict[str, Any]], Draft | None]
-# A draw of another template's draft: what a caller who changes their mind opens with.
-Opener = Callable[[], Draft | None]
+# A draw of another template's draft for the caller of the draft given: what a caller who
+# changes their mind opens with.
+Opener = Callable[[Draft], Draft | None]
 
 
 REDRAWS = 12  # draws of one template whose opening said a value it must not (`Collision`)
@@ -131,19 +133,32 @@ def of_template(name: str) -> Iterator[None]:
         raise
 
 
+def _for_caller(template: Template) -> bool:
+    """Whether `template` draws for a given caller (a composed intent takes `caller`)."""
+    try:
+        return "caller" in inspect.signature(template).parameters
+    except (TypeError, ValueError):
+        return False
+
+
 def opener_of(
     rng: random.Random, world: dict[str, Any], templates: dict[str, tuple[Template, int]], name: str
 ) -> Opener:
-    def draw() -> Draft | None:
+    def draw(kept: Draft) -> Draft | None:
         # A refusal is no request to drop unanswered: its records (a train that has left, a
-        # charge too old) would have the caller open with a past date for nothing.
+        # charge too old) would have the caller open with a past date for nothing. The first
+        # request is the caller's own: drawn for them (`Draft.caller`) where the template can.
         others = [n for n in templates if n != name and not refusal(n)]
+        if kept.caller is not None:
+            others = [n for n in others if _for_caller(templates[n][0])]
         if not others:
             return None
         start = rng.choices(range(len(others)), weights=[templates[n][1] for n in others])[0]
         for other in others[start:] + others[:start]:
-            draft = templates[other][0](rng, world)
-            if draft is not None:
+            make = templates[other][0]
+            mine: Any = make  # a composed intent: it takes `caller` (`_for_caller`)
+            draft = mine(rng, world, caller=kept.caller) if kept.caller else make(rng, world)
+            if draft is not None and draft.caller == kept.caller:
                 return draft
         return None
 
@@ -286,7 +301,7 @@ def _changed_mind(
     """A caller who opens with another template's request and changes it for this one: (the
     scenario part, the opening, the first request and its wording, what they say to change
     it), or None when no other request fits (one whose words give away this one's details)."""
-    other = opener()
+    other = opener(draft)
     if other is None:
         return None
     old = replace(_wording(rng, other.request, persona, hour), situation=said.situation)

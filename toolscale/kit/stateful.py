@@ -24,6 +24,7 @@ from toolscale.kit.compose import Composer
 from toolscale.kit.declare import Entity, Goal, render_policy
 from toolscale.kit.domain import KitDomain
 from toolscale.kit.graph import ToolGraph
+from toolscale.kit.identify import Identification
 from toolscale.kit.invariants import Invariant
 from toolscale.kit.sampling import Template
 
@@ -39,6 +40,8 @@ class StatefulDomain(KitDomain):
     rules: ClassVar[object | None] = None
     handmade: ClassVar[dict[str, tuple[Template, int]]] = {}
     invariants: ClassVar[tuple[Invariant, ...]] = ()  # facts every world keeps (`invariants`)
+    # whose profile the policy has the agent find first, and how (`kit.identify`)
+    identification: ClassVar[Identification | None] = None
     composer: ClassVar[Composer]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -49,7 +52,8 @@ class StatefulDomain(KitDomain):
             folder = Path(inspect.getfile(sys.modules[cls.__module__])).parent
             text = (folder / "policy.md").read_text(encoding="utf-8")
             cls.policy = render_policy(text, cls.rules)
-        cls.composer = Composer(ToolGraph(cls.toolkit, cls.entities), cls.goals, cls.policy)
+        graph = ToolGraph(cls.toolkit, cls.entities)
+        cls.composer = Composer(graph, cls.goals, cls.policy, cls.identification)
         cls.goals = cls.composer.goals  # with their defaults filled in
         cls.template_table = {**cls.composer.templates(), **cls.handmade}
         cls.templates = tuple(cls.template_table)
