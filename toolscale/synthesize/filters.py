@@ -15,7 +15,7 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
-from toolscale.core.contract import Domain, ToolKind, canonical_state, state_hash
+from toolscale.core.contract import Domain, ToolKind, canonical_state, fact_stated, state_hash
 from toolscale.core.records import Message, Task, ToolCall
 from toolscale.judge.verify import outcome_problems
 from toolscale.sandbox.execute import CallOutcome
@@ -123,15 +123,20 @@ def is_handoff(candidate: Candidate) -> bool:
 
 
 def question_problems(candidate: Candidate, write: bool) -> list[str]:
-    """A task that changes nothing and is no refusal or hand-off (a question) names a fact to
-    tell (as the kit's questions must: `toolscale.kit.evidence.check_evidence`); a refusal or
-    a hand-off is judged on the look-up that establishes it, and its reason where it has one."""
-    if write or candidate.refused is not None or is_handoff(candidate) or candidate.facts:
+    """A task that changes nothing and is no refusal or hand-off (a question) names a fact the
+    caller does not say themselves (as the kit's questions must:
+    `toolscale.kit.evidence.check_evidence`); a refusal or a hand-off is judged on the look-up
+    that establishes it (its caller accepts no change), and its reason where it has one."""
+    if write or candidate.refused is not None or is_handoff(candidate):
+        return []
+    said = said_by(candidate)
+    if any(not fact_stated(fact, said) for fact in candidate.facts):
         return []
     return [
-        "the task changes nothing and names no fact: a question is answered with a value only a "
-        "look-up gives (an amount, a date, a status) in `communicate_info`; a refusal names the "
-        'call it refuses in `refused` (its reason as a fact with action "refused")'
+        "the task changes nothing and names no fact the caller does not already say: a "
+        "question is answered with a value only a look-up gives (an amount, a date, a status) "
+        "in `communicate_info`; a refusal names the call it refuses in `refused` (its reason "
+        'as a fact with action "refused")'
     ]
 
 

@@ -273,9 +273,9 @@ def entity_view(domain: Domain, state: Record, rng: random.Random, max_chars: in
         )
     if refs or others:
         parts.append(
-            '# Counts\nA "<table> naming it" entry counts the records of every caller that name the record '
-            "(places taken; tables booked per date, time and status, past dates left out): "
-            "what the policy's limits are checked against."
+            '# Counts\nA "<table> naming it" entry counts the records of every caller that '
+            "name the record (places taken; tables booked per date, time and status, past "
+            "dates left out): what the policy's limits are checked against."
         )
     shown = {t: dict(rows) for t, rows in mine.items()}
     for tables in (refs, others):
