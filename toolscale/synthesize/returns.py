@@ -5,7 +5,8 @@ rate", "the refund"), nor the id a write creates. So every tool is called once i
 a fresh copy of the view's own state (reads together, each write on its own copy, so nothing a
 write does shows in another's result), with arguments taken from the records the view shows (an
 argument named as a record's field takes that field's value, the caller's records first) or else
-from the example its description gives ("such as \"S12345\"", "e.g. \"(12.5 * 3) - 4\""). Each
+from the example its description gives ("e.g. \"(12.5 * 3) - 4\""; never for an id, whose
+example names no record). Each
 line shows the call and its result (cut to `MAX_RESULT` characters), or its error, which says
 what the tool demands ("reason must be illness, appointment or holiday"); a tool no shown value
 fits is listed as such. Nothing here sends a request to a model.
@@ -56,7 +57,7 @@ def example_arguments(
         value = _field_value(records, name, tool)
         if value is None and schema.get("enum"):
             value = schema["enum"][0]
-        if value is None:
+        if value is None and not name.endswith("id"):  # an example id names no record
             example = _EXAMPLE.search(schema.get("description", ""))
             value = example[1] if example else None
         if value is None:
