@@ -12,7 +12,7 @@ from toolscale.core.registry import get_domain
 from toolscale.sandbox.execute import CallOutcome
 from toolscale.sandbox.pool import SandboxPool
 from toolscale.synthesize import filters
-from toolscale.synthesize.accept import check_candidate
+from toolscale.synthesize.accept import Checked, check_candidate
 from toolscale.synthesize.candidates import Candidate
 from toolscale.synthesize.facts import Fact, check_facts, refused_facts
 from toolscale.synthesize.prompts import tool_lines
@@ -170,7 +170,7 @@ def test_tool_returns_and_a_refusal_run_in_the_sandbox():
         }
     )
 
-    async def go() -> tuple[str, object, object]:
+    async def go() -> tuple[str, Checked, Checked]:
         async with SandboxPool(1) as pool:
             text = await tool_returns(pool, SCHOOL, state, view.records)
             done = await check_candidate(pool, SCHOOL, state, refusal, "read", False)
