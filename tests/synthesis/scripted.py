@@ -5,9 +5,10 @@ per evolved task, and the solver's turns (the gold route, or a wrong answer).
 
 Case kinds: "read" / "write" (valid: the sampled task as is), "unknown_tool", "bad_args",
 "raises" (an id that does not exist), "no_change" (a write intent whose actions only read),
-"trivial" (the fact to say is in the user's own words), "malformed" (no JSON), "contaminated"
-(valid, and copied into a tau2 file), "unsolved" (valid, but the solver never solves it),
-"declined" (the proposer declines: the intent cannot be grounded in its view).
+"trivial" (reads only and says nothing: a question without a fact, rejected at `facts`),
+"malformed" (no JSON), "contaminated" (valid, and copied into a tau2 file), "unsolved" (valid,
+but the solver never solves it), "declined" (the proposer declines: the intent cannot be
+grounded in its view).
 """
 
 from __future__ import annotations

@@ -39,7 +39,10 @@ class ProposedAction(BaseModel):
 class Candidate(BaseModel):
     """One proposed task: a tau2-shaped user scenario, gold actions, and what the agent must
     communicate (`communicate_info`: values with their source in a gold call's result, checked
-    in its final message) and do (`nl_assertions`: free text, kept only where a judge is)."""
+    in its final message) and do (`nl_assertions`: free text, kept only where a judge is).
+    `refused` is the call the caller asks for that the policy refuses (a refusal or hand-off
+    task): never made by the gold route, it is run after it and must fail, and its error's
+    text is the source of the refusal's reason (`toolscale.synthesize.facts`)."""
 
     model_config = ConfigDict(frozen=True, extra="ignore")
 
@@ -49,6 +52,7 @@ class Candidate(BaseModel):
     unknown_info: str = ""
     task_instructions: str = ""
     actions: list[ProposedAction]
+    refused: ProposedAction | None = None
     communicate_info: list[Fact] = []
     nl_assertions: list[str] = []
     difficulty: Literal["easy", "medium", "hard"] = "medium"
@@ -69,7 +73,9 @@ class Candidate(BaseModel):
                     raise ValueError(
                         f"item {n} ({item!r}) is not an object: write each fact as "
                         '{"value": ..., "action": N, "field": "..."}, the value as it appears '
-                        "in that field of gold action N's result"
+                        "in that field of gold action N's result (or no value, for one the "
+                        'gold execution fills in; or "action": "refused" for a refusal\'s '
+                        "reason)"
                     )
         return value
 
@@ -85,8 +91,11 @@ class Candidate(BaseModel):
         """The values the agent must state (the task's `required_facts`)."""
         return [fact.value for fact in self.communicate_info]
 
-    def scenario(self) -> UserScenario:
+    def scenario(self, writes: bool = True) -> UserScenario:
+        """The caller; `writes`: the gold route changes the data (else the caller accepts no
+        change, as the kit's questions, refusals and hand-offs: judged on their look-up)."""
         return UserScenario(
+            accepts_changes=writes,
             reason_for_call=self.reason_for_call,
             opening=self.opening,
             known=dict(self.known),

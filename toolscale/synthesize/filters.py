@@ -1,6 +1,7 @@
 """The filters a candidate task passes before the solver sees it: well-formed, its gold actions
-execute (and change the state when the task is a write), the caller can give every identifier
-the gold route needs, and doing nothing does not solve it.
+execute (and change the state when the task is a write; a refused call fails), the caller can
+give every identifier and every detail the gold route needs, a question names a fact, and doing
+nothing does not solve it.
 
 Each filter returns the reasons it rejects a candidate (an empty list: it passes), so the
 pipeline records the first failing stage with its reasons. Gold actions run in the sandbox on a
@@ -14,13 +15,15 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
-from toolscale.core.contract import Domain, ToolKind, canonical_state, state_hash
+from toolscale.core.contract import Domain, ToolKind, canonical_state, fact_stated, state_hash
 from toolscale.core.records import Message, Task, ToolCall
 from toolscale.judge.verify import outcome_problems
 from toolscale.sandbox.execute import CallOutcome
 from toolscale.sandbox.pool import SandboxPool
 from toolscale.synthesize.candidates import Candidate
 from toolscale.synthesize.view import personal_tables
+
+HANDOFF = "transfer_to_human_agents"  # the generic tool of toolscale.tools.generic
 
 
 def candidate_problems(domain: Domain, candidate: Candidate) -> list[str]:
@@ -30,14 +33,16 @@ def candidate_problems(domain: Domain, candidate: Candidate) -> list[str]:
         return ["the task has no gold actions"]
     schemas = {t["function"]["name"]: t["function"]["parameters"] for t in domain.toolkit.schemas()}
     problems = []
-    for n, action in enumerate(candidate.actions):
+    named = [(f"action {n}", a) for n, a in enumerate(candidate.actions)]
+    if candidate.refused is not None:
+        named.append(("the refused call", candidate.refused))
+    for where, action in named:
         if action.name not in schemas:
-            problems.append(f"action {n}: unknown tool {action.name!r}")
+            problems.append(f"{where}: unknown tool {action.name!r}")
             continue
         validator = Draft202012Validator(schemas[action.name])
         problems += [
-            f"action {n} ({action.name}): {e.message}"
-            for e in validator.iter_errors(action.arguments)
+            f"{where} ({action.name}): {e.message}" for e in validator.iter_errors(action.arguments)
         ]
     return problems
 
@@ -97,6 +102,85 @@ def identifiers(domain: Domain, state: dict[str, Any]) -> set[str]:
     return found
 
 
+def refused_problems(candidate: Candidate, refusal: CallOutcome | None) -> list[str]:
+    """The refused call (run after the gold route, on its final state) fails with an error of
+    the tool: else the policy does not refuse it on these records."""
+    if candidate.refused is None or refusal is None:
+        return []
+    call = f"the refused call {candidate.refused.name}({candidate.refused.arguments})"
+    if refusal.status == "ok":
+        return [
+            f"{call} succeeds on these records ({refusal.output[:160]}): the policy does not "
+            "refuse it; write the task as the change, or pick a record a rule forbids"
+        ]
+    if refusal.status != "error":
+        return [f"{call} {refusal.status}: {refusal.output[:160]}"]
+    return []
+
+
+def is_handoff(candidate: Candidate) -> bool:
+    return any(a.name == HANDOFF for a in candidate.actions)
+
+
+def question_problems(candidate: Candidate, write: bool) -> list[str]:
+    """A task that changes nothing and is no refusal or hand-off (a question) names a fact the
+    caller does not say themselves (as the kit's questions must:
+    `toolscale.kit.evidence.check_evidence`); a refusal or a hand-off is judged on the look-up
+    that establishes it (its caller accepts no change), and its reason where it has one."""
+    if write or candidate.refused is not None or is_handoff(candidate):
+        return []
+    said = said_by(candidate)
+    if any(not fact_stated(fact, said) for fact in candidate.facts):
+        return []
+    return [
+        "the task changes nothing and names no fact the caller does not already say: a "
+        "question is answered with a value only a look-up gives (an amount, a date, a status) "
+        "in `communicate_info`; a refusal names the call it refuses in `refused` (its reason "
+        'as a fact with action "refused")'
+    ]
+
+
+def _given(domain: Domain, value: Any, text: str) -> bool:
+    """Whether `text` states `value` (an argument: a string, or a number in any form)."""
+    shown = str(value)
+    return shown.lower() in text.lower() or not domain.missing_facts([shown], text, [text])
+
+
+def detail_problems(
+    domain: Domain, candidate: Candidate, outcomes: list[CallOutcome], said: str
+) -> list[str]:
+    """Every value a gold WRITE takes (a new date, a party size, a person's name, a reason) is
+    returned by an earlier gold call or given by the caller's scenario: else the caller of the
+    gold conversation cannot answer the agent's "Could I have your new date?"."""
+    specs = domain.toolkit.specs()
+    problems = []
+    for n, action in enumerate(candidate.actions):
+        if action.name not in specs or specs[action.name].kind is not ToolKind.WRITE:
+            continue
+        earlier = " ".join(o.output for o in outcomes[:n])
+        for name, value in action.arguments.items():
+            if isinstance(value, bool) or not isinstance(value, str | int | float):
+                continue
+            if _given(domain, value, earlier) or _given(domain, value, said):
+                continue
+            problems.append(
+                f"gold action {n} ({action.name}) takes {name} {value!r}, which no earlier gold "
+                "call returns and the caller's scenario never gives: put it in `known` (keyed by "
+                'what the agent would ask for, such as "new date") or say it in '
+                "`reason_for_call`"
+            )
+    return problems
+
+
+def said_by(candidate: Candidate) -> str:
+    """Everything the caller's scenario says or can say, as one text."""
+    scenario = candidate.scenario()
+    return " ".join(
+        [scenario.reason_for_call, scenario.opening, scenario.task_instructions]
+        + [f"{k}: {v}" for k, v in scenario.known.items()]
+    )
+
+
 def caller_problems(
     domain: Domain, state: dict[str, Any], candidate: Candidate, outcomes: list[CallOutcome]
 ) -> list[str]:
@@ -104,11 +188,7 @@ def caller_problems(
     an earlier gold call returned or one the caller's scenario gives (what they know, the reason
     for the call, the opening): else the agent could only guess it."""
     ids = identifiers(domain, state)
-    scenario = candidate.scenario()
-    said = " ".join(
-        [scenario.reason_for_call, scenario.opening, scenario.task_instructions]
-        + [f"{k}: {v}" for k, v in scenario.known.items()]
-    )
+    said = said_by(candidate)
     problems = []
     for n, action in enumerate(candidate.actions):
         earlier = " ".join(o.output for o in outcomes[:n]).lower()
@@ -122,7 +202,9 @@ def caller_problems(
                 "call returns and the caller's scenario never gives: put it in `known` (keyed by "
                 "what the agent would ask for) or say it in `reason_for_call`"
             )
-    return problems
+    if problems:
+        return problems
+    return detail_problems(domain, candidate, outcomes, said)
 
 
 @dataclass

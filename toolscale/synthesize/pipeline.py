@@ -32,7 +32,6 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from toolscale.config.synthesize import SynthesizeConfig
-from toolscale.core.contract import state_hash
 from toolscale.core.registry import get_domain
 from toolscale.sample import worlds
 from toolscale.sample.stored import SOURCE, base_body, playable
@@ -40,9 +39,9 @@ from toolscale.sample.tasks import GoldError, SampledTask
 from toolscale.sandbox.pool import SandboxPool
 from toolscale.stats.synthesize import Yields
 from toolscale.synthesize import dedup, filters
+from toolscale.synthesize.accept import check_candidate
 from toolscale.synthesize.candidates import Candidate, Intent
 from toolscale.synthesize.endpoints import Clients
-from toolscale.synthesize.facts import check_facts
 from toolscale.synthesize.propose import (
     Proposal,
     evolve_task,
@@ -50,6 +49,7 @@ from toolscale.synthesize.propose import (
     propose_task,
     sampling,
 )
+from toolscale.synthesize.returns import tool_returns
 from toolscale.synthesize.rows import base_state, duplicate_reason, rejected_row
 from toolscale.synthesize.shards import Deferred
 from toolscale.synthesize.solver import solve
@@ -126,12 +126,23 @@ class DomainRun:
         self.judged = False  # no assertion judge in synthesize yet: nl_assertions are refused
 
     def view(self, batch: int) -> str:
-        """What every request of intents batch `batch` shows: one caller and their records."""
+        """What every request of intents batch `batch` shows: one caller and their records
+        (`prepare` adds what the tools return on them)."""
         if batch not in self.views:
             rng = random.Random(f"{self.domain.name}:{self.config.seed}:{batch}:view")
             state = self.state(batch)
             self.views[batch] = entity_view(self.domain, state, rng, self.config.world_chars).text
         return self.views[batch]
+
+    async def prepare(self, batches: int) -> None:
+        """The views of batches 0..batches-1, each with one real result of every tool on its
+        records (`toolscale.synthesize.returns`)."""
+        for batch in range(batches):
+            rng = random.Random(f"{self.domain.name}:{self.config.seed}:{batch}:view")
+            state = self.state(batch)
+            view = entity_view(self.domain, state, rng, self.config.world_chars)
+            returns = await tool_returns(self.pool, self.domain, state, view.records)
+            self.views[batch] = "\n\n".join(p for p in (view.text, returns) if p)
 
     def state(self, batch: int) -> dict[str, Any]:
         if batch not in self.states:
@@ -185,37 +196,22 @@ class DomainRun:
         """Parse, format, execution, facts and caller filters; the candidate, or None once
         rejected."""
         provenance = self.provenance(round_, parent, intent)
-        candidate = proposal.candidate
-        if candidate is None:
+        if proposal.candidate is None:
             self.reject(
                 index, proposal.stage, [proposal.problem], intent, proposal.text, provenance
             )
             return None
-        problems = filters.candidate_problems(self.domain, candidate)
-        if candidate.nl_assertions and not self.judged:
-            problems.append(
-                "nl_assertions are free text and no assertion judge reads them in this run: "
-                "state each fact as a value with its source in communicate_info"
-            )
-        if problems:
-            self.reject(index, "format", problems, intent, proposal.text, provenance)
-            return None
         state = self.state(batch)
-        outcomes, final_hash = await filters.run_gold(self.pool, self.domain, state, candidate)
-        write = filters.is_write(self.domain, candidate, intent.kind)
-        problems = filters.execution_problems(outcomes, state_hash(state), final_hash, write)
-        if problems:
-            self.reject(index, "execution", problems, intent, proposal.text, provenance)
+        checked = await check_candidate(
+            self.pool, self.domain, state, proposal.candidate, intent.kind, self.judged
+        )
+        if checked.stage:
+            self.reject(index, checked.stage, checked.problems, intent, proposal.text, provenance)
             return None
-        facts, problems = check_facts(self.domain, candidate.communicate_info, outcomes)
-        if problems:
-            self.reject(index, "facts", problems, intent, proposal.text, provenance)
-            return None
-        candidate = candidate.model_copy(update={"communicate_info": facts})
-        problems = filters.caller_problems(self.domain, state, candidate, outcomes)
-        if problems:
-            self.reject(index, "caller", problems, intent, proposal.text, provenance)
-            return None
+        candidate, outcomes, final_hash = checked.candidate, checked.outcomes, checked.final_hash
+        facts = candidate.communicate_info
+        if candidate.refused is not None:
+            provenance["refused"] = candidate.refused.model_dump()
         provenance["facts"] = [f.model_dump() for f in facts]
         body = {
             "domain": self.domain.name,
@@ -226,7 +222,7 @@ class DomainRun:
             "initial_state": state,
             "expected_state_hash": final_hash,
             "required_facts": candidate.facts,
-            "user_scenario": candidate.scenario().model_dump(),
+            "user_scenario": candidate.scenario(checked.write).model_dump(),
             "world": self.world_id,
             "provenance": provenance,
         }
@@ -278,6 +274,7 @@ class DomainRun:
     async def run(self) -> DomainResult:
         config, result = self.config, self.result
         rng = random.Random(f"{self.domain.name}:{config.seed}:synthesize:intents")
+        await self.prepare(-(-self.count // config.intents_per_request))
         intents, result.problems = await propose_intents(
             self.clients.proposer,
             self.domain,

@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import random
 import re
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -36,11 +37,13 @@ _TIME_WORDS = re.compile(
 
 @dataclass(frozen=True)
 class View:
-    """The text shown to the proposer, and whose records it centres on ("" for an excerpt)."""
+    """The text shown to the proposer, whose records it centres on ("" for an excerpt), and
+    the records it shows by table (the caller's first; empty for an excerpt)."""
 
     text: str
     entity: str = ""
     record_id: str = ""
+    records: dict[str, Record] = field(default_factory=dict)
 
 
 def _entities(domain: Domain) -> list[Any]:
@@ -229,8 +232,8 @@ def entity_view(domain: Domain, state: Record, rng: random.Random, max_chars: in
     mine |= owned_records(domain, state, entity, record_id)
     mine, dropped = _trimmed(mine, max_chars * 2 // 3)
     personal = personal_tables(domain, state)
-    refs = referenced(state, mine, personal)
-    refs, _ = _trimmed(refs, max(200, max_chars - len(_json(mine))))
+    refs = referenced(state, mine, personal)  # every record the caller's name, within reason
+    refs, _ = _trimmed(refs, max(max_chars // 2, max_chars - len(_json(mine))))
     open_tables = [
         t
         for t, v in state.items()
@@ -240,14 +243,17 @@ def entity_view(domain: Domain, state: Record, rng: random.Random, max_chars: in
         and all(isinstance(r, dict) for r in v.values())
     ]
     seen = {v for rows in (*mine.values(), *refs.values()) for v in _values(rows)}
-    left = max_chars - len(_json(mine)) - len(_json(refs))
-    others = _nearest(state, open_tables, seen, rng, left) if left > 200 else {}
+    left = max(max_chars // 4, max_chars - len(_json(mine)) - len(_json(refs)))
+    others = _nearest(state, open_tables, seen, rng, left)
     for table, rows in refs.items():  # what is shown as referenced is not repeated
         if table in others:
             others[table] = {k: r for k, r in others[table].items() if k not in rows}
     others = {t: rows for t, rows in others.items() if rows}
-    parts = []
     clock = today(state)
+    day = re.search(r"\d{4}-\d{2}-\d{2}", clock)
+    refs = usage(state, refs, personal, day[0] if day else "")
+    others = usage(state, others, personal, day[0] if day else "")
+    parts = []
     if clock:
         parts.append(f"# The domain's clock\n{clock} Every date in the records is relative to it.")
     rules = time_rules(domain.policy)
@@ -265,7 +271,69 @@ def entity_view(domain: Domain, state: Record, rng: random.Random, max_chars: in
         parts.append(
             "# Other records of the service, open to every caller (a selection)\n" + _json(others)
         )
-    return View("\n\n".join(parts), entity.name, record_id)
+    if refs or others:
+        parts.append(
+            '# Counts\nA "<table> naming it" entry counts the records of every caller that '
+            "name the record (places taken; tables booked per date, time and status, past "
+            "dates left out): what the policy's limits are checked against."
+        )
+    shown = {t: dict(rows) for t, rows in mine.items()}
+    for tables in (refs, others):
+        for table, rows in tables.items():
+            shown.setdefault(table, {}).update(rows)
+    return View("\n\n".join(parts), entity.name, record_id, shown)
+
+
+_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}")
+_HOUR = re.compile(r"^\d{1,2}:\d{2}$")
+
+
+def _slot(record: Record) -> tuple[str, str, str]:
+    """A record's date, time and status ("2025-07-20", "21:00", "confirmed"), each "" when it
+    has none."""
+    day = next((v[:10] for v in record.values() if isinstance(v, str) and _DAY.match(v)), "")
+    hour = next((v for v in record.values() if isinstance(v, str) and _HOUR.match(v)), "")
+    status = record.get("status")
+    return day, hour, status if isinstance(status, str) else ""
+
+
+def _count(slots: list[tuple[str, str, str]], day: str) -> int | dict[str, int]:
+    """How many records `slots` are: by date, time and status for records at a time of day
+    (a seating; past dates left out, at most 12 slots), else by status, else in all."""
+    if any(hour for _, hour, _ in slots):
+        kept = Counter(
+            " ".join(w for w in slot if w) for slot in slots if not slot[0] or slot[0] >= day
+        )
+        return dict(sorted(kept.items())[:12])
+    if any(status for _, _, status in slots):
+        return dict(sorted(Counter(status or "(none)" for _, _, status in slots).items()))
+    return len(slots)
+
+
+def usage(
+    state: Record, tables: dict[str, Record], personal: set[str], day: str
+) -> dict[str, Record]:
+    """`tables` with, on each record that personal records name (a class its enrolments, a
+    restaurant its reservations), a "<table> naming it" entry: how many of every caller's
+    records name it (`_count`: by date, time and status for seatings, dates before `day` left
+    out). Other callers' records stay unseen: only counts."""
+    index: dict[str, list[tuple[str, Record]]] = {}
+    for table in sorted(personal):
+        for record in _records(state, table).values():
+            for value in record.values():
+                for item in value if isinstance(value, list) else [value]:
+                    if isinstance(item, str):
+                        index.setdefault(item, []).append((table, record))
+    counted: dict[str, Record] = {}
+    for table, rows in tables.items():
+        counted[table] = {}
+        for key, record in rows.items():
+            extra: Record = {}
+            for other in dict.fromkeys(t for t, _ in index.get(key, [])):
+                slots = [_slot(r) for t, r in index[key] if t == other]
+                extra[f"{other} naming it"] = _count(slots, day)
+            counted[table][key] = {**record, **extra}
+    return counted
 
 
 def personal_tables(domain: Domain, state: Record) -> set[str]:
