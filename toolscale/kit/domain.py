@@ -55,7 +55,16 @@ class KitDomain(Domain):
             )
             if spec is not None:
                 return spec
-        raise KitError(f"template {name} found nothing to work on in {NAMED_DRAWS} draws")
+        why = self.why_nothing(name, world, f"{self.name}:{seed}:{index}")
+        raise KitError(
+            f"template {name} found nothing to work on in {NAMED_DRAWS} draws"
+            + (f": {why}" if why else "")
+        )
+
+    def why_nothing(self, name: str, world: dict[str, Any], seed: str) -> str:
+        """Why template `name` found nothing in `world`, in a sentence ("" when unknown); a
+        domain that composes its templates says (`toolscale.kit.misses`)."""
+        return ""
 
     def evidence_problems(
         self,
