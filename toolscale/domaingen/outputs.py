@@ -132,7 +132,8 @@ def write_index(root: Path, records: dict[str, dict[str, Any]], shown: Path | No
         "# Domains written by toolscale synthesize-domain",
         "",
         "Read each domain before installing it (docs/synthesize-domain.md). Install one with",
-        f"`PYTHONPATH={folder}` and the `TOOLSCALE_DOMAINS` entry on its line.",
+        f"`PYTHONPATH={folder}` and the `TOOLSCALE_DOMAINS` entry on its line. Each one's",
+        f'{MARK} keeps its tools in bubblewrap until you set "trusted": true in it.',
         "",
     ]
     for r in accepted:
