@@ -224,8 +224,8 @@ def test_follow_on_findings_of_a_task_and_of_a_template_are_left_out():
         rare=(("b", 0.01),),
     )
     assert report.lines() == [
-        "problem [sample] template a, draws 2, 3: ToolError: no (and 1 other message); 4 later "
-        "findings on it left out",
+        "problem [sample] template a, draw 2: ToolError: no; 4 later findings on it left out",
+        "problem [sample] template a, draw 3: ToolError: other",  # every message is shown
         "problem [do_nothing] template b, task 3: nothing verifies; 1 later finding on it left out",
     ]
     assert report.checked() == "4 tasks and 2 templates x 2"

@@ -53,8 +53,10 @@ class AuthorPlans(Plans):
         super().__init__({})
         self.fill = fill or {}
         self.asked: list[tuple[str, str, int]] = []  # (kind, topic or package, round)
+        self.bodies: list[dict[str, Any]] = []  # every request, as sent
 
     def reply(self, body: dict[str, Any], authorization: str = "") -> tuple[str, Any]:
+        self.bodies.append(body)
         messages = body["messages"]
         first = next(m["content"] for m in messages if m["role"] == "user")
         repair = sum(m["role"] == "assistant" for m in messages)

@@ -65,6 +65,29 @@ def test_monotonous_tasks_are_repaired_by_the_model(tmp_path: Path) -> None:
     assert not below(trike["measured"]["variety"])
 
 
+def test_a_template_that_finds_nothing_tells_the_model_why(tmp_path: Path) -> None:
+    """A goal whose `when` never holds: the repair request names the goal, its condition and a
+    drawn record (not "found nothing to work on in 20 draws" alone), and the mended domain is
+    accepted. EXCHANGE=path writes the exchange docs/synthesize-domain.md shows."""
+    plans = AuthorPlans()
+    with fake_openai(plans) as server:
+        code, said = run(server.base_url, tmp_path / "out", "cargo bike hire", "--repairs", "1")
+    assert code == 0, said
+    topic = json.loads((tmp_path / "out/run.json").read_text())["domaingen"]["topics"]
+    cargo = topic["cargo_bike_hire"]
+    assert cargo["stage"] == "accepted" and cargo["repairs"] == {"check_domain": 1}
+    repair = plans.bodies[-1]["messages"][-1]["content"]
+    assert repair.startswith("The check_domain check found these problems:\n- problem [sample] ")
+    assert (
+        "KitError: template get_rental found nothing to work on in 20 draws: 60 of 60 draws: no "
+        "drawn record fits goal get_rental's `when` def _booked(draw: Draw) -> bool: return "
+        'draw["rental"]["status"] == "reserved" (one drawn rental: {\'rental_id\': \'BR'
+    ) in repair
+    assert "- problem [sample] template get_rental, draws 0, 1: KitError: " in repair  # one line
+    if os.environ.get("EXCHANGE"):
+        Path(os.environ["EXCHANGE"]).write_text(json.dumps(plans.bodies, indent=1))
+
+
 def test_a_spinning_domain_is_killed_at_the_time_limit(tmp_path: Path) -> None:
     with fake_openai(AuthorPlans()) as server:
         code, said = run(server.base_url, tmp_path / "out", "tandem hire", "--gate-timeout", "8")

@@ -118,8 +118,11 @@ def test_an_accepted_domain_installs_and_feeds_generate_and_export(first_run) ->
     root, *_ = first_run
     domains = root / "out" / "domains"
     assert sorted(p.name for p in (domains / "bike_rental").iterdir()) == [
-        "__init__.py", "policy.md", "rules.py", "test_bike_rental.py", "tools.py", "world.py",
+        "__init__.py", "model_written.json", "policy.md", "rules.py", "test_bike_rental.py",
+        "tools.py", "world.py",
     ]  # fmt: skip
+    mark = json.loads((domains / "bike_rental" / "model_written.json").read_text())
+    assert mark["trusted"] is False and mark["topic"] == "bike rental"
     assert (
         'TOOLSCALE_DOMAINS="bike_rental=bike_rental:BikeRentalDomain"'
         in (domains / "README.md").read_text()

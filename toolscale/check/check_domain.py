@@ -160,7 +160,7 @@ async def _check_tasks(
     domain: Domain, config: CheckDomainConfig, tasks: int, named: tuple[str, ...]
 ) -> _Checked:
     seed = config.seed
-    async with SandboxPool(config.workers, config.call_timeout_s) as pool:
+    async with SandboxPool(config.workers, config.call_timeout_s, domains=[domain.name]) as pool:
         weighted = [check_task(pool, domain, seed, i) for i in range(tasks)]
         by_name = [
             check_task(pool, domain, seed, k, name)

@@ -8,8 +8,9 @@ template, or on the domain as a whole. The report shows each problem once:
   those of the earliest check any of its tasks failed (a template whose gold path fails on one
   draw is that one problem, whatever its other draws show, and no warning about it is shown);
   the line says how many it hides;
-- identical problems are one line: a template's findings of one check are one line naming the
-  template and its tasks and draws; a finding without a template is grouped by its message.
+- identical problems are one line: the findings of one check with one message (on one template)
+  are one line naming the template and its tasks and draws. Every distinct message is shown:
+  none is folded into another's line (a model repairing the domain reads each one).
 """
 
 from __future__ import annotations
@@ -129,12 +130,11 @@ class DomainReport:
     def lines(self) -> list[str]:
         """One line per distinct problem or warning, naming where it was found."""
         kept, hidden = primary(self.findings)
-        grouped: dict[tuple[bool, str, str], list[Finding]] = {}
+        grouped: dict[tuple[bool, str, str, str], list[Finding]] = {}
         for f in kept:
-            key = (f.warning, f.check, f"template {f.template}" if f.template else f.message)
-            grouped.setdefault(key, []).append(f)
+            grouped.setdefault((f.warning, f.check, f.template, f.message), []).append(f)
         lines = []
-        for (warning, check, _), group in grouped.items():
+        for (warning, check, _, _), group in grouped.items():
             first = group[0]
             places = [
                 _listed(label, numbers)
@@ -145,8 +145,7 @@ class DomainReport:
                 if numbers
             ]
             where = ", ".join(([f"template {first.template}"] if first.template else []) + places)
-            others = len({f.message for f in group}) - 1
-            tail = f" (and {others} other message{'s' if others > 1 else ''})" if others else ""
+            tail = ""
             left_out = hidden.pop(first.template, 0) if first.template and not warning else 0
             if left_out:
                 tail += f"; {left_out} later finding{'s' if left_out > 1 else ''} on it left out"

@@ -77,6 +77,13 @@ def names() -> list[str]:
     return list(_entry_points())
 
 
+def module_of(name: str) -> str | None:
+    """The module a domain name's entry point loads, without importing it (None for an unknown
+    name or one a domain source builds)."""
+    found = _entry_points().get(name)
+    return found.module if found is not None else None
+
+
 @cache
 def domain_class(name: str) -> type[Domain]:
     eps = _entry_points()

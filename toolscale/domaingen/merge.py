@@ -33,6 +33,7 @@ from toolscale.domaingen.gates import CHECKED, near_duplicate
 from toolscale.domaingen.run import references, report
 from toolscale.pipeline.inputs import Input, add_numbers, check_shards, merged_from
 from toolscale.pipeline.merge import isolation_of
+from toolscale.sandbox.contained import MARK
 from toolscale.write.output import Output, atomic_write, write_json
 
 REDO = f"run that shard again with {COMMAND} --resume and its options, then merge again"
@@ -144,7 +145,7 @@ def _copy_topic(source: Input, was: dict[str, Any], entry: dict[str, Any], root:
         kept = {
             p.name: p.read_text(encoding="utf-8")
             for p in sorted(folder.iterdir())
-            if p.is_file() and p.name != f"test_{name}.py"
+            if p.is_file() and p.name not in (f"test_{name}.py", MARK)
         }
         if spec.is_file():
             kept["spec.json"] = spec.read_text(encoding="utf-8")

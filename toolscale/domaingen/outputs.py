@@ -1,8 +1,10 @@
 """What one topic leaves in DIR: an accepted domain's package, a rejected one's files and
 reason, and the topic's marker (what `--resume` skips), each written whole or not at all.
 
-    DIR/domains/<name>/        the five files and test_<name>.py; DIR/domains/README.md has a
-                               line per accepted domain saying how to install it
+    DIR/domains/<name>/        the five files, test_<name>.py and the model-written mark
+                               (`model_written.json`: its pool workers start in bubblewrap until
+                               a person sets "trusted": true); DIR/domains/README.md has a line
+                               per accepted domain saying how to install it
     DIR/rejected/<name>/       the files as last written (or the model's last answer, answer.md),
                                spec.json when the spec passed, and reason.json
     DIR/.toolscale/specs/<name>.json    an accepted domain's spec (merge needs it when it
@@ -23,6 +25,7 @@ from typing import Any
 
 from toolscale.domaingen.author import Authored
 from toolscale.kit.scaffold import domain_test
+from toolscale.sandbox.contained import MARK
 from toolscale.write.output import MARKER, atomic_write, write_json
 
 ABOUT = (
@@ -32,6 +35,17 @@ ABOUT = (
 
 
 REASON = ("topic", "stage", "problems", "contained", "repairs")
+TRUST = (
+    "A model wrote this domain: toolscale runs its tools only in bubblewrap (no network, a "
+    "read-only file system, its own /tmp). After reading it (docs/synthesize-domain.md), set "
+    '"trusted" to true to run it as ordinary code.'
+)
+
+
+def mark_text(topic: str) -> str:
+    """The model-written mark of an accepted domain (`toolscale.sandbox.contained`)."""
+    mark = {"written_by": "toolscale synthesize-domain", "topic": topic, "trusted": False}
+    return json.dumps(mark | {"about": TRUST}, indent=2) + "\n"
 
 
 def topics_dir(root: Path) -> Path:
@@ -92,7 +106,7 @@ def write_topic(root: Path, result: Authored, usage: dict[str, Any]) -> dict[str
     if entry["accepted"]:
         cls = result.measured["domain_class"]
         test = domain_test(result.name, cls, result.name, ABOUT)
-        files = {**result.files, f"test_{result.name}.py": test}
+        files = {**result.files, f"test_{result.name}.py": test, MARK: mark_text(result.topic)}
         write_folder(root / "domains" / result.name, files)
         if result.spec is not None:
             atomic_write(spec_path(root, result.name), spec_text(result.spec).encode())
@@ -118,7 +132,8 @@ def write_index(root: Path, records: dict[str, dict[str, Any]], shown: Path | No
         "# Domains written by toolscale synthesize-domain",
         "",
         "Read each domain before installing it (docs/synthesize-domain.md). Install one with",
-        f"`PYTHONPATH={folder}` and the `TOOLSCALE_DOMAINS` entry on its line.",
+        f"`PYTHONPATH={folder}` and the `TOOLSCALE_DOMAINS` entry on its line. Each one's",
+        f'{MARK} keeps its tools in bubblewrap until you set "trusted": true in it.',
         "",
     ]
     for r in accepted:

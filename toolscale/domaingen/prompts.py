@@ -66,7 +66,15 @@ Answer with one JSON object (no prose) that follows this JSON Schema:
 - Rules: the policy, each one named in CamelCase (TooLate, LimitReached), raised by some WRITE
   tool; "handoff": true for a case only a person handles.
 - Goals: at least {min_goals} things a caller wants, each done by one tool ("tool"), the records
-  it works on in "needs"."""
+  it works on in "needs", the READ quotes it calls first in "before". The files stage requires
+  every tool in some task's gold route, so each tool must be some goal's "tool" or "before"
+  call, or the finder or lister of an entity a goal needs; the kit's calculate needs a goal
+  whose tool is calculate (a sum over looked-up values), and transfer_to_human_agents a rule
+  with "handoff": true (or a goal whose tool it is).
+- Every rule must be reachable: a goal's tool raises it, and the world can hold records that
+  break it and no other rule (each rule becomes a refusal task of that goal).
+- A question's answer must be something only a look-up shows: a goal whose answer the policy
+  states (opening hours, a fixed fee) finds nothing to ask about."""
     return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": ask}]
 
 
@@ -93,7 +101,8 @@ names it (```python world.py). Import the package's own modules relatively (`fro
 rules`, `from .tools import ...`). `__init__.py` defines `class {class_name(name)}
 (StatefulDomain)` with `name = "{name}"`. Every tool must be in some task's gold path, every rule
 reached by a refusal, READ tools change nothing, and a tool given a bad value raises a
-ToolError (lookup, number, a PolicyError), never another exception. Answer with the five blocks
+ToolError (lookup, number, a PolicyError), never another exception. Follow the documentation's
+"Rules the author must follow": check-domain enforces each of them. Answer with the five blocks
 only."""
     return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": ask}]
 

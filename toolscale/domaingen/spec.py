@@ -2,9 +2,11 @@
 
 A spec names the entities (their fields, key and owner), the tools (kind, parameters, the
 tool-graph links `finds` / `lists` and the rules each raises), the policy rules (each one
-`PolicyError`, a refusal or a hand-off) and the goals (the tool that does each). It is what the
-files stage writes the code from, and what its problems are checked against: a spec problem is
-one line the model can act on. Nothing here runs code the model wrote.
+`PolicyError`, a refusal or a hand-off) and the goals (the tool that does each, the READ calls
+`before` it). It is what the files stage writes the code from, and what its problems are checked
+against: a spec problem is one line the model can act on. The spec asks what check-domain will
+require of the files: every tool, the kit's `calculate` and `transfer_to_human_agents` included,
+in some goal's route (`unused`). Nothing here runs code the model wrote.
 """
 
 from __future__ import annotations
@@ -85,6 +87,7 @@ SCHEMA: dict[str, Any] = {
                     "name": {"type": "string", "pattern": IDENT},
                     "tool": {"type": "string"},
                     "needs": {"type": "array", "items": {"type": "string"}},
+                    "before": {"type": "array", "items": {"type": "string"}},
                 },
             },
         },
@@ -149,8 +152,59 @@ def sense_problems(spec: dict[str, Any], min_tools: int) -> list[str]:
         for need in goal.get("needs", ()):
             if need not in entities:
                 problems.append(f"goal {goal['name']}: needs {need}, which is not an entity")
+        for step in goal.get("before", ()):
+            if step not in tools:
+                problems.append(f"goal {goal['name']}: before-call {step} is not declared")
+            elif tools[step]["kind"] != "READ":
+                problems.append(f"goal {goal['name']}: before-call {step} is not a READ tool")
+    problems += unused(spec)
     count = len(set(tools) | set(KIT_TOOLS))
     if count < min_tools:
         kit = ", ".join(KIT_TOOLS)
         problems.append(f"{count} tools (with {kit}); declare at least {min_tools}")
+    return problems
+
+
+def _needed(spec: dict[str, Any]) -> set[str]:
+    """The entities some goal works on, with their owners (identified to reach them)."""
+    owners = {e["name"]: e.get("owner") for e in spec["entities"]}
+    found: set[str] = set()
+    for goal in spec["goals"]:
+        for need in goal.get("needs", ()):
+            while need and need not in found:
+                found.add(need)
+                need = owners.get(need)
+    return found
+
+
+def unused(spec: dict[str, Any]) -> list[str]:
+    """The tools no task's gold route would reach, as check-domain --strict finds them: a tool
+    is reached as some goal's `tool` or `before` call, as the finder or lister of an entity a
+    goal needs (or of its owner), and `transfer_to_human_agents` also by a hand-off rule."""
+    needed = _needed(spec)
+    used = {g["tool"] for g in spec["goals"]} | {
+        b for g in spec["goals"] for b in g.get("before", ())
+    }
+    used |= {t["name"] for t in spec["tools"] if {t.get("finds"), t.get("lists")} & needed}
+    if any(r.get("handoff") for r in spec["rules"]):
+        used.add("transfer_to_human_agents")
+    problems = []
+    for tool in [t["name"] for t in spec["tools"]] + list(KIT_TOOLS):
+        if tool in used:
+            continue
+        if tool == "calculate":
+            problems.append(
+                "no goal uses the kit's calculate tool: add a goal whose tool is calculate "
+                "(a sum over looked-up values), since every tool must be in some gold route"
+            )
+        elif tool == "transfer_to_human_agents":
+            problems.append(
+                "nothing reaches the kit's transfer_to_human_agents: add a rule with "
+                '"handoff": true, or a goal whose tool is transfer_to_human_agents'
+            )
+        else:
+            problems.append(
+                f"tool {tool} is in no goal's route: make it a goal's tool or one of its "
+                '"before" calls (a finder or lister counts when a goal needs its entity)'
+            )
     return problems

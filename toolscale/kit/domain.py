@@ -56,7 +56,18 @@ class KitDomain(Domain):
             )
             if spec is not None:
                 return spec
-        raise KitError(f"template {name} found nothing to work on in {NAMED_DRAWS} draws")
+        why = self.why_nothing(name, world, f"{self.name}:{seed}:{name}")  # one per template
+        raise KitError(
+            f"template {name} found nothing to work on in {NAMED_DRAWS} draws"
+            + (f": {why}" if why else "")
+        )
+
+    def why_nothing(self, name: str, world: dict[str, Any], seed: str) -> str:
+        """Why template `name` found nothing in `world`, in a sentence ("" when unknown); a
+        domain that composes its templates says (`toolscale.kit.misses`). `seed` names the
+        template and the world, not the draw: every draw gets the same sentence, so the
+        report makes them one line."""
+        return ""
 
     def _own(
         self, looked: list[Looked], gold: list[dict[str, Any]]

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from toolscale.core.contract import Family, TaskSpec
-from toolscale.kit import sampling
+from toolscale.kit import misses, sampling
 from toolscale.kit.compose import Composer
 from toolscale.kit.declare import Entity, Goal, render_policy
 from toolscale.kit.domain import KitDomain
@@ -78,3 +78,6 @@ class StatefulDomain(KitDomain):
     def sample(self, rng: random.Random, seed: int, index: int) -> TaskSpec:
         world = self.world(seed)
         return sampling.sample_task(rng, world, self.template_table, self.toolkit, self.policy)
+
+    def why_nothing(self, name: str, world: dict[str, Any], seed: str) -> str:
+        return misses.explain(self.composer, self.template_table[name][0], world, seed)

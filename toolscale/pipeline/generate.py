@@ -197,7 +197,8 @@ async def _run(
 
     try:
         with expert_environment(config.experts, cache_dir / "experts"):
-            async with SandboxPool(config.workers, config.call_timeout_s) as pool:
+            pool_of = SandboxPool(config.workers, config.call_timeout_s, domains=config.domains)
+            async with pool_of as pool:
                 try:
                     async with asyncio.TaskGroup() as group:
                         for chunk, domain, indexes in plan(config):

@@ -27,12 +27,18 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from toolscale.core.contract import derived_schemas
+from toolscale.sandbox.contained import refuse_below_bwrap, start_worker, untrusted
 from toolscale.sandbox.execute import CallOutcome
 from toolscale.sandbox.isolation import LEVEL_ENV, sandbox_level
 from toolscale.sandbox.worker import PRIME, READY, STATES_KEPT, Failure, StateRef
 
 _MAX_IN_FLIGHT = 8
 _BOOT = "from toolscale.sandbox.worker import main; main()"
+# A contained worker's (`toolscale.sandbox.contained`): its argv is the bootstrap's.
+_SERVE = (
+    "from multiprocessing.connection import Connection\n"
+    "from toolscale.sandbox.worker import serve\nserve(Connection({fd}), {timeout!r})"
+)
 
 
 _START_LIMIT_S = 120.0
@@ -80,12 +86,15 @@ class _Process:
         # uses. The worker reads the parent's sys.path from its command line.
         parent, child = socket.socketpair()
         boot = f"import sys; sys.path[:] = {sys.path!r}; {_BOOT}"
-        self.process = subprocess.Popen(
-            [sys.executable, "-c", boot, str(child.fileno()), repr(self.pool.call_timeout_s)],
-            pass_fds=[child.fileno()],
-            stdin=subprocess.DEVNULL,
-            env={**os.environ, LEVEL_ENV: self.pool.level},  # decided once, by the parent
-        )
+        if self.pool.contained:
+            self.process = start_worker(_SERVE, child.fileno(), self.pool.call_timeout_s)
+        else:
+            self.process = subprocess.Popen(
+                [sys.executable, "-c", boot, str(child.fileno()), repr(self.pool.call_timeout_s)],
+                pass_fds=[child.fileno()],
+                stdin=subprocess.DEVNULL,
+                env={**os.environ, LEVEL_ENV: self.pool.level},  # decided once, by the parent
+            )
         child.close()
         # Replies are read through a Connection (its framing, blocking reads of a reply the
         # worker is writing); requests are written here in the same framing, never blocking: a
@@ -234,12 +243,20 @@ class _Process:
 class SandboxPool:
     """`async with SandboxPool(workers=2) as pool:` then `pool.call`, `pool.episode`,
     `pool.replay`. `call_timeout_s` bounds each tool call. The isolation level of untrusted code
-    is found here, once, and handed to every worker (`toolscale.sandbox.isolation`)."""
+    is found here, once, and handed to every worker (`toolscale.sandbox.isolation`). Workers
+    start in bubblewrap when a model wrote one of `domains` (default: any installed domain) and
+    no person marked it trusted (`toolscale.sandbox.contained`)."""
 
     def __init__(
-        self, workers: int = 2, call_timeout_s: float = 15.0, grace_s: float = 5.0
+        self,
+        workers: int = 2,
+        call_timeout_s: float = 15.0,
+        grace_s: float = 5.0,
+        domains: Sequence[str] | None = None,
     ) -> None:
         self.level = ""
+        self.domains = domains
+        self.contained = False
         self.size = workers
         self.call_timeout_s = call_timeout_s
         self.grace_s = grace_s
@@ -249,6 +266,10 @@ class SandboxPool:
     async def __aenter__(self) -> SandboxPool:
         self.loop = asyncio.get_running_loop()
         self.level = sandbox_level()
+        model_written = untrusted(self.domains)
+        if model_written:
+            refuse_below_bwrap(model_written)
+        self.contained = bool(model_written)
         self.procs = [_Process(self) for _ in range(self.size)]
         self._watchdog = asyncio.create_task(self._watch())
         return self
