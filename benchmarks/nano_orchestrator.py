@@ -33,15 +33,13 @@ import sys
 import time
 from collections import Counter
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 from toolscale.config.generate import GenerateConfig
 from toolscale.pipeline.generate import generate
-from trainer.data import conversations, sft_rows
 from trainer.evaluate import evaluate
 from trainer.grpo import grpo
-from trainer.model import tiny_random_model, tiny_tokenizer
+from trainer.nano import save_base
 from trainer.sft import sft
 from trainer.table import HEAD, Row, Scored, markdown_line, row_of
 from trainer.verdict import paired_gap
@@ -49,24 +47,6 @@ from trainer.verdict import paired_gap
 DOMAINS = "math,knowledge"
 FRACTION = "0.2"
 CONFIGS = Path(__file__).resolve().parent.parent / "trainer" / "configs"
-
-
-def build_base(data: Path, out: Path, hidden: int, layers: int, seed: int) -> None:
-    """The untrained model and its tokenizer, learnt from the training split only."""
-    view = SimpleNamespace(
-        dataset=str(data),
-        dataset_config="traces",
-        domains=DOMAINS,
-        templates="all",
-        difficulties="all",
-        variants="best",
-        max_tasks=None,
-        heldout_fraction=float(FRACTION),
-    )
-    tokenizer = tiny_tokenizer(conversations(sft_rows(view)))
-    model = tiny_random_model(tokenizer, seed=seed, hidden=hidden, layers=layers)
-    model.save_pretrained(out)
-    tokenizer.save_pretrained(out)
 
 
 def evaluated(work: Path, name: str, argv: list[str]) -> dict[str, Any]:
@@ -161,7 +141,9 @@ def run_seed(work: Path, seed: int, args: Any) -> dict[str, Any]:
     timed(
         "base",
         (work / "base" / "config.json").exists(),
-        lambda: build_base(data, work / "base", args.hidden, args.layers, seed),
+        lambda: save_base(
+            data, work / "base", DOMAINS, float(FRACTION), args.hidden, args.layers, seed
+        ),
     )
     common = [
         "--dataset",
