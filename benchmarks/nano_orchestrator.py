@@ -166,6 +166,8 @@ def run_seed(work: Path, seed: int, args: Any) -> dict[str, Any]:
                 str(work / "base"),
                 "--num_train_epochs",
                 str(args.sft_epochs),
+                *(["--learning_rate", str(args.sft_lr)] if args.sft_lr else []),
+                *(["--per_device_train_batch_size", str(args.sft_batch)] if args.sft_batch else []),
                 "--output_dir",
                 str(work / "sft"),
                 *common,
@@ -321,6 +323,8 @@ def main() -> None:
     parser.add_argument("--hidden", type=int, default=64)
     parser.add_argument("--layers", type=int, default=2)
     parser.add_argument("--sft-epochs", type=float, default=3.0)
+    parser.add_argument("--sft-lr", type=float, help="default: the config's")
+    parser.add_argument("--sft-batch", type=int, help="default: the config's")
     parser.add_argument("--grpo-steps", type=int, default=10)
     parser.add_argument("--curve-every", type=int, default=40)
     parser.add_argument("--curve-tasks", type=int, default=32)

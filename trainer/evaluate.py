@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import functools
 import json
 import os
 import sys
@@ -59,6 +60,10 @@ BASE = "base"
 def progress(message: str) -> None:
     """A line on stderr while the evaluation plays (it can take minutes)."""
     print(f"evaluate: {message}", file=sys.stderr, flush=True)
+
+
+def _progress_of(label: str, message: str) -> None:
+    progress(f"{label}: {message}")
 
 
 @dataclass
@@ -302,7 +307,7 @@ def evaluation(options: EvaluateArguments) -> Table:
                 temperature=options.temperature,
                 seed=options.seed,
                 worlds=settings.worlds,
-                progress=lambda text, label=label: progress(f"{label}: {text}"),
+                progress=functools.partial(_progress_of, label),
             ).rollouts
         )
         evaluated[label] = [_scored(r, t) for r, t in zip(records, tasks, strict=True)]
