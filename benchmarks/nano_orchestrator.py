@@ -73,7 +73,10 @@ def curve(work: Path, phase: str, offset: int, args: Any) -> list[dict[str, Any]
     """Held-out reward, success, $ per solved task and route shares of every checkpoint."""
     points = []
     runs = [(0, work / "base")] if phase == "sft" else []
-    for step, folder in [*runs, *checkpoints(work / phase), (-1, work / phase)]:
+    # The trainer saves a checkpoint at its last step too, so the final model is one only when
+    # no checkpoint was saved.
+    saved = checkpoints(work / phase)
+    for step, folder in [*runs, *(saved or [(-1, work / phase)])]:
         label = f"{phase}_{step}" if step >= 0 else f"{phase}_final"
         record = evaluated(
             work,
@@ -276,7 +279,8 @@ def plot(result: dict[str, Any], target: Path) -> None:
     bottom = [0.0] * len(points)
     for name in classes:
         share = [p["routes"].get(name, 0) / max(1, sum(p["routes"].values())) for p in points]
-        right.bar(range(len(points)), share, bottom=bottom, label=name)
+        colour = plt.get_cmap("tab20")(classes.index(name) % 20)
+        right.bar(range(len(points)), share, bottom=bottom, label=name, color=colour)
         bottom = [b + s for b, s in zip(bottom, share, strict=True)]
     right.set_xticks(range(len(points)), [str(s) for s in steps], fontsize=6, rotation=90)
     right.set_xlabel("checkpoint step")
@@ -292,7 +296,10 @@ def table(results: list[dict[str, Any]]) -> str:
     """Each policy's mean (range) over the seeds, then every seed's own row."""
     order = list(results[0]["rows"])
     first = ["base", "SFT", "SFT+GRPO"]
-    order = [p for p in first if p in order] + [p for p in order if p not in first]
+    rest = sorted(
+        (p for p in order if p not in first), key=lambda p: -results[0]["rows"][p]["mean_reward"]
+    )
+    order = [p for p in first if p in order] + rest
     lines = ["| policy | seeds | mean reward_total (range) | success (range) | route = oracle |",
              "|---|---|---|---|---|"]  # fmt: skip
     for policy in order:
@@ -326,7 +333,7 @@ def main() -> None:
     parser.add_argument("--sft-lr", type=float, help="default: the config's")
     parser.add_argument("--sft-batch", type=int, help="default: the config's")
     parser.add_argument("--grpo-steps", type=int, default=10)
-    parser.add_argument("--curve-every", type=int, default=40)
+    parser.add_argument("--curve-every", type=int, default=80)
     parser.add_argument("--curve-tasks", type=int, default=32)
     parser.add_argument("--eval-tasks", type=int, default=100)
     args = parser.parse_args()
