@@ -44,6 +44,12 @@ class ToolscaleArguments(UserArguments):
         default="tiny-random",
         metadata={"help": "Model folder, Hub id, local-smollm2 or tiny-random."},
     )
+    tiny_hidden: int = field(
+        default=32, metadata={"help": "tiny-random only: the width of its layers."}
+    )
+    tiny_layers: int = field(
+        default=2, metadata={"help": "tiny-random only: its number of decoder layers."}
+    )
     chat_template: str | None = field(
         default=None,
         metadata={
@@ -123,6 +129,10 @@ class ToolscaleArguments(UserArguments):
     )
     sandbox_workers: int = field(default=2, metadata={"help": "Sandbox worker processes."})
     isolation: str = field(default="bwrap", metadata={"help": ISOLATION_HELP})
+
+    def tiny_size(self) -> tuple[int, int]:
+        """(hidden, layers) of a `tiny-random` model."""
+        return self.tiny_hidden, self.tiny_layers
 
 
 def parse(trl_config: type, argv: Sequence[str]) -> tuple[ToolscaleArguments, Any]:

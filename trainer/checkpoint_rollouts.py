@@ -116,9 +116,11 @@ def rollouts(
     batch_size: int = 16,
     temperature: float = 0.0,
     seed: int = 0,
+    progress: Callable[[str], None] | None = None,
 ) -> tuple[list[list[dict[str, Any]]], list[int]]:
     """The completion messages of one rollout per row (prompts excluded) and their token counts:
-    each rendered conversation's tokens after its prompt's (generated and tool-result tokens)."""
+    each rendered conversation's tokens after its prompt's (generated and tool-result tokens);
+    `progress` hears after every turn how many rollouts are done."""
     import torch
     from trl.chat_template_utils import parse_response
 
@@ -141,7 +143,7 @@ def rollouts(
     completions: list[list[dict[str, Any]]] = [[] for _ in rows]
     store: dict = {}
     active = list(range(len(rows)))
-    for _ in range(max_turns):
+    for turn in range(max_turns):
         groups: dict[tuple[str, str], list[int]] = {}
         for i in active:
             groups.setdefault((rows[i]["domain"], rows[i]["tools"]), []).append(i)
@@ -163,6 +165,8 @@ def rollouts(
                     if not replies:
                         finished.add(i)
         active = [i for i in active if i not in finished]
+        if progress is not None:
+            progress(f"turn {turn + 1}: {len(rows) - len(active)} of {len(rows)} rollouts done")
         if not active:
             break
     counts = []
@@ -186,6 +190,7 @@ def evaluate_checkpoint(
     seed: int = 0,
     worlds: Mapping[str, dict[str, Any]] | None = None,
     user: UserSimulator | None = None,
+    progress: Callable[[str], None] | None = None,
 ) -> Evaluation:
     """Success rate (verified rollouts), mean reward_total under `reward`, mean tool calls, mean
     completion tokens, mean cost per solved task and preference compliance over `rows` (whose
@@ -208,6 +213,7 @@ def evaluate_checkpoint(
             batch_size,
             temperature,
             seed,
+            progress,
         )
         columns = {k: [row[k] for row in listed] for k in listed[0]}
         for f in linear_rewards(reward):  # judge every rollout as training does

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import functools
 import json
 import os
 import sys
@@ -55,8 +56,30 @@ from trainer.router_rows import router_attempts, training_rows
 from trainer.selection import stratified
 from trainer.table import UNKNOWN_TOOL, Scored, Table, build
 from trainer.user_seat import USER_STAGE, UserArguments
+from trainer.verdict import DEFINITIONS, too_small, training_helped
 
 JSON_NAME, MARKDOWN_NAME = "evaluation.json", "evaluation.md"
+BASE = "base"
+
+
+def progress(message: str) -> None:
+    """A line on stderr while the evaluation plays (it can take minutes)."""
+    print(f"evaluate: {message}", file=sys.stderr, flush=True)
+
+
+def _progress_of(label: str, message: str) -> None:
+    progress(f"{label}: {message}")
+
+
+def _kept(
+    label: str, records: list[dict[str, Any]], tasks: list[Task], about: dict[str, Any]
+) -> list[Scored]:
+    """A policy's scored attempts, less those the simulated user broke: out of the denominator,
+    listed in `about["user_faults"]` under the policy's label."""
+    pairs = list(zip(records, tasks, strict=True))
+    broken = [t.id for r, t in pairs if r["failure_stage"] == USER_STAGE]
+    about.setdefault("user_faults", {})[label] = {"count": len(broken), "task_ids": broken}
+    return [_scored(r, t) for r, t in pairs if t.id not in broken]
 
 
 @dataclass
@@ -105,6 +128,13 @@ class EvaluateArguments(UserArguments):
     )
     chat_template: str | None = field(
         default=None, metadata={"help": "A checkpoint's chat template: qwen3, qwen3_instruct_2507."}
+    )
+    base_model: str | None = field(
+        default=None,
+        metadata={
+            "help": "The untrained checkpoint the --model was trained from: its row (base) "
+            "goes beside the trained one, with the gap and its interval under the table."
+        },
     )
     max_turns: int = field(default=4, metadata={"help": "Most answers per task."})
     max_new_tokens: int = field(default=256, metadata={"help": "Most tokens per answer."})
@@ -217,6 +247,8 @@ def evaluation(options: EvaluateArguments) -> Table:
     """The table of the orchestrator the options name (if any) and the reference rows."""
     if options.model is None and options.base_url is not None:
         raise ConfigError("--base_url needs --model, the name the endpoint serves")
+    if options.base_model is not None and options.base_url is not None:
+        raise ConfigError("--base_model is a checkpoint folder; it goes with a checkpoint --model")
     if options.model is None and not options.reference_rows:
         raise ConfigError("nothing to evaluate: give --model, or leave --reference_rows on")
     rows = task_rows(options)
@@ -259,6 +291,7 @@ def evaluation(options: EvaluateArguments) -> Table:
         about["isolation_warning"] = warning
     reference = {}
     if options.reference_rows:
+        progress(f"playing the oracle and every fixed route at {len(tasks)} tasks")
         played = asyncio.run(play_tasks(tasks, settings, options.sandbox_workers))
         reference = reference_attempts(played)
         about["fixed_routes_admitted"] = summary(played)
@@ -269,10 +302,16 @@ def evaluation(options: EvaluateArguments) -> Table:
             reference.update(routed)
     evaluated = {}
     if endpoint is not None:
+        progress(f"{_label(options)}: {len(tasks)} tasks at {options.base_url}")
         rubric = Rubric(settings.reward, settings.teacher_price)
         records = asyncio.run(endpoint_records(endpoint, tasks, rubric, options.sandbox_workers))
-    elif options.model is not None:
-        model, tokenizer = load(options.model, options.chat_template)
+        evaluated[_label(options)] = _kept(_label(options), records, tasks, about)
+    checkpoints = [(_label(options), options.model)] if endpoint is None and options.model else []
+    if options.base_model is not None:
+        checkpoints.append((BASE, options.base_model))
+    for label, folder in checkpoints:
+        progress(f"{label}: {len(tasks)} tasks, {options.max_turns} turns at most")
+        model, tokenizer = load(folder, options.chat_template)
         records = list(
             evaluate_checkpoint(
                 model,
@@ -287,13 +326,20 @@ def evaluation(options: EvaluateArguments) -> Table:
                 seed=options.seed,
                 worlds=settings.worlds,
                 user=options.user_simulator(options.request_timeout),
+                progress=functools.partial(_progress_of, label),
             ).rollouts
         )
-    if options.model is not None:  # an attempt the user broke is out of the denominator
-        pairs = list(zip(records, tasks, strict=True))
-        broken = [t.id for r, t in pairs if r["failure_stage"] == USER_STAGE]
-        evaluated[_label(options)] = [_scored(r, t) for r, t in pairs if t.id not in broken]
-        about["user_faults"] = {"count": len(broken), "task_ids": broken}
+        evaluated[label] = _kept(label, records, tasks, about)
+    notes = []
+    for label, found in evaluated.items():
+        if label != BASE and BASE in evaluated:
+            notes.append(training_helped(found, evaluated[BASE], label))
+    first = next(iter(evaluated.values()), None)
+    small = too_small(len(tasks), sum(s.verified for s in first) if first else len(tasks) // 2)
+    if small:
+        about["small_sample_warning"] = small
+        print(f"warning: {small}", file=sys.stderr, flush=True)
+    about["notes"] = [*notes, DEFINITIONS]
     return build(evaluated, reference, about)
 
 

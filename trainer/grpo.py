@@ -63,7 +63,12 @@ def grpo(argv: Sequence[str]) -> str:
     if reward.warning:
         print(reward.warning, file=sys.stderr, flush=True)
     traces = sft_rows(options, set(rows["id"])) if options.warm_start_steps > 0 else []
-    model, tokenizer = load(options.model, options.chat_template, conversations(rows, traces))
+    model, tokenizer = load(
+        options.model,
+        options.chat_template,
+        conversations(rows, traces),
+        options.tiny_size(),
+    )
     if options.warm_start_steps > 0:
         warm_start(options, config, model, tokenizer, traces)
     train_top_layers(model, options.trainable_layers)

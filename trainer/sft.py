@@ -53,7 +53,9 @@ def sft(argv: Sequence[str]) -> str:
     options, config = parse(argv)
     resume = resume_target(config)
     rows = sft_rows(options, say=lambda line: print(line, file=sys.stderr))
-    model, tokenizer = load(options.model, options.chat_template, conversations(rows))
+    model, tokenizer = load(
+        options.model, options.chat_template, conversations(rows), options.tiny_size()
+    )
     train_top_layers(model, options.trainable_layers)
     trainer = sft_trainer(config, model, tokenizer, rows)
     trainer.train(resume_from_checkpoint=resume)

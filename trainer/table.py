@@ -149,6 +149,10 @@ class Table:
             "",
             markdown_rows(self.rows),
         ]
+        notes = [str(x) for x in self.about.get("notes") or []]
+        if self.about.get("small_sample_warning"):
+            notes.insert(0, f"**Warning: too few tasks.** {self.about['small_sample_warning']}.")
+        lines += [line for note in notes for line in ("", note)]
         if self.about.get("isolation_warning"):  # an explicit, weaker --isolation
             lines[:0] = [f"**Warning: weaker sandbox.** {self.about['isolation_warning']}.", ""]
         for r in self.rows:

@@ -99,3 +99,16 @@ def test_8b_recipe_corrects_vllm_per_token_and_turns_thinking_off():
     assert config.vllm_importance_sampling_clip_max == 3.0
     assert config.chat_template_kwargs == {"enable_thinking": False}
     assert config.max_completion_length == 12288
+
+
+def test_nano_configs_parse_and_share_one_held_out_split():
+    from trainer.sft import parse
+
+    argv = ["--dataset", "x", "--output_dir", "/tmp/x"]
+    options, config = parse(["--config", str(CONFIGS / "nano-orchestrator.yaml"), *argv])
+    assert (options.model, options.tiny_size()) == ("tiny-random", (64, 2))
+    assert config.assistant_only_loss and config.use_cpu
+    grpo_options, grpo_config = parse_grpo("nano-orchestrator-grpo.yaml")
+    # GRPO rolls out only training-side tasks: the split SFT trained on and evaluate scores
+    assert grpo_options.heldout_fraction == options.heldout_fraction == 0.2
+    assert grpo_config.per_device_train_batch_size % grpo_config.num_generations == 0

@@ -154,7 +154,7 @@ def test_an_endpoint_evaluation_talks_to_the_llm_user(dataset, tmp_path, monkeyp
     assert user.heard and set(user.heard) <= {a.strip() for a in asked if a.strip()} | set(asked)
     assert len([h for h in user.heard if h in finals]) == len(golds)  # each ended by the user
     # The gold conversations verify with the LLM user's answers; none is the user's fault.
-    assert table.about["user_faults"] == {"count": 0, "task_ids": []}
+    assert table.about["user_faults"] == {table.rows[0].policy: {"count": 0, "task_ids": []}}
     assert (table.rows[0].tasks, table.rows[0].success) == (len(golds), 1.0)
 
 

@@ -118,3 +118,26 @@ def tiny_vocab() -> str:
     chat = [{"role": "user", "content": "Compute (90 - 10) / 5 with the calculator, please. " * 5}]
     tokenizer = tiny_tokenizer([(chat, None)])
     return hashlib.sha256(tokenizer.backend_tokenizer.to_str().encode()).hexdigest()
+
+
+def test_the_tiny_model_has_the_size_asked_for():
+    tokenizer = byte_tokenizer()
+    model = tiny_random_model(tokenizer, hidden=64, layers=3)
+    assert model.config.num_hidden_layers == 3 and model.config.hidden_size == 64
+    # a head per 32 dimensions, at least 2; the default keeps its 2 heads of 16
+    assert model.config.num_attention_heads == 2 and model.config.head_dim == 32
+    small = tiny_random_model(tokenizer)
+    assert (small.config.num_hidden_layers, small.config.hidden_size) == (2, 32)
+    assert small.config.head_dim == 16
+    with pytest.raises(ConfigError, match="tiny_hidden"):
+        tiny_random_model(tokenizer, hidden=96, layers=1)  # 3 heads of 32: fine
+        tiny_random_model(tokenizer, hidden=100, layers=1)  # 3 heads do not divide 100
+
+
+def test_the_tiny_tokenizer_reads_at_most_its_limit_of_conversations():
+    from trainer.model import tiny_tokenizer
+
+    pairs = [([{"role": "user", "content": f"question {i} " * 20}], None) for i in range(50)]
+    few = tiny_tokenizer(pairs, limit=5)
+    same = tiny_tokenizer(pairs[::10], limit=5)
+    assert few.get_vocab() == same.get_vocab()  # every 10th of 50 = the 5 read
