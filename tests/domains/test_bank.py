@@ -453,6 +453,8 @@ def test_a_block_motive_fits_the_reason_the_caller_gives() -> None:
     for i in range(60):
         spec = domain.sample_named(item_rng("bank", 0, i), 0, i, "block")
         assert spec.scenario is not None
+        if spec.scenario.behaviour == "change":  # the opening's motive is its own request's
+            continue
         reason = next(a for a in spec.gold_actions if a.name == "block_card").arguments["reason"]
         said = f"{spec.instruction} {spec.scenario.reason_for_call}"
         told = {m for m in every if m in said or second_person(m) in said}
