@@ -74,7 +74,8 @@ def own_grams(scenario: UserScenario) -> set[tuple[str, ...]]:
     """The 4-word runs that are the user's own: their request, details and manner's wordings."""
     own = [scenario.opening, scenario.wants, scenario.change, scenario.first_request]
     own += [scenario.reason_for_call, *scenario.declines]
-    own += [f"my {k} is {v}" for k, v in {**scenario.stated, **scenario.known}.items()]
+    details = {**scenario.stated, **scenario.known}.items()
+    own += [f"{the} {k} is {v}" for k, v in details for the in ("my", "the")]
     own += list(scenario.wrong.values()) + POOLS
     return set().union(*(grams(t) for t in own))
 
@@ -144,7 +145,7 @@ CASES = list(cases())
 
 
 def test_the_corpus_is_large_and_every_turn_has_a_scenario() -> None:
-    assert len(TURNS) >= 100  # the target is 300: rebuild with later runs (see the builder)
+    assert len(TURNS) >= 250  # the target is 300: rebuild with later runs (see the builder)
     assert all(r["scenario"] or r["domain"] in {b["domain"] for b in BUNDLED} for r in TURNS)
 
 
