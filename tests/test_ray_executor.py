@@ -119,7 +119,7 @@ def test_resume_on_ray_redoes_only_the_missing_chunks(cluster, single, on_ray, t
     lost = ["bank-000002", "knowledge-000000"]  # shards and markers gone
     for chunk in lost:
         (out / ".toolscale" / "chunks" / f"{chunk}.json").unlink()
-        for config_name in CONFIGS:
+        for config_name in (*CONFIGS, "user_faults"):  # every config a chunk writes
             (out / "data" / config_name / f"{chunk}.parquet").unlink(missing_ok=True)
     kept = {p: p.stat().st_mtime_ns for p in (out / "data").rglob("*.parquet")}
     args = ("--executor", "ray", "--ray-address", cluster[0], "--resume", "--out", str(out))
