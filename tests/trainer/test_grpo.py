@@ -69,8 +69,8 @@ def test_two_grpo_steps_change_parameters_from_real_sandbox_rewards(tmp_path, mo
     tasks = list(datasets.load_dataset(str(data), "tasks", split="train"))
     loaded: dict = {}
 
-    def load_scripted(name, chat_template=None, conversations=()):
-        model, tokenizer = load(name, chat_template, conversations)
+    def load_scripted(name, chat_template=None, conversations=(), tiny=(32, 2)):
+        model, tokenizer = load(name, chat_template, conversations, tiny)
         loaded["before"] = {k: v.detach().clone() for k, v in model.named_parameters()}
         loaded["model"] = scripted(model, tokenizer, tasks)
         return loaded["model"], tokenizer

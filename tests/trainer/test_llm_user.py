@@ -172,8 +172,8 @@ def test_grpo_rollouts_ask_the_llm_user(dataset, tmp_path, monkeypatch) -> None:
             judged.append(trace)
         return trace
 
-    def load_scripted(name, chat_template=None, conversations=()):
-        model, tokenizer = load(name, chat_template, conversations)
+    def load_scripted(name, chat_template=None, conversations=(), tiny=(32, 2)):
+        model, tokenizer = load(name, chat_template, conversations, tiny)
         return scripted(model, tokenizer, tasks), tokenizer
 
     def reply(text: str, rows_: list[dict], wrong: bool) -> str:
