@@ -157,7 +157,7 @@ def test_readme_smoke_command_learns_in_both_steps(dataset, tmp_path):
     """The smoke run has a reward spread and a gradient in both steps (not a no-op)."""
     out = tmp_path / "run"
     readme = (ROOT / "README.md").read_text().split("## Training", 1)[1]
-    line = next(x for x in readme.splitlines() if "toolscale-train grpo" in x)
+    line = next(x for x in readme.splitlines() if "toolscale-train grpo" in x and "smoke" in x)
     argv = shlex.split(line)[1:]  # as written, with this test's dataset and output folder
     argv[argv.index("--dataset") + 1] = str(dataset)
     argv[argv.index("--output_dir") + 1] = str(out)
