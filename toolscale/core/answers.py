@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import re
 
-from toolscale.core.written import clock, dates, iso_date, numbers, plain, times
+from toolscale.core.written import NUMBERS, clock, dates, iso_date, numbers, plain, times
 
 
 def normalize_text(text: str) -> str:
@@ -79,29 +79,6 @@ def _bare(text: str) -> str:
     return _ARTICLE.sub("", normalize_text(text).strip(" .!\"'"))
 
 
-_NUMBER_WORDS = [
-    "zero",
-    "one",
-    "two",
-    "three",
-    "four",
-    "five",
-    "six",
-    "seven",
-    "eight",
-    "nine",
-    "ten",
-    "eleven",
-    "twelve",
-    "thirteen",
-    "fourteen",
-    "fifteen",
-    "sixteen",
-    "seventeen",
-    "eighteen",
-    "nineteen",
-    "twenty",
-]
 # A count of nothing said as people say it: "no table left", "none remaining", "sold out".
 _NONE_LEFT = re.compile(
     r"\b(?:no(?:\s+\w+){0,3}\s+(?:left|remaining|available|free)|none\s+(?:left|remaining|"
@@ -114,11 +91,11 @@ def _count_in_words(value: float, message: str) -> bool:
     """Whether a small whole count is said in words ("three guests"), or a count of nothing as
     "no table left", "none remaining", "sold out" or "fully booked". One is left out: "one" and
     "a" say too much else ("the one at the hilltop") to state a count."""
-    if not value.is_integer() or not 0 <= value < len(_NUMBER_WORDS) or value == 1:
+    if not value.is_integer() or not 0 <= value < len(NUMBERS) or value == 1:
         return False
     if value == 0 and _NONE_LEFT.search(message):
         return True
-    word = _NUMBER_WORDS[int(value)]
+    word = NUMBERS[int(value)]
     return re.search(rf"\b{word}\b", message, re.IGNORECASE) is not None
 
 
