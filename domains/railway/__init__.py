@@ -375,7 +375,7 @@ class RailwayDomain(StatefulDomain):
     """Train tickets of one railway: 16 stations, ~220 trains, 140 customers, ~400 bookings."""
 
     name = "railway"
-    version = "4.5"
+    version = "4.6"
     invariants = INVARIANTS
     identification = Identification("customer", ("email", "customer_id"), records=("booking",))
     toolkit = RailwayTools

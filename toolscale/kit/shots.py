@@ -202,7 +202,7 @@ def assemble(
     # No motive here: the scenario's reason gives the one the opening draws (`caller`).
     reason = you(" ".join(filter(None, [f"{want} {wording}.", condition])))
     reason = reason[:1].upper() + reason[1:]
-    notes = [*shot.notes]  # what to agree to is said once (`caller.AGREE`, `caller.REFUSE`)
+    notes = [*shot.notes]  # what to agree to is said once (`caller.AGREE`, `KEEP`, `REFUSED`)
     request = Request(
         shot.words,
         kind=kind,
