@@ -196,3 +196,12 @@ def test_an_offered_date_is_no_claim_but_must_be_on_the_calendar() -> None:
     assert unbacked_figures(["Your table is booked for Tuesday 29 July."], records) == [
         "stated date not backed by any record: 'tuesday 29 july'"
     ]
+
+
+def test_a_negative_amount_is_backed_by_its_size() -> None:
+    quote = ['{"booking_id": "BK1", "fare_difference": -76.95, "change_fee": 22.5}']
+    said = "The fare difference is $76.95 lower, but a lower fare is not refunded."
+    assert unbacked_figures([said], quote) == []
+    assert unbacked_figures(["The fare difference is $76.59."], quote) == [
+        "stated amount not backed by any record: '$76.59'"
+    ]

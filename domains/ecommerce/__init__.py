@@ -217,7 +217,7 @@ GOALS = (
                        "{order} came broken"),
          done="I'm sorry about {item}. Damage claims go to our claims team, so I have "
               "transferred you to a human agent about {order}, delivered on {order[delivered_on]}.",
-         report=("order.delivered_on",), extra=_item, when=_delivered, weight=2,
+         extra=_item, when=_delivered, weight=2,
          motives=alts("The box was crushed. | It had a crack when I opened it.")),
     Goal("track", "track_shipment", ("order",), _oid,
          words=alts("when {order} will arrive | where {order} is and when it gets here"),

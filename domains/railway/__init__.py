@@ -329,7 +329,6 @@ GOALS = (
         ),
         done="Compensation claims are handled by our human agents, so I have transferred you to "
         "one with a summary of your claim about train {booking[train_number]}.",
-        report=(),  # a hand-off: judged on its look-up, not on the train's id
         when=lambda d: d["booking"]["status"] == "confirmed" and _status(d) == "departed",
         motives=("I missed an important appointment.", "We waited for over an hour."),
         weight=2,

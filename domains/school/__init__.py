@@ -165,7 +165,7 @@ GOALS = (
                        "{student} being unhappy at school"),
          done="Thank you for telling us. Pastoral concerns go to our pastoral team, so I have "
               "transferred you to a human agent; {student}'s form tutor is {student[tutor]}.",
-         report=("student.tutor",), weight=2,
+         weight=2,
          motives=alts("They've come home upset every day. | Something happened at lunch. | "
                          "They don't want to go in any more. | Another parent mentioned it to "
                          "me.")),

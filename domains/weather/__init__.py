@@ -353,7 +353,6 @@ GOALS = (
         extra=lambda d: {"date": rules.shift(rules.TODAY, -d.rng.randint(1, 10))},
         done="Forecast quality goes to our meteorologists, so I have transferred you to a human "
         "agent about {location} ({location[location_id]}).",
-        report=(),  # a hand-off: judged on its look-up, not on the location's id
         motives=alts(
             "It said sun and we got hail. | We cancelled an event for nothing.",
             "Our harvest got soaked. | The frost warning never came. | My roof leaked.",
@@ -372,7 +371,6 @@ GOALS = (
         extra=_use,
         done="Billing questions go to our billing team, so I have transferred you to a human "
         "agent about the balance on your account.",
-        report=("account.balance_due",),
         when=lambda d: d["account"]["balance_due"] > 0,
         motives=alts(
             "I paid that last week. | I never agreed to that charge.",

@@ -66,7 +66,7 @@ class Fields:
         """Whether `cents` is a value of the fields named `label` (or ending in it: "fee" is
         "cancellation fee" too), one times a count, or two of them added."""
         values = sorted(set().union(*(v for k, v in self.amounts.items() if _ends(k, label))))
-        if cents in values:
+        if cents in values or -cents in values:  # a negative value said by its size
             return True
         if any(v * c == cents for v in values if v > 0 for c in range(2, MAX_COUNT + 1)):
             return True

@@ -89,8 +89,8 @@ class Shown:
             large = {n.cents for n in self.numbers if not n.money and n.value >= MONEY_INT}
             return any(q * c == said.cents for q in large for c in self.multipliers())
         amounts = {n.cents for n in self.numbers if n.money or n.value >= MONEY_INT}
-        if said.cents in amounts or said.cents in self.made:
-            return True
+        if said.cents in amounts or -said.cents in amounts or said.cents in self.made:
+            return True  # a negative amount is said by its size: "-76.95" is "$76.95 lower"
         records = sorted({n.cents for n in self.records if n.money or n.value >= MONEY_INT})
         records = [a for a in records if a > 0]
         if any(said.cents in (a + b, b - a) for a, b in combinations(records, 2)):
