@@ -32,6 +32,7 @@ from typing import Any, Protocol
 from toolscale.config.generate import GenerateConfig
 from toolscale.core.errors import ConfigError
 from toolscale.pipeline.chunk import CODE_KEY
+from toolscale.pipeline.driver import written_by
 from toolscale.pipeline.generate import failures
 from toolscale.pipeline.inputs import Input, add_numbers, merged_from, read_input
 from toolscale.pipeline.plan import plan
@@ -81,8 +82,8 @@ def _short(value: Any) -> str:
 
 
 def command(item: Input) -> str:
-    """The command that wrote an output (generate's run.json does not say)."""
-    return str(item.run.get("command", "generate"))
+    """The command that wrote an output (`toolscale.pipeline.driver.written_by`)."""
+    return written_by(item.run)
 
 
 def check_compatible(inputs: list[Input]) -> None:
