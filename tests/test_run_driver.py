@@ -17,10 +17,10 @@ from toolscale.config.generate import GenerateConfig
 from toolscale.config.synthesize import SynthesizeConfig
 from toolscale.core.errors import ConfigError
 from toolscale.domaingen.config import DomainGenConfig
-from toolscale.domaingen.run import SYNTHESIZE_DOMAIN_COMMAND
+from toolscale.domaingen.domain_synthesis import SYNTHESIZE_DOMAIN_COMMAND
 from toolscale.pipeline.driver import HEAD, BudgetStop, written_by
 from toolscale.pipeline.generate import GENERATE_COMMAND, generate
-from toolscale.synthesize.run import SYNTHESIZE_COMMAND
+from toolscale.synthesize.synthesis import SYNTHESIZE_COMMAND
 from toolscale.write.output import Output, write_json
 
 COMMANDS = (GENERATE_COMMAND, SYNTHESIZE_COMMAND, SYNTHESIZE_DOMAIN_COMMAND)

@@ -123,8 +123,8 @@ def synthesize(ctx: typer.Context, **flags: Any) -> None:
     """An LLM proposes tasks over a domain's tools and world; execution, a do-nothing check,
     de-duplication and K solver attempts filter them (docs/synthesize.md)."""
     from toolscale.pipeline.driver import BudgetStop
-    from toolscale.synthesize.run import SYNTHESIZE_COMMAND
-    from toolscale.synthesize.run import synthesize as run
+    from toolscale.synthesize.synthesis import SYNTHESIZE_COMMAND
+    from toolscale.synthesize.synthesis import synthesize as run
 
     out = flags["out"]
     if out is None:
@@ -177,12 +177,12 @@ def merge_command(
 ) -> None:
     """Join the outputs of generate (or synthesize, or synthesize-domain) --shard jobs into one,
     equal to an unsharded run."""
-    from toolscale.domaingen.merge import DOMAINGEN
-    from toolscale.domaingen.run import SYNTHESIZE_DOMAIN_COMMAND
+    from toolscale.domaingen.domain_merge import DOMAINGEN
+    from toolscale.domaingen.domain_synthesis import SYNTHESIZE_DOMAIN_COMMAND
     from toolscale.pipeline.driver import Command
     from toolscale.pipeline.merge import Merger, merge
-    from toolscale.synthesize.merge import SYNTHESIZE
-    from toolscale.synthesize.run import SYNTHESIZE_COMMAND
+    from toolscale.synthesize.synthesis import SYNTHESIZE_COMMAND
+    from toolscale.synthesize.synthesis_merge import SYNTHESIZE
 
     mergers: dict[Command, Merger] = {
         SYNTHESIZE_COMMAND: SYNTHESIZE,

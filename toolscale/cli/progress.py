@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Column
 
-from toolscale.stats.run import RunStats
+from toolscale.stats.run_stats import RunStats
 
 if TYPE_CHECKING:
     from toolscale.pipeline.driver import Command

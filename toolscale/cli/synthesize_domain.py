@@ -25,7 +25,7 @@ UNUSED_BY_DOMAINGEN = (
 def synthesize_domain_command(ctx: typer.Context, **flags: Any) -> None:
     """An LLM writes kit v2 domains from topics; only those that pass every execution gate in
     the sandbox are kept (docs/synthesize-domain.md)."""
-    from toolscale.domaingen.run import SYNTHESIZE_DOMAIN_COMMAND, synthesize_domain
+    from toolscale.domaingen.domain_synthesis import SYNTHESIZE_DOMAIN_COMMAND, synthesize_domain
     from toolscale.pipeline.driver import BudgetStop
 
     if flags["out"] is None:

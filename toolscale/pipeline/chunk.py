@@ -20,7 +20,7 @@ from toolscale.pipeline.task import ChunkResult, domain_worlds, rubric_of, run_t
 from toolscale.play.transcript import Teacher
 from toolscale.sample import worlds
 from toolscale.sandbox.pool import SandboxPool
-from toolscale.stats.run import RunStats
+from toolscale.stats.run_stats import RunStats
 from toolscale.tau2.nl_assertions import AssertionJudge
 from toolscale.write.features import CONFIGS
 from toolscale.write.output import Output

@@ -47,8 +47,8 @@ from toolscale.sample.stored_source import with_source
 from toolscale.sandbox.guard import check_isolation
 from toolscale.sandbox.pool import SandboxPool
 from toolscale.stats.attempts import attempt_report
-from toolscale.stats.rewards import reward_report
-from toolscale.stats.run import RunStats
+from toolscale.stats.reward_report import reward_report
+from toolscale.stats.run_stats import RunStats
 from toolscale.tau2.nl_assertions import check_judge, open_judge
 from toolscale.tau2.report import tau2_checks
 from toolscale.tools.expert_endpoints import expert_environment, load_endpoints

@@ -24,7 +24,7 @@ from toolscale.llm.ledger import BudgetExhausted, StopRun
 from toolscale.llm.probe import probe
 from toolscale.pipeline.driver import STOP_REASON, Command, local_endpoint, open_output
 from toolscale.sandbox.pool import SandboxPool
-from toolscale.stats.synthesize import Yields
+from toolscale.stats.yields import Yields
 from toolscale.synthesize import dedup
 from toolscale.synthesize.endpoints import Clients
 from toolscale.synthesize.pipeline import CHUNK, DomainResult, DomainRun, gather_all
