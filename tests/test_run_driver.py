@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.test_shard_merge import one_error_line
 from toolscale.config.generate import GenerateConfig
 from toolscale.config.synthesize import SynthesizeConfig
 from toolscale.core.errors import ConfigError
@@ -35,15 +36,6 @@ def cli(*args: str) -> subprocess.CompletedProcess[str]:
         timeout=300,
         env=env,
     )
-
-
-def one_error_line(result: subprocess.CompletedProcess[str], *words: str) -> str:
-    assert result.returncode == 2, result.stderr
-    lines = [line for line in result.stderr.splitlines() if line.strip()]
-    assert len(lines) == 1 and lines[0].startswith("error:"), result.stderr
-    for word in words:
-        assert word in lines[0], lines[0]
-    return lines[0]
 
 
 def files(root: Path) -> dict[str, bytes]:

@@ -27,6 +27,8 @@ Holds:
   states seen before.
 - `task_state`: a task's initial state as the canonical JSON the sandbox receives, serialised once
   per task.
+- `tool_contract`: the tool side of the domain contract: tool kinds, prices, the `@tool` mark and
+  `Toolkit`.
 - `written`: dates, times and numbers as people write them: each mention in a text, read as its
   value.
 """
