@@ -223,8 +223,8 @@ GOALS = (
         "upgrade_shipping",
         ("order",),
         _faster,
-        words="upgrade {order} to {method} shipping | switch {order} to {method} delivery "
-        "| get {order} sent {method}",
+        words="upgrade {order} to {method} shipping | switch {order} to {method} delivery | "
+        "get {order} sent {method}",
         done="{order} now ships {method}, arriving in {arrives_in_days} days; you were charged "
         "{charged}.",
         report=("charged",),

@@ -143,8 +143,8 @@ GOALS = (
         "change_plan",
         ("account", "plan"),
         lambda d: _ids(d, "account", "plan"),
-        words="move the account for my {use} to {plan} | switch my {use}'s API access to {plan} "
-        "| put the {use} account on {plan} | change the plan of my {use} to {plan}",
+        words="move the account for my {use} to {plan} | switch my {use}'s API access to {plan} | "
+        "put the {use} account on {plan} | change the plan of my {use} to {plan}",
         extra=_use,
         done="Your account is now on {plan}: {charge_now} is charged for the rest of this month "
         "and the monthly fee becomes {new_monthly_fee}.",
