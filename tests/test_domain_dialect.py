@@ -160,6 +160,6 @@ def test_a_bundled_stateful_domain_states_only_what_differs_from_the_kit(name: s
     assert _domain_problems(ROOT / "domains" / name) == []
 
 
-def test_the_scaffold_writes_the_same_dialect(tmp_path) -> None:
+def test_the_scaffold_writes_the_same_dialect(tmp_path: Path) -> None:
     new_domain("library", tmp_path)
     assert _domain_problems(tmp_path / "library") == []
