@@ -132,7 +132,6 @@ GOALS = (
         before=("check_entry_requirements",),
         check=rules.check_visa,
         price="visa_fee",
-        price_noun="visa fee",
         motives="The embassy website confuses me. | It's my first trip abroad. | "
         "I don't want trouble at the border.",
     ),

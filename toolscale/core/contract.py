@@ -3,9 +3,9 @@
 A domain is one folder (`domains/<name>/`, or any installed package) whose `__init__.py` holds the
 `Domain` subclass tying it together: a seeded initial state, a `Toolkit` subclass whose `@tool`
 methods are the tools, a sampler, and a policy (the system prompt). A stateful domain declares
-them on the kit (toolscale.kit, docs/kit.md) in the same five files every time: `world.py`
-(the seeded world), `rules.py` (the policy's rules and their errors), `tools.py`, `policy.md` and
-`__init__.py` (entities and goals; `toolscale new-domain NAME` writes one). An orchestration
+them on the kit (toolscale.kit) in the same files every time, which docs/kit.md lists (the
+seeded world, the policy's rules, the tools, the invariants, policy.md, and `__init__.py` with
+the entities and goals; `toolscale new-domain NAME` writes one). An orchestration
 domain (`domains/math/`) writes its own sampler. It registers under the `toolscale.domains`
 group:
 
