@@ -6,8 +6,8 @@ Holds:
 - `card`: `toolscale card`: render OUT/README.md, the Hub dataset card, from run.json and the data.
 - `card_config`: the run configuration as the data card shows it: once, and only the options that
   differ from their defaults (the required ones always), without the output's local path.
-- `card_examples`: the data card's example traces: one short gold trace per family, rendered as a
-  conversation.
+- `card_lengths`: prompt and completion lengths in tokens, per domain, for the card: what
+  `max_length` needs.
 - `card_plots`: the data card's PNG plots, per domain: reward by kind of variant, cost and latency
   on log axes, success and cost per route (from the route tables), failure stages of the rejected
   rows.
