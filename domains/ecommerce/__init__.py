@@ -21,8 +21,17 @@ Record = dict[str, Any]
 KINDS = dict(apparel="clothing", footwear="shoe", electronics="electronics", home="homeware")
 KINDS["outdoor"] = "camping gear"
 STREETS = ("Alder Row", "Quarry Lane", "Fenwick Road", "Marsh Street", "Tillery Way")
-GIVERS = ("my aunt", "my boss", "a neighbour", "my brother", "my old flatmate", "a client")
-GIVERS += ("my grandmother", "the school fair", "my book club")
+GIVERS = (
+    "my aunt",
+    "my boss",
+    "a neighbour",
+    "my brother",
+    "my old flatmate",
+    "a client",
+    "my grandmother",
+    "the school fair",
+    "my book club",
+)
 CITIES = (("Brookfield", "30412"), ("Lowell Bay", "61207"), ("Easton", "80915"))
 
 
@@ -131,7 +140,7 @@ def _exchange_motives(draw: Draw) -> tuple[str, ...]:
 
 def _return_motives(draw: Draw) -> tuple[str, ...]:
     """A lamp does not "fit the way I hoped": that reason only for clothes and shoes."""
-    kept = ("It's not what the photos showed.", "I changed my mind about it.")
+    kept: tuple[str, ...] = ("It's not what the photos showed.", "I changed my mind about it.")
     kept += ("I got one as a present as well.",)
     return ("It doesn't fit the way I hoped.", *kept) if _option_kind(draw) == "size" else kept
 
