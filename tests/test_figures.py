@@ -228,3 +228,27 @@ def test_a_callers_yearless_date_moves_by_a_stated_period() -> None:
     assert unbacked_figures([said.replace("25 March", "26 March")], records, policy) == [
         "stated date not backed by any record: '26 march'"
     ]
+
+
+def test_a_stated_rate_of_an_amount_and_sums_of_sizes() -> None:
+    # 20% of the 106.20 paid is 21.24, leaving 84.96; $68 x 20 = $1,360 less 10% is $1,224
+    ticket = ['{"ticket_id": "TK1", "price_paid": 106.2, "fee": 0.0, "refund": 106.2}']
+    policy = ["Returns 7 days or more before tip-off are free; later, a 20% fee is kept."]
+    said = "After that a 20% fee is kept (that would be $21.24, leaving $84.96)."
+    assert unbacked_figures([said], ticket, policy) == []
+    assert unbacked_figures([said.replace("21.24", "21.42")], ticket, policy) == [
+        "stated amount not backed by any record: '$21.42'"
+    ]
+    passes = ['{"pass_id": "SP1", "price_per_game": 68.0, "games": 20}']
+    loyal = ["Renewals get a 10% loyalty discount."]
+    said = "The half plan is $68 x 20 games = $1,360, less the 10% discount: $1,224.00."
+    assert unbacked_figures([said], passes, loyal) == []
+    # two purchases of -316.87 and -136.48 "add up to $453.35"
+    spent = ['[{"amount": "-316.87", "counterparty": "Delta"}, {"amount": "-136.48"}]']
+    assert unbacked_figures(["Together they add up to $453.35."], spent) == []
+    # a per-seat share of a 9.00 service fee, said as every seat's
+    quote = ['{"price_per_seat": 44.0, "service_fee": 9.0, "total": 97.0}', "Two seats."]
+    assert unbacked_figures(["Every seat carries a service fee of $4.50."], quote) == []
+    assert unbacked_figures(["The service fee is $4.50."], quote) == [
+        "stated amount not backed by any record: '$4.50'"
+    ]

@@ -18,8 +18,9 @@ from toolscale.core.registry import get_domain
 from toolscale.economics.preferences import DEFAULT_SPREAD
 from toolscale.economics.prices import Economics
 from toolscale.judge.attributed import fields
-from toolscale.judge.figures import Readings, reading, shown, unbacked_figures
+from toolscale.judge.figures import shown, unbacked_figures
 from toolscale.judge.format import format_problems
+from toolscale.judge.readings import Readings, reading
 from toolscale.judge.rewards import RewardConfig
 from toolscale.judge.rubric import Rubric
 from toolscale.judge.seen import Seen

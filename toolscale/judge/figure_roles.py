@@ -47,6 +47,7 @@ _OFFER = re.compile(
     r"|a different (?:date|day|night))"
 )
 _SENTENCE_END = re.compile(r"[.!?](?=\s|$)|\n")
+_PER = re.compile(r"\b(?:per|each|every|apiece)\b")
 
 
 @dataclass(frozen=True)
@@ -112,12 +113,23 @@ def rate_or_bound(text: str, figure: Figure) -> bool:
     return _BOUND_BEFORE.search(text[max(0, figure.start - 20) : figure.start]) is not None
 
 
+def _sentence(text: str, start: int, end: int) -> str:
+    """The sentence of `text` that holds the span `start`..`end`."""
+    head = max((m.end() for m in _SENTENCE_END.finditer(text, 0, start)), default=0)
+    tail = _SENTENCE_END.search(text, end)
+    return text[head : tail.end() if tail else len(text)]
+
+
+def per_unit(text: str, figure: Figure) -> bool:
+    """Whether `figure` stands in a sentence that speaks per unit ("every seat carries a
+    service fee of $4.50", "each ticket is $45"): it may be a record's amount split."""
+    return _PER.search(_sentence(text, figure.start, _end(figure))) is not None
+
+
 def offered(text: str, mention: Written) -> bool:
     """Whether the date `mention` stands in a sentence that offers ("for example Tuesday 29
     July or Sunday 27 July", "how about 3 May?") rather than states."""
-    start = max((m.end() for m in _SENTENCE_END.finditer(text, 0, mention.span[0])), default=0)
-    end = _SENTENCE_END.search(text, mention.span[1])
-    return _OFFER.search(text[start : end.end() if end else len(text)]) is not None
+    return _OFFER.search(_sentence(text, *mention.span)) is not None
 
 
 def on_the_calendar(mention: Written, years: Iterable[int]) -> bool:

@@ -38,33 +38,25 @@ none of these; the verifier rejects an attempt that states one (on the domains t
 from __future__ import annotations
 
 import datetime as dt
-import json
-import re
-from collections import OrderedDict
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from itertools import combinations
-from typing import Any
 
 from toolscale.core.judging import Formula
-from toolscale.core.written import Written, dates, plain
-from toolscale.judge.attributed import Fields, RecordFacts, dicts, fields, misdated, record_facts
-from toolscale.judge.figure_roles import offered, on_the_calendar, rate_or_bound, worked
-from toolscale.judge.stated import MONEY_KEY, Figure, figures_in, stated
+from toolscale.core.written import Written
+from toolscale.judge.attributed import Fields, fields, misdated, record_facts
+from toolscale.judge.figure_roles import (
+    offered,
+    on_the_calendar,
+    per_unit,
+    rate_or_bound,
+    worked,
+)
+from toolscale.judge.readings import DAYS, Readings, reading
+from toolscale.judge.stated import Figure, stated
 
 MAX_COUNT = 20  # the largest count a shown amount is multiplied by ("3 tickets at $45.00")
 MONEY_INT = 100  # a whole number this large in a record may be an amount ("daily_limit": 750)
-MIN_DAYS = 7  # the shortest period, in days, a date is moved by
-_UNITS = (
-    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-    "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
-    "nineteen", "twenty",
-)  # fmt: skip
-COUNT_WORDS = {w: i for i, w in enumerate(_UNITS)} | {"once": 1, "twice": 2, "both": 2, "pair": 2}
-# A period an input states: "30 days", "a year", "two weeks", "12 months".
-_PERIOD = re.compile(r"\b(\d+|an?|one|two|three|four|six|twelve)[ -](day|week|month|year)s?\b")
-_PERIOD_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "six": 6}
-_DAYS = {"day": 1, "week": 7}
 
 
 @dataclass(frozen=True)
@@ -80,6 +72,20 @@ class Shown:
     made: frozenset[int] = frozenset()  # cents the domain's formulas make of the records' amounts
     # what the caller's numbers make of the records' (3 snacks held and 4 asked for make 7)
     changed: frozenset[int] = frozenset()
+    percents: frozenset[float] = frozenset()  # the rates the inputs state ("a 20% fee")
+    derived: frozenset[int] = frozenset()  # cents of the message's own worked arithmetic
+
+    def by_rate(self, said: Figure) -> bool:
+        """Whether the amount `said` is a stated rate of a record's amount (or of the
+        message's worked result), or that amount less or plus it: 20% of 106.20 is 21.24,
+        leaving 84.96; 1,360 less 10% is 1,224."""
+        bases = {abs(n.cents) for n in self.records if n.money or n.value >= MONEY_INT}
+        for a in bases | self.derived:
+            for p in self.percents:
+                part = round(a * p / 100)
+                if any(abs(said.cents - c) <= 1 for c in (part, a - part, a + part)):
+                    return True
+        return False
 
     def backs(self, said: Figure) -> bool:
         """Whether the stated number `said` is shown, counted or made from shown amounts: money
@@ -97,7 +103,10 @@ class Shown:
         amounts = {n.cents for n in self.numbers if n.money or n.value >= MONEY_INT}
         if said.cents in amounts or -said.cents in amounts or said.cents in self.made:
             return True  # a negative amount is said by its size: "-76.95" is "$76.95 lower"
-        records = sorted({n.cents for n in self.records if n.money or n.value >= MONEY_INT})
+        if self.by_rate(said):
+            return True
+        # by their size: two purchases of -316.87 and -136.48 "add up to $453.35"
+        records = sorted({abs(n.cents) for n in self.records if n.money or n.value >= MONEY_INT})
         records = [a for a in records if a > 0]
         if any(said.cents in (a + b, b - a) for a, b in combinations(records, 2)):
             return True
@@ -144,8 +153,8 @@ class Shown:
 
 def _moved(day: dt.date, n: int, unit: str) -> list[dt.date]:
     """`day` moved by n units (a month or a year keeps the day of the month where it can)."""
-    if unit in _DAYS:
-        return [day + dt.timedelta(days=n * _DAYS[unit])]
+    if unit in DAYS:
+        return [day + dt.timedelta(days=n * DAYS[unit])]
     months = day.month - 1 + n * (12 if unit == "year" else 1)
     try:
         return [day.replace(year=day.year + months // 12, month=months % 12 + 1)]
@@ -168,86 +177,6 @@ def _placed(partial: Iterable[Written], years: set[int]) -> set[dt.date]:
     return found
 
 
-def _counts(text: str) -> Iterator[int]:
-    """The lengths of the lists a JSON result holds, and the counts said in words."""
-    try:
-        value = json.loads(text)
-    except (ValueError, RecursionError):
-        value = None
-    stack: list[Any] = [value] if isinstance(value, dict | list) else []
-    while stack:
-        item = stack.pop()
-        if isinstance(item, list):
-            yield len(item)
-            stack += item
-        elif isinstance(item, dict):
-            stack += item.values()
-    for word in re.findall(r"[a-z]+", text.casefold()):
-        if word in COUNT_WORDS:
-            yield COUNT_WORDS[word]
-
-
-def _periods(text: str) -> Iterator[tuple[int, str]]:
-    for n, unit in _PERIOD.findall(text.casefold()):
-        count = int(n) if n.isdigit() else _PERIOD_WORDS.get(n, 12)
-        if count * _DAYS.get(unit, MIN_DAYS) >= MIN_DAYS:
-            yield count, unit
-
-
-@dataclass(frozen=True)
-class Reading:
-    """What one text shows: its numbers (money fields included), the counts it lists or words,
-    the dates it writes with and without a year, and the periods it states."""
-
-    figures: tuple[Figure, ...]
-    counts: frozenset[int]
-    full: frozenset[dt.date]
-    partial: tuple[Written, ...]
-    periods: frozenset[tuple[int, str]]
-    facts: RecordFacts  # what it gives the fields check (`toolscale.judge.attributed`)
-
-
-def reading(text: str) -> Reading:
-    """What `text` shows (`shown` adds the readings of an attempt's inputs up)."""
-    figures = figures_in(plain(text), 1)
-    if len(figures) == 1 and figures[0].text == text.strip():  # a calculator's "71"
-        figures = [Figure(figures[0].value, figures[0].text, True)]
-    mentions = dates(text)
-    return Reading(
-        tuple(figures + _money_fields(text)),
-        frozenset(_counts(text)),
-        frozenset(dt.date(m.year, m.month, m.day) for m in mentions if m.year is not None),
-        tuple(m for m in mentions if m.year is None),
-        frozenset(_periods(text)),
-        record_facts(text),
-    )
-
-
-class Readings:
-    """Each text's `reading`, kept for the next attempt that is shown it: a run's judge reads
-    the same policy and system prompt for every attempt, and a task's tool results for each of
-    its routes. The `size` texts read last are kept (a reading is a pure function of its text,
-    so a dropped one is read again, alike)."""
-
-    def __init__(self, size: int = 4096) -> None:
-        self._kept: OrderedDict[str, Reading] = OrderedDict()
-        self._size = size
-
-    def read(self, text: str) -> Reading:
-        found = self._kept.get(text)
-        if found is None:
-            found = self._kept[text] = reading(text)
-            if len(self._kept) > self._size:
-                self._kept.popitem(last=False)
-        else:
-            self._kept.move_to_end(text)
-        return found
-
-    def facts(self, text: str) -> RecordFacts:
-        """What `text` gives the fields check, kept with its reading."""
-        return self.read(text).facts
-
-
 def shown(
     records: Iterable[str], instructions: Iterable[str] = (), readings: Readings | None = None
 ) -> Shown:
@@ -262,6 +191,7 @@ def shown(
     full: set[dt.date] = set()
     partial: list[Written] = []
     periods: set[tuple[int, str]] = set()
+    percents: set[float] = set()
     asked: set[int] = set()  # the caller's whole numbers ("four servings")
     held: set[int] = set()  # the tool results' whole numbers (not money)
     for text, of_records in (*((t, True) for t in records), *((t, False) for t in instructions)):
@@ -271,6 +201,7 @@ def shown(
             tool = text.lstrip().startswith(("{", "["))
             (held if tool else asked).update(whole | (set() if tool else set(got.counts)))
         periods.update(got.periods)
+        percents.update(got.percents)
         found += got.figures
         mine += got.figures if of_records else ()
         counts.update(got.counts)
@@ -287,25 +218,8 @@ def shown(
         tuple(partial),
         frozenset(periods),
         changed=frozenset(changed),
+        percents=frozenset(percents),
     )
-
-
-def _money_fields(text: str) -> list[Figure]:
-    """The numbers of a JSON record's money fields, as money: "balance": 63 backs "$63", where
-    a bare 63 in text is no amount (a "year 7" backs no "7.00")."""
-    if not text.lstrip().startswith(("{", "[")):
-        return []
-    try:
-        value = json.loads(text)
-    except (ValueError, RecursionError):
-        return []
-    return [
-        Figure(float(item), str(item), True)
-        for record in dicts(value)
-        for key, item in record.items()
-        if isinstance(item, int | float) and not isinstance(item, bool)
-        and MONEY_KEY.search(key.casefold())
-    ]  # fmt: skip
 
 
 def made(records: Iterable[Figure], formulas: Sequence[Formula]) -> frozenset[int]:
@@ -354,9 +268,10 @@ def unbacked_figures(
 def _unbacked_numbers(read: str, numbers: list[Figure], seen: Shown, known: Fields) -> list[str]:
     """The reasons for the numbers of one message (`read`, as `stated` reads it), each checked
     as its role asks (`toolscale.judge.figure_roles`): a claim is backed and, said of a field
-    or a record, that one's; a rate, a bound or an operand is backed or a split amount; the
-    result of worked arithmetic is backed by operands that are, when the sum holds, and is
-    the claim its first operand's label makes."""
+    or a record, that one's; a rate, a bound, an operand or an amount in a sentence that
+    speaks per unit is backed or a split amount; the
+    result of worked arithmetic is backed by operands that are, when the sum holds, is the
+    claim its first operand's label makes, and is a base for the stated rates after it."""
     sums = worked(read, numbers)
     parts = {f.start for w in sums for f in w.operands}
     results = {w.result.start: w for w in sums if w.holds()}
@@ -365,7 +280,8 @@ def _unbacked_numbers(read: str, numbers: list[Figure], seen: Shown, known: Fiel
         said_as = results.get(figure.start)
         if said_as is not None and all(seen.backs_part(f) for f in said_as.operands):
             label_at = said_as.operands[0].start
-        elif figure.start in parts or rate_or_bound(read, figure):
+            seen = replace(seen, derived=seen.derived | {abs(figure.cents)})  # a base for rates
+        elif figure.start in parts or rate_or_bound(read, figure) or per_unit(read, figure):
             if not seen.backs_part(figure):
                 problems.append(f"stated amount not backed by any record: {figure.text!r}")
             continue

@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from toolscale.core.records import Message, Task, Trace, trace_id
-from toolscale.judge.figures import Readings
 from toolscale.judge.labels import Labelled, group_labels, trace_labels
 from toolscale.judge.metrics import trace_metrics
+from toolscale.judge.readings import Readings
 from toolscale.judge.rewards import RewardConfig
 from toolscale.judge.user_fault import user_verdict
 from toolscale.judge.verify import Attempt, Validators, Verdict, verify

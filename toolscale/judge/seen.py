@@ -11,7 +11,7 @@ from typing import Any, Protocol
 
 from toolscale.core.contract import Domain
 from toolscale.core.records import Message, Task, ToolCall
-from toolscale.judge.figures import Readings
+from toolscale.judge.readings import Readings
 from toolscale.judge.validators import Validators
 from toolscale.sandbox.pool import SandboxPool
 

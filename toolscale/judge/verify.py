@@ -26,8 +26,8 @@ from toolscale.core.records import Task, ToolCall
 from toolscale.core.registry import get_domain
 from toolscale.economics.preferences import violations
 from toolscale.judge.checks import first_failure, stage_problems
-from toolscale.judge.figures import Readings
 from toolscale.judge.pasting import PASTE_MIN as PASTE_MIN
+from toolscale.judge.readings import Readings
 from toolscale.judge.seen import Attempt as Attempt
 from toolscale.judge.seen import Seen
 from toolscale.judge.validators import Validators as Validators
