@@ -196,3 +196,16 @@ def test_a_json_answer_is_read_as_its_answer() -> None:
     )
     kind, text = talk(user(manner="unsure"), said)[0]
     assert "sorry" not in str(text).lower() and kind != "pick"
+
+
+def test_a_request_for_an_id_they_lack_in_a_message_that_offers_is_no_yes() -> None:
+    # I1 (seed 686011): "I can do the upgrade for you ... could you give me the order number,
+    # or the email address on your account? ... and only go ahead once you say yes." got
+    # "Okay, yes, if that's right." from a caller holding only a customer id
+    said = (
+        "I can do the upgrade for you. First I need to find your order: could you give me the "
+        "order number, or the email address on your account? Then I'll check the cost, and only "
+        "go ahead once you say yes."
+    )
+    kind, text = talk(user(known={"customer id": "K2975"}), said)[0]
+    assert kind == "give" and "K2975" in str(text)

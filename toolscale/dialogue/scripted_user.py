@@ -119,6 +119,8 @@ class ScriptedUser:
             untold = [k for k in asked if not self._told(k, message)]
             if untold and not self.held:  # "Shall I look it up? Please give me your email."
                 return self._give(untold, message)
+            if not asked and read.asks_for_id(requests):  # "I can do it: your order number
+                return self._unknown(requests)  # or email?" asks for what they lack, no yes
             return self._proposal(message)
         listed = read.options(message) if requests and _WHICH.search(requests) else []
         listed = read.candidates(listed)
@@ -147,6 +149,8 @@ class ScriptedUser:
         if lacking:
             return self._lack(lacking[0])
         if any(read.CONFIRM.search(q) for q in questions) or read.OFFER.search(message):
+            if not asked and read.asks_for_id(requests):  # "... and only go ahead once you say
+                return self._unknown(requests)  # yes" after a request for what they lack
             return self._proposal(message)
         if read.CONDITIONAL.search(requests) and not _DONE.search(requests):
             offered = " ".join(s for s in _SENTENCE.split(message) if read.CONDITIONAL.search(s))

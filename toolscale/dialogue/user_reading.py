@@ -73,6 +73,19 @@ _PEOPLE = re.compile(
 )
 
 
+_ASK_ID = re.compile(
+    r"\b(?:give|provide|share|send|tell|confirm)\b[^.?!]*?\b(?:ids?|numbers?|reference|code|"
+    r"e-?mail|phone|name|address|date of birth)\b",
+    re.IGNORECASE,
+)
+
+
+def asks_for_id(requests: str) -> bool:
+    """Whether `requests` asks the user to give an identifier ("could you give me the order
+    number, or the email on your account?"), not for a yes."""
+    return _ASK_ID.search(requests) is not None
+
+
 def scope(message: str) -> bool:
     """Whether `message` proposes to act on several records (`SCOPE`: "all three alerts",
     "both bookings"), not on the several people or seats of one ("both passengers")."""
