@@ -252,3 +252,13 @@ def test_a_stated_rate_of_an_amount_and_sums_of_sizes() -> None:
     assert unbacked_figures(["The service fee is $4.50."], quote) == [
         "stated amount not backed by any record: '$4.50'"
     ]
+
+
+def test_a_time_after_a_date_and_a_listed_day_with_its_weekday() -> None:
+    # "21 September 6 pm" is no 6 September; "Wednesday 16 or Friday 18 July" lists two days
+    showings = ['{"showing_id": "S1", "date": "2025-09-21", "time": "18:00"}']
+    said = "If you'd like the Sunday 21 September 6 pm IMAX showing, just ask."
+    assert unbacked_figures([said], showings) == []
+    closed = ['{"restaurant_id": "R1", "closed": "thursday", "today": "2025-07-14"}']
+    offer = "For example Wednesday 16 or Friday 18 July at 13:00 would work."
+    assert unbacked_figures([offer], closed) == []

@@ -104,8 +104,14 @@ def test_avoided_tool_is_off_the_gold_route_never_a_write_and_prefers_detour_too
     for index in range(10):
         item = with_preference(build_task(get_domain("bank"), 0, index, 5), {"avoid_tool": 1})
         specs = get_domain("bank").toolkit.specs()
+        gold_kinds = {specs[a["name"]].kind for a in item.task.gold_actions}
+        if not item.task.preference.forbidden_tools:  # a task that changes nothing: no look-up
+            assert ToolKind.WRITE not in gold_kinds  # is avoidable, and it has no other tool
+            continue
         (tool,) = item.task.preference.forbidden_tools
         assert tool not in {a["name"] for a in item.task.gold_actions}
+        if ToolKind.WRITE not in gold_kinds:
+            assert specs[tool].kind is not ToolKind.READ
         assert specs[tool].kind is not ToolKind.WRITE
         assert item.task.preference.vector.tools == {tool: -1.0}
         said = item.task.preference.instruction  # said as what the tool does, never its name

@@ -42,7 +42,7 @@ _DATE_FORMS = (
     ),
     re.compile(
         rf"(?<![\w.]){_ON}(?P<month>{_MONTH})(?![a-z])\.?\s+(?:the\s+)?(?P<day>\d{{1,2}})"
-        rf"(?:st|nd|rd|th)?(?![\w:]|\.\d){_YEAR}"
+        rf"(?:st|nd|rd|th)?(?![\w:]|\.\d|\s*[ap]\.?m\b){_YEAR}"  # "6 pm" is no day
     ),
 )
 _SLASHED = re.compile(r"(?<![\d/.-])(\d{1,2})([/.-])(\d{1,2})\2(\d{4}|\d{2})(?![\d/-]|\.\d)")
@@ -136,7 +136,8 @@ def dates(text: str) -> list[Written]:
             year = int(m["year"]) if m["year"] else None
             named = m.groupdict().get("weekday")
             weekday = WEEKDAYS[named] if named else None
-            if _valid(year, month_no, int(m["day"])):
+            taken = any(w.span[0] <= m.start("month") < w.span[1] for w in found)
+            if _valid(year, month_no, int(m["day"])) and not taken:  # "21 September 6": one
                 found.append(Written(year, month_no, int(m["day"]), weekday, m.span()))
     for m in _SLASHED.finditer(low):
         a, b, year = int(m[1]), int(m[3]), int(m[4])

@@ -47,7 +47,10 @@ _LISTED_DAY = re.compile(
     r"(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|&|to)\s+|\s*[-\u2013]\s*)$"
 )
 
-_DAY_FIRST = re.compile(r"\d{1,2}(?:st|nd|rd|th)?\s+[a-z]")
+_DAY_FIRST = re.compile(
+    r"(?:(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday),?\s+)?"
+    r"\d{1,2}(?:st|nd|rd|th)?\s+[a-z]"
+)  # "18 July", "Friday 18 July"
 
 
 @dataclass(frozen=True)

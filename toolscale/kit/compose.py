@@ -38,7 +38,7 @@ from toolscale.kit.declare import Draw, Goal, PolicyError, Record
 from toolscale.kit.draft import Draft
 from toolscale.kit.draws import draw_for
 from toolscale.kit.graph import HANDOFF, ToolGraph
-from toolscale.kit.identify import Identification, Plan, identify, twins
+from toolscale.kit.identify import Identification, Plan, identify, twins, unique
 from toolscale.kit.reasons import reason_facts
 from toolscale.kit.sampling import KitError, Template
 from toolscale.kit.shots import (
@@ -120,7 +120,10 @@ class Composer:
         self, goal: Goal, rng: random.Random, world: Record, caller: Caller = None
     ) -> Draft | None:
         def fits(draw: Draw) -> bool:
-            return bool(twins(world, self.graph.entities[goal.needed[0]], draw[goal.needed[0]]))
+            """Records alike that the caller's detail tells apart: twins exist, and no other
+            record alike has the same detail (two upper-section orders for one game: no)."""
+            entity, record = self.graph.entities[goal.needed[0]], draw[goal.needed[0]]
+            return bool(twins(world, entity, record)) and unique(world, entity, record)
 
         if self._base(goal, world, caller) is None:
             return None

@@ -114,7 +114,7 @@ def twins(world: Record, entity: Entity, record: Record) -> list[Record]:
     ]
 
 
-def _unique(world: Record, entity: Entity, record: Record) -> bool:
+def unique(world: Record, entity: Entity, record: Record) -> bool:
     """Whether the precise description singles `record` out among its owner's records."""
     if entity.alike is None:
         return False
@@ -153,7 +153,7 @@ def identify(
     ):
         return False
     lister = graph.listers.get(name)
-    owner_route = lister is not None and (via_owner or _unique(world, entity, record))
+    owner_route = lister is not None and (via_owner or unique(world, entity, record))
     if (
         lister is not None
         and owner_route
