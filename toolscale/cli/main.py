@@ -13,7 +13,7 @@ from rich.table import Table
 
 from toolscale.check.check_domain import CheckDomainConfig
 from toolscale.cli.new_domain import new_domain_command
-from toolscale.cli.options import GENERATE_EXTRA, argument, flag, flags_of
+from toolscale.cli.options import GENERATE_FLAGS, argument, flag, flags_of
 from toolscale.cli.progress import StageProgress, console, fail, show_errors
 from toolscale.cli.publishing import card_command, export_command, push_command
 from toolscale.cli.synthesize_domain import synthesize_domain_command
@@ -67,30 +67,18 @@ app.command("synthesize-domain")(synthesize_domain_command)
 
 
 @app.command()
-@flags_of(GenerateConfig, extra=GENERATE_EXTRA)
+@flags_of(GenerateConfig, extra=GENERATE_FLAGS)
 @with_run_config
 def generate(ctx: typer.Context, **flags: Any) -> None:
     """Sample tasks, let the teacher attempt them in the sandbox, verify, write the dataset."""
-    from toolscale.judge.rewards import parse_reward_config
     from toolscale.pipeline.generate import RunFailed
     from toolscale.pipeline.generate import generate as run
+    from toolscale.pipeline.options import generate_config
     from toolscale.pipeline.plan import planned_tasks
-    from toolscale.tau2.spec import apply_options
 
-    out, tau2_tasks = flags["out"], flags["tau2_tasks"]
-    if out is None:
-        fail("--out is required (on the command line or in --config)")
+    out = flags["out"]
     try:
-        config = from_flags(
-            GenerateConfig,
-            flags,
-            domains=apply_options(
-                flags["domains"], flags["split"], None if tau2_tasks is None else str(tau2_tasks)
-            ),
-            reward=parse_reward_config(
-                flags["reward_weights"], flags["reward_options"], flags["reward_components"]
-            ),
-        )
+        config = generate_config(**{k: v for k, v in flags.items() if k not in ("ctx", "config")})
     except ConfigError as exc:
         fail(str(exc))
     bar = StageProgress(total=config.num_tasks)
@@ -189,12 +177,10 @@ def merge_command(
 ) -> None:
     """Join the outputs of generate (or synthesize, or synthesize-domain) --shard jobs into one,
     equal to an unsharded run."""
-    from toolscale.domaingen.merge import DOMAINGEN
-    from toolscale.pipeline.merge import merge
-    from toolscale.synthesize.merge import SYNTHESIZE
+    from toolscale.api import merge
 
     try:
-        summary = merge(outs, out, {"synthesize": SYNTHESIZE, "synthesize-domain": DOMAINGEN})
+        summary = merge(outs, out)
     except ConfigError as exc:
         fail(str(exc))
     section = {"synthesize": "synthesis", "synthesize-domain": "domaingen"}

@@ -47,6 +47,7 @@ from toolscale.pipeline.chunk import (
     write_chunk,
 )
 from toolscale.pipeline.driver import local_endpoint, open_output, run_head
+from toolscale.pipeline.options import generate_config
 from toolscale.pipeline.plan import check_shard, plan
 from toolscale.pipeline.ray import check_ray, connect, leave, run_on_ray
 from toolscale.play.factory import open_teacher
@@ -286,9 +287,26 @@ def failures(config: GenerateConfig, stats: RunStats, complete: bool) -> list[st
     return found
 
 
-def generate(config: GenerateConfig, on_progress: Progress | None = None) -> dict[str, Any]:
-    """Run generation to completion; returns the run summary also written to OUT/run.json.
-    Raises RunFailed (after writing everything) when the run met domain bugs."""
+def generate(
+    config: GenerateConfig | None = None, on_progress: Progress | None = None, **options: Any
+) -> dict[str, Any]:
+    """Run `toolscale generate` to completion; returns the run summary also written to
+    OUT/run.json.
+
+    Args:
+        config: The run's options; or None, and give them as `options`.
+        on_progress: Called with the run's `RunStats` as tasks finish.
+        **options: The command's flags by name, underscores for dashes, with the values the
+            command line takes: `generate(out="out/demo", domains="bank,math", num_tasks=20)`.
+
+    Raises:
+        ConfigError: A bad option, before anything is written (`toolscale.core.errors`).
+        RunFailed: After writing everything, when the run met domain bugs.
+    """
+    if config is None:
+        config = generate_config(**options)
+    elif options:
+        raise ConfigError("give generate a config or options, not both")
     check_generate(config)
     config = replace(config, domains=resolve(",".join(config.domains)))
     if config.tasks_from is not None:

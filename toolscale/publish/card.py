@@ -251,7 +251,7 @@ def render(data: DatasetCardData, context: dict[str, Any]) -> str:
     return str(DatasetCard(text))
 
 
-def card(out: Path, repo_id: str | None = None, license_id: str = "apache-2.0") -> Path:
+def card(out: Path | str, repo_id: str | None = None, license_id: str = "apache-2.0") -> Path:
     """(Re)write OUT/README.md and its plots from OUT/run.json and the shards; return the path.
 
     Args:
@@ -260,6 +260,7 @@ def card(out: Path, repo_id: str | None = None, license_id: str = "apache-2.0") 
             to the folder that holds it) when None.
         license_id: The dataset's licence, as a Hub licence identifier.
     """
+    out = Path(out)
     if not out.is_dir():
         raise ConfigError(f"{out} does not exist; give the --out folder of a generate run")
     run_path = out / "run.json"

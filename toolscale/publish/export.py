@@ -23,9 +23,9 @@ FORMATS = ("tau2", "sft")
 
 
 def export(
-    out: Path,
-    dest: Path,
-    format: str,
+    out: Path | str,
+    dest: Path | str,
+    format: str = "tau2",
     variants: str | None = None,
     say: Callable[[str], None] | None = None,
 ) -> list[Path]:
@@ -40,6 +40,7 @@ def export(
         say: Told what was written: for sft how many traces of which variants, for tau2 the
             command that runs the tasks in tau2-bench.
     """
+    out, dest = Path(out), Path(dest)
     if format not in FORMATS:
         raise ConfigError(f"unknown --format {format!r}; use one of: {', '.join(FORMATS)}")
     if variants is not None and format != "sft":

@@ -20,6 +20,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from toolscale.config.option import from_options
 from toolscale.config.synthesize import CACHE_DIR, SynthesizeConfig, check_synthesize
 from toolscale.core.errors import ConfigError
 from toolscale.llm.ledger import BudgetExhausted, StopRun
@@ -171,9 +172,12 @@ def check_resume(output: Output, config: SynthesizeConfig) -> None:
             )
 
 
-def synthesize(config: SynthesizeConfig) -> dict[str, Any]:
-    """Run synthesis to completion; returns the summary also written to OUT/run.json. Raises
-    ConfigError before anything is sent for bad options, BudgetStop at --max-cost-usd."""
+def synthesize(config: SynthesizeConfig | None = None, **options: Any) -> dict[str, Any]:
+    """Run `toolscale synthesize` to completion; returns the summary also written to
+    OUT/run.json. `config`, or `options` named as the command's flags (underscores for dashes).
+    Raises ConfigError before anything is sent for bad options, BudgetStop at --max-cost-usd."""
+    if config is None:
+        config = from_options(SynthesizeConfig, options, "synthesize")
     config = check_synthesize(config)
     contamination = None
     if config.decontaminate is not None:

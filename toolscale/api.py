@@ -1,0 +1,28 @@
+"""What the Python API composes that no single stage owns: `merge` with every command's merger.
+
+Everything else of the API (`toolscale.generate`, `toolscale.card`, ...) is the stage's own
+function, re-exported lazily by `toolscale/__init__`; docs/api.md lists them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from toolscale.domaingen.merge import DOMAINGEN
+from toolscale.pipeline.merge import Merger
+from toolscale.pipeline.merge import merge as merge_outputs
+from toolscale.synthesize.merge import SYNTHESIZE
+
+
+def mergers() -> dict[str, Merger]:
+    """The merger of each command whose outputs `generate`'s merge does not join itself."""
+    return {"synthesize": SYNTHESIZE, "synthesize-domain": DOMAINGEN}
+
+
+def merge(outs: Sequence[Path | str], out: Path | str) -> dict[str, Any]:
+    """`toolscale merge`: join the outputs of one run's --shard jobs (of generate, synthesize or
+    synthesize-domain) into the new or empty folder `out`, equal to an unsharded run; returns
+    its run.json. ConfigError when the outputs are not one run's shards."""
+    return merge_outputs([Path(p) for p in outs], Path(out), mergers())
