@@ -26,7 +26,37 @@ from toolscale.core.errors import ConfigError
 if TYPE_CHECKING:
     pass
 
-app = typer.Typer(
+# The exceptions of the click typer runs on (typer 0.29 vendors its own), found from the public
+# typer.BadParameter rather than a private module path.
+_CLICK = {c.__name__: c for c in typer.BadParameter.__mro__}
+UsageError, ClickException = _CLICK["UsageError"], _CLICK["ClickException"]
+
+
+class Shell(typer.Typer):
+    """The command line as a script runs it: click's usage errors (an unknown option or
+    command, a value of the wrong type, a missing argument) become one `error:` line and exit 2,
+    as every other mistake does, instead of a boxed panel."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if kwargs.get("standalone_mode", True) is False:
+            return super().__call__(*args, **kwargs)
+        try:
+            result = super().__call__(*args, standalone_mode=False, **kwargs)
+        except UsageError as exc:
+            where = exc.ctx.command_path if exc.ctx is not None else "toolscale"
+            message = " ".join(exc.format_message().split())
+            sys.stderr.write(f"error: {message} (see {where} --help)\n")
+            sys.exit(2)
+        except ClickException as exc:
+            exc.show()
+            sys.exit(exc.exit_code)
+        except typer.Abort:
+            sys.stderr.write("aborted\n")
+            sys.exit(130)
+        sys.exit(result if isinstance(result, int) else 0)
+
+
+app = Shell(
     add_completion=False,
     pretty_exceptions_enable=False,
     help="Generate, verify and publish multi-turn tool-use datasets for orchestrator models.",

@@ -50,6 +50,10 @@ def open_output(
     if config.teacher != "local":  # the local server is started, and asked, by the run
         asyncio.run(probe())
     output = Output(config.out)
+    if config.resume and output.is_toolscale_output():
+        same_run(output)  # a resume that is another run is refused before OUT is touched
+        output.prepare(True)
+        return output
     output.prepare(config.resume)
     same_run(output)
     return output
