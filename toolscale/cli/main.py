@@ -28,8 +28,9 @@ if TYPE_CHECKING:
 
 # The exceptions of the click typer runs on (typer 0.29 vendors its own), found from the public
 # typer.BadParameter rather than a private module path.
-_CLICK = {c.__name__: c for c in typer.BadParameter.__mro__}
-UsageError, ClickException = _CLICK["UsageError"], _CLICK["ClickException"]
+_CLICK: dict[str, Any] = {c.__name__: c for c in typer.BadParameter.__mro__}
+UsageError: Any = _CLICK["UsageError"]
+ClickException: Any = _CLICK["ClickException"]
 
 
 class Shell(typer.Typer):
@@ -42,7 +43,7 @@ class Shell(typer.Typer):
             return super().__call__(*args, **kwargs)
         try:
             result = super().__call__(*args, standalone_mode=False, **kwargs)
-        except UsageError as exc:
+        except UsageError as exc:  # click's exception: typed Any here
             where = exc.ctx.command_path if exc.ctx is not None else "toolscale"
             message = " ".join(exc.format_message().split())
             sys.stderr.write(f"error: {message} (see {where} --help)\n")
