@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repositor
 from tests.synthesis.scripted import SynthesisPlans, mix, valid
 from tests.teachers.fake_openai import fake_openai
 from toolscale.cli.main import app
-from toolscale.stats.synthesize import STAGES
+from toolscale.stats.yields import STAGES
 from toolscale.write.output import Output
 
 KINDS = ("read", "write", "malformed", "write", "raises", "unsolved", "bad_args", "trivial")

@@ -46,7 +46,7 @@ from toolscale.core.registry import get_domain
 from toolscale.economics.preferences import DEFAULT_SPREAD
 from toolscale.pipeline.generate import generate
 from toolscale.sample.tasks import build_task, with_preference
-from toolscale.stats.run import RunStats
+from toolscale.stats.run_stats import RunStats
 
 
 def cpu_s(who: int) -> float:

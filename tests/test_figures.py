@@ -121,3 +121,87 @@ def test_a_yearless_weekday_is_not_backed_by_the_same_day_a_year_off() -> None:
         "stated date not backed by any record: 'wednesday 11 december'"
     ]
     assert unbacked_figures(["The game is on Thursday 11 December."], records, policy) == []
+
+
+# A ticket order, a season-pass renewal and the policy's rates: the figures a grader reads in
+# their sentence (`toolscale.judge.figure_roles`).
+TICKETS = '{"order_id": "TK5", "seats": 3, "service_fee": 13.5, "price_paid": 2908.25}'
+RENEWAL = '{"renewal_id": "RN7", "charged": 2732.24, "seats": 41, "price": 68.0}'
+RATES = "A late cancellation costs $7.50 per guest. Each API pack adds 10,000 calls."
+
+
+def test_worked_arithmetic_backs_its_result_when_it_holds() -> None:
+    # 4.50 x 3 = 13.50 is the order's service fee, 4.50 a third of it; 68 x 41 = 2,788
+    records = [TICKETS, RENEWAL]
+    assert unbacked_figures(["Service fee: $4.50 x 3 = $13.50."], records) == []
+    assert unbacked_figures(["Seats: $68 x 41 = $2,788.00."], records) == []
+    # wrong arithmetic backs nothing, and a wrong operand is still named
+    assert unbacked_figures(["Seats: $68 x 41 = $2,798.00."], records) == [
+        "stated amount not backed by any record: '$2798.00'"
+    ]
+    assert unbacked_figures(["Seats: $69 x 41 = $2,829.00."], records) == [
+        "stated amount not backed by any record: '$69'",
+        "stated amount not backed by any record: '$2829.00'",
+    ]
+    # the result is the claim the label makes: 13.50 is no price paid
+    assert unbacked_figures(["Price paid: $4.50 x 3 = $13.50."], [TICKETS]) == [
+        "stated price paid is not the records': '$13.50'"
+    ]
+
+
+def test_rates_and_bounds_are_not_said_of_a_records_field() -> None:
+    receipt = [CALLER, RECEIPT]
+    said = "No fee now; after that a late-cancellation fee of $7.50 per guest applies."
+    assert unbacked_figures([said], receipt, [RATES]) == []
+    # a rate nobody showed is still unbacked
+    assert unbacked_figures([said.replace("7.50", "9.50")], receipt, [RATES]) == [
+        "stated amount not backed by any record: '$9.50'"
+    ]
+    limit = ["Please go ahead if the total stays under $100.", TICKETS]
+    assert unbacked_figures(["Since the total is $100 or more, I need your OK."], limit) == []
+    assert unbacked_figures(["The price paid is $100."], limit) == [
+        "stated price paid is not the records': '$100'"
+    ]
+
+
+def test_an_amount_said_after_a_records_id_may_be_any_of_its_fields() -> None:
+    # "Charged" is the renewal's field name, but the amount is said of order TK5
+    records = [TICKETS, RENEWAL]
+    said = "Renewal RN7 is done.\n\nTicket order TK5, three seats.\nCharged: $2,908.25"
+    assert unbacked_figures([said], records) == []
+    assert unbacked_figures([said.replace("TK5", "RN7")], records) == [
+        "stated charged is not the records': '$2908.25'"
+    ]
+
+
+def test_a_quantity_times_a_count_and_list_numbers() -> None:
+    assert unbacked_figures(["Two packs: that adds 20,000 calls."], [CALLER], [RATES]) == []
+    # the count must be shown: the caller said "two", nobody said three
+    assert unbacked_figures(["That adds 30,000 calls."], [CALLER], [RATES]) == [
+        "stated amount not backed by any record: '30000'"
+    ]
+    said = "I need (1) the email on the account and (2) the card code, or 3) your phone."
+    assert problems(said) == []
+
+
+def test_an_offered_date_is_no_claim_but_must_be_on_the_calendar() -> None:
+    # 2025-07-28 is a Monday; 29 July 2025 a Tuesday, 27 July a Sunday
+    records = ['{"restaurant_id": "R1", "closed_on": "monday", "today": "2025-07-20"}']
+    said = "It is closed on Mondays; for example Tuesday 29 July or Sunday 27 July would work."
+    assert unbacked_figures([said], records) == []
+    assert unbacked_figures([said.replace("Sunday 27", "Monday 27")], records) == [
+        "stated date not backed by any record: 'monday 27 july'"
+    ]
+    # stated, not offered: still a claim
+    assert unbacked_figures(["Your table is booked for Tuesday 29 July."], records) == [
+        "stated date not backed by any record: 'tuesday 29 july'"
+    ]
+
+
+def test_a_negative_amount_is_backed_by_its_size() -> None:
+    quote = ['{"booking_id": "BK1", "fare_difference": -76.95, "change_fee": 22.5}']
+    said = "The fare difference is $76.95 lower, but a lower fare is not refunded."
+    assert unbacked_figures([said], quote) == []
+    assert unbacked_figures(["The fare difference is $76.59."], quote) == [
+        "stated amount not backed by any record: '$76.59'"
+    ]

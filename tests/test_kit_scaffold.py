@@ -40,25 +40,67 @@ def test_the_scaffold_samples_every_template_with_every_tool(tmp_path, monkeypat
         "rules.py",
         "tools.py",
         "world.py",
+        "invariants.py",
         "policy.md",
         "test_help_desk.py",
     ]
     monkeypatch.syspath_prepend(str(tmp_path))
     module = importlib.import_module("scaffolded.help_desk")
     domain = getattr(module, class_name("help_desk"))()
-    assert class_name("help_desk") == "HelpDeskDomain" and "$0.50 per hour" in domain.policy
+    assert class_name("help_desk") == "HelpDeskDomain" and "agent of the help desk" in domain.policy
     # named after its name, in restaurant's style (finder / lister tools, shared param docs)
     assert domain.toolkit.__name__ == "HelpDeskTools" and domain.name == "help_desk"
     assert "support desk" not in (tmp_path / "scaffolded" / "help_desk" / "tools.py").read_text()
     assert "docs/kit.md" in (tmp_path / "scaffolded" / "help_desk" / "__init__.py").read_text()
-    assert "customer_id" in domain.toolkit.param_docs
+    assert set(domain.toolkit.param_docs) == {"customer_id", "product_id", "ticket_id"}
     used = set()
     for name in domain.templates:
         for i in range(3):
             spec = domain.sample_named(item_rng("help_desk", 0, i), 0, i, name)
             used |= {a.name for a in spec.gold_actions}
     assert used == set(domain.toolkit.specs())
-    assert "close.handoff.urgent" in domain.templates and "close.which" in domain.templates
+    assert "close_ticket.handoff.disputed" in domain.templates
+    assert "close_ticket.which" in domain.templates
+
+
+def test_a_library_holds_members_books_and_loans(tmp_path, monkeypatch) -> None:
+    """The records are the name's own (a library's, not a ticket desk whatever the name)."""
+    new_domain("library", tmp_path / "mine")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    domain = importlib.import_module("mine.library").LibraryDomain()
+    world = domain.world(0)
+    assert [k for k in world if k != "today"] == ["members", "books", "loans"]
+    assert (len(world["members"]), len(world["books"])) == (80, 12)
+    assert [e.name for e in domain.entities] == ["member", "book", "loan"]
+    assert {g.name for g in domain.goals} == {"renew_loan", "get_loan", "cost"}
+    text = "".join(p.read_text() for p in (tmp_path / "mine" / "library").iterdir())
+    assert "ticket" not in text and "desk" not in text
+
+
+def test_in_a_project_the_test_goes_where_its_pytest_collects(tmp_path) -> None:
+    """Into a package of a project with tests/ (toolscale's domains/), the domain's test goes
+    to tests/domains/ (or tests/), which `testpaths = ["tests"]` collects."""
+    (tmp_path / "pyproject.toml").write_text('[tool.pytest.ini_options]\ntestpaths = ["tests"]\n')
+    (tmp_path / "tests" / "domains").mkdir(parents=True)
+    (tmp_path / "doms").mkdir()
+    (tmp_path / "doms" / "__init__.py").write_text("")
+    written = new_domain("library", tmp_path / "doms")
+    assert written[-1] == tmp_path / "tests" / "domains" / "test_library.py"
+    assert not (tmp_path / "doms" / "library" / "test_library.py").exists()
+    collected = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider"],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": f"{tmp_path}{os.pathsep}{ROOT}"},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert (
+        "tests/domains/test_library.py::test_the_library_domain_passes_check_domain_strict"
+        in collected.stdout
+    ), collected.stdout + collected.stderr
+    with pytest.raises(ConfigError, match="already exists"):
+        new_domain("library", tmp_path / "doms")
 
 
 def test_bad_names_and_existing_folders_are_refused(tmp_path) -> None:
@@ -150,12 +192,13 @@ def test_folders_new_domain_must_not_write_into_are_refused(tmp_path) -> None:
 
 @pytest.mark.slow
 def test_a_new_domain_passes_check_domain_strict_out_of_the_box(tmp_path) -> None:
-    made = _cli("new-domain", "desk", "--into", "mine", cwd=tmp_path)
+    made = _cli("new-domain", "library", "--into", "mine", cwd=tmp_path)
     assert made.returncode == 0, made.stderr
     # The printed commands, run verbatim from another folder: check-domain without installing,
     # then the domain's own test.
     check = printed(made, "or, without installing: ")
-    assert check.startswith(f'TOOLSCALE_DOMAINS="desk=mine.desk:DeskDomain" PYTHONPATH={tmp_path}')
+    expected = f'TOOLSCALE_DOMAINS="library=mine.library:LibraryDomain" PYTHONPATH={tmp_path}'
+    assert check.startswith(expected)
     env = shims(tmp_path / "bin")
     checked = subprocess.run(
         f"{check} --tasks 30 --fuzz 4",

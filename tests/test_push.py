@@ -123,7 +123,7 @@ def test_push_through_the_command_line_uploads_every_file(out):
             "Upload toolscale card",
         ]
         card = DatasetCard(remote["README.md"].decode())
-        assert f'load_dataset("{REPO}", "traces"' in card.text
+        assert f'load_dataset("{REPO}", c, split="train")' in card.text
         assert card.data.configs[0]["config_name"] == "tasks"
 
 

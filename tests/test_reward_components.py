@@ -15,7 +15,7 @@ from tests.test_generate import cli
 from toolscale.core.errors import ConfigError
 from toolscale.judge.components import components
 from toolscale.judge.rewards import RewardConfig, parse_reward_config, row_total
-from trainer.rewards import reward_functions
+from trainer.reward_functions import reward_functions
 
 LINE = "brevity=tests.fixtures.extra_reward:brevity@0.5"
 

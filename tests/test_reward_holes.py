@@ -79,6 +79,20 @@ def test_a_fact_the_caller_did_not_give_must_come_from_a_look_up():
     assert missing_evidence(["U1"], scenario, [], gold) == []
 
 
+def test_another_look_up_that_holds_the_gold_reads_record_backs_it():
+    # the caller's list of reservations holds RS2 as get_reservation(RS2) would show it
+    scenario = scenario_of({"customer id": "C1"})
+    gold = [("get_reservation", {"reservation_id": "RS2"})]
+    listed = '[{"reservation_id": "RS1", "date": "2025-07-29"}, {"reservation_id": "RS2"}]'
+    assert (
+        missing_evidence(["30"], scenario, [("list_reservations", {"c": "C1"}, listed)], gold) == []
+    )
+    # a list without RS2, or a failed look-up (no result), backs nothing
+    other = '[{"reservation_id": "RS1"}]'
+    assert missing_evidence(["30"], scenario, [("list_reservations", {"c": "C1"}, other)], gold)
+    assert missing_evidence(["30"], scenario, [], gold)
+
+
 # --- the kit's sampling rule, on a tiny domain ---------------------------------------------------
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from toolscale.core.records import DomainError
 from toolscale.stats.attempts import attempt_report
-from toolscale.stats.run import ERRORS_KEPT, Funnel, PassCount, RunStats, sample_stage
+from toolscale.stats.run_stats import ERRORS_KEPT, Funnel, PassCount, RunStats, sample_stage
 
 
 @pytest.mark.parametrize(

@@ -15,7 +15,7 @@ from toolscale.core.records import FunctionCall, Message, Task
 from toolscale.judge.user_fault import user_faults, user_verdict, write_tools
 from toolscale.judge.verify import Verdict
 from toolscale.stats.card_numbers import funnel
-from toolscale.stats.run import Funnel, RunStats
+from toolscale.stats.run_stats import Funnel, RunStats
 
 WRITES = frozenset({"return_item"})
 SCENARIO = UserScenario(

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -331,3 +332,56 @@ def test_in_chromium_html_pages_open_from_the_file_system_with_the_same_content(
     trace = most_called(out)
     assert_every_call_shown(chromium_dom(f"{site}/trace-{trace['id']}.html", tmp_path / "a"), trace)
     assert_inert(chromium_dom(f"{site}/trace-{hostile_id(out)}.html", tmp_path / "a"))
+
+
+def test_templates_are_grouped_by_domain_and_folded_unless_chosen(out):
+    pages = Pages(OutputIndex(out))
+    tasks = rows(out, "tasks")
+    domains = sorted({t["domain"] for t in tasks})
+    by_hand = {d: sorted({t["template"] for t in tasks if t["domain"] == d}) for d in domains}
+    page = dom(pages.list_page({}))
+    groups = [n for n in page.walk() if n.tag == "details" and n.attrs.get("class") == "group"]
+    shown = {}
+    for group in groups:
+        summary = next(c for c in group.children if c.tag == "summary")
+        links = [c.attrs["data-value"] for c in group.children if c.tag == "a"]
+        shown[summary.parts[0].strip()] = links
+        assert "open" not in group.attrs  # nothing chosen: every group folded
+    assert shown == by_hand
+    (fold,) = page.find(**{"data-facet-name": "template"})
+    assert fold.tag == "details" and "open" not in fold.attrs
+    chosen = dom(pages.list_page({"domain": "bank"}))
+    opened = [
+        next(c for c in g.children if c.tag == "summary").parts[0].strip()
+        for g in chosen.walk()
+        if g.tag == "details" and g.attrs.get("class") == "group" and "open" in g.attrs
+    ]
+    assert opened == ["bank"]  # the chosen domain's templates, unfolded
+
+
+MEASURE = """<script>
+const over = [];
+for (const box of document.querySelectorAll(".scroll, section, aside, main")) {
+  if (box.scrollWidth > box.clientWidth + 1) over.push(box.tagName + "." + box.className);
+}
+if (document.documentElement.scrollWidth > innerWidth + 1) over.push("page");
+document.body.setAttribute("data-overflow", over.join(",") || "none");
+</script>"""
+
+
+@needs_chromium
+@pytest.mark.parametrize("width", [1400, 800])
+def test_in_chromium_no_column_runs_past_the_page(out, served, tmp_path, width):
+    trace = most_called(out)
+    for path in ("index.html?domain=bank", f"trace-{trace['id']}.html"):
+        html = urllib.request.urlopen(served + path).read().decode()
+        # measured without the policy that blocks this script
+        html = re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', "", html)
+        page = tmp_path / f"{width}.html"
+        page.write_text(html.replace("</body>", MEASURE + "</body>"))
+        args = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]
+        args += [f"--user-data-dir={tmp_path / 'p'}", f"--window-size={width},1000"]
+        done = subprocess.run([*args, "--dump-dom", page.as_uri()], capture_output=True,
+                              text=True, timeout=120)  # fmt: skip
+        (body,) = [n for n in dom(done.stdout).walk() if n.tag == "body"]
+        assert body.attrs.get("data-overflow") == "none", (path, width)

@@ -49,6 +49,12 @@ TOLD = [
     ("cancelled", "The trip was canceled last week."),
     ("Dr. Phillip Abbott", "You will see dr.  Phillip Abbott."),
     ("Ashley Ray", "I sent it to ASHLEY RAY's account."),
+    # a score or range of two short numbers states both; a negative amount by its size, said
+    # as going down or coming back
+    ("109", "The Bison beat the Titans 109-97."),
+    ("97", "The Bison beat the Titans 109-97."),
+    ("-3.5", "The difference of $3.50 is refunded to your card."),
+    ("-76.95", "The new fare is $76.95 lower than what you paid."),
 ]
 
 NOT_TOLD = [
@@ -69,6 +75,8 @@ NOT_TOLD = [
     ("active", "The card is inactive."),  # whole words only
     ("SP20", "Season pass SP202 is cancelled."),
     ("Ashley Ray", "I sent it to Ashley Rayner."),
+    ("555", "Call us on 555-7300."),  # a phone number's parts are no numbers
+    ("-3.5", "The difference is $3.50."),  # said as no going down: a sign error
 ]
 
 

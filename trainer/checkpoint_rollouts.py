@@ -39,7 +39,7 @@ from trainer.environment import (
     policy_system_prompt,
     tool_methods,
 )
-from trainer.rewards import final_answer, linear_rewards
+from trainer.reward_functions import final_answer, linear_rewards
 from trainer.route_mix import rollout_route
 from trainer.table import without_nan
 from trainer.user_seat import close_user

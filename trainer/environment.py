@@ -82,7 +82,7 @@ class ToolscaleEnvironment:
         self._ended = False  # the user ended the conversation
         self._user_failed = ""  # why the LLM user's request failed
         self._trace: Trace | None = None
-        self._labels: dict[str, Any] | None = None  # set by trainer.rewards.rollout_labels
+        self._labels: dict[str, Any] | None = None  # set by trainer.reward_functions.rollout_labels
         return None  # the prompt column already holds the system prompt and the instruction
 
     def _call(self, name: str, arguments: dict[str, Any]) -> str:

@@ -5,7 +5,7 @@ total reward (the weighted sum TRL normalises; TRL's unbiased std) is below `thr
 0.1, ToolOrchestra's), the group is dropped from the update: its advantages are set to 0 and its
 tokens are taken out of the loss mask, so neither the policy term nor a KL term (beta > 0) gives
 it any gradient. A rollout without a reward (every reward function returned None: a crashed tool,
-`trainer.rewards`) is dropped the same way. The token normaliser of the step
+`trainer.reward_functions`) is dropped the same way. The token normaliser of the step
 (`num_items_in_batch`, which TRL computed over the whole batch before) is computed again over the
 surviving tokens, so a step with dropped groups is the step of a batch without them, not a
 smaller one. That normaliser is what the token-level losses divide by (`dapo`, `cispo`, `vespo`;

@@ -18,7 +18,7 @@ from trainer.data import conversations, dataset_worlds, grpo_rows, sft_rows
 from trainer.environment import environment_factories
 from trainer.model import load, train_top_layers
 from trainer.reward_config import resolve_reward, save_reward
-from trainer.rewards import reward_functions
+from trainer.reward_functions import reward_functions
 from trainer.rollout_dump import RolloutDump
 from trainer.route_mix import RouteMix
 from trainer.user_seat import close_user

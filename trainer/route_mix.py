@@ -32,8 +32,8 @@ def oracle_class(task: Any) -> str:
 
 
 class RouteMix:
-    """Counts the route classes of the rollouts it is given (a `trainer.rewards.Dump`); `take`
-    returns their shares as metrics and starts counting again."""
+    """Counts the route classes of the rollouts it is given (a `trainer.reward_functions.Dump`);
+    `take` returns their shares as metrics and starts counting again."""
 
     def __init__(self, main_process: bool = True) -> None:
         self.main_process = main_process

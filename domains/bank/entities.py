@@ -159,13 +159,10 @@ def _charge_words(txn: Record, world: Record, precise: bool) -> str:
 
 
 ENTITIES = (
-    Entity("customer", "customers", "customer_id"),
+    Entity("customer"),
     Entity(
         "account",
-        "accounts",
-        "account_id",
         owner="customer",
-        owner_key="customer_id",
         describe=_account_words,
         alike=lambda a: "account",
         tell="type",
@@ -173,10 +170,7 @@ ENTITIES = (
     ),
     Entity(
         "card",
-        "cards",
-        "card_id",
         owner="account",
-        owner_key="account_id",
         describe=_card_words,
         alike=lambda c: "card",
         tell="last4",
@@ -184,10 +178,7 @@ ENTITIES = (
     ),
     Entity(
         "transaction",
-        "transactions",
-        "transaction_id",
         owner="account",
-        owner_key="account_id",
         describe=_charge_words,
         alike=lambda t: t["counterparty"],
         tell="date",
@@ -195,10 +186,7 @@ ENTITIES = (
     ),
     Entity(
         "payee",
-        "payees",
-        "payee_id",
         owner="customer",
-        owner_key="customer_id",
         describe=lambda p, w, precise: f"my {p['relation']} {p['name']}",
         alike=lambda p: p["name"],
         tell="bank",

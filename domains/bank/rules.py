@@ -12,7 +12,7 @@ from datetime import date, timedelta
 from typing import Any
 
 from toolscale.core.contract import ToolError
-from toolscale.kit import PolicyError, lookup
+from toolscale.kit import lookup, rule
 from toolscale.kit.formulas import Rate
 from toolscale.tools.bounds import number, quoted
 
@@ -76,32 +76,13 @@ def _tier_table() -> str:
 TIER_TABLE = _tier_table()
 
 
-class Frozen(PolicyError):
-    handoff = True
-
-
-class InsufficientFunds(PolicyError):
-    pass
-
-
-class OverDailyLimit(PolicyError):
-    pass
-
-
-class CardNotActive(PolicyError):
-    pass
-
-
-class NotBlocked(PolicyError):
-    pass
-
-
-class LimitTooHigh(PolicyError):
-    pass
-
-
-class TooOld(PolicyError):
-    pass
+Frozen = rule("Frozen", handoff=True)
+InsufficientFunds = rule("InsufficientFunds")
+OverDailyLimit = rule("OverDailyLimit")
+CardNotActive = rule("CardNotActive")
+NotBlocked = rule("NotBlocked")
+LimitTooHigh = rule("LimitTooHigh")
+TooOld = rule("TooOld")
 
 
 def external_fee(tier: str, amount: int) -> int:

@@ -54,17 +54,14 @@ def _pass_words(held: Record, world: Record, precise: bool) -> str:
 
 
 ENTITIES = (
-    Entity("fan", "fans", "fan_id", labels={"fan_id": "fan number"}),
-    Entity("team", "teams", "team_id", said=("name",), labels={"name": "team name"},
-           describe=lambda r, w, p: r["name"]),
-    Entity("game", "games", "game_id", owner="team", owner_key="home_team_id",
-           describe=_game_words, alike=lambda r: r["away_team_id"], tell="date",
-           labels={"date": "game date"}),
-    Entity("ticket", "tickets", "ticket_id", owner="fan", owner_key="fan_id",
-           describe=_ticket_words, alike=lambda r: r["game_id"], tell="section",
-           labels={"section": "seating section", "ticket_id": "ticket number"}),
-    Entity("season_pass", "season_passes", "pass_id", owner="fan", owner_key="fan_id",
-           describe=_pass_words, alike=lambda r: r["team_id"], noun="season pass",
+    Entity("fan", labels={"fan_id": "fan number"}),
+    Entity("team", said=("name",), labels={"name": "team name"}),
+    Entity("game", owner="team", owner_key="home_team_id", describe=_game_words,
+           alike=lambda r: r["away_team_id"], tell="date", labels={"date": "game date"}),
+    Entity("ticket", owner="fan", describe=_ticket_words, alike=lambda r: r["game_id"],
+           tell="section", labels={"section": "seating section", "ticket_id": "ticket number"}),
+    Entity("season_pass", "season_passes", "pass_id", owner="fan", describe=_pass_words,
+           alike=lambda r: r["team_id"], noun="season pass",
            labels={"pass_id": "season pass number"}),
 )  # fmt: skip
 
@@ -145,17 +142,14 @@ GOALS = (
         "buy",
         "buy_tickets",
         extra=_order,
-        words=alts(
-            "buy tickets for {quantity} in the {section} section for {game} | get {section} "
-            "seats for a group of {quantity} at {game} | pick up tickets for {quantity}, "
-            "{section} level, for {game} | book {section} seats for {quantity} of us at {game}"
-        ),
+        words="buy tickets for {quantity} in the {section} section for {game} | get {section} "
+        "seats for a group of {quantity} at {game} | pick up tickets for {quantity}, "
+        "{section} level, for {game} | book {section} seats for {quantity} of us at {game}",
         done="I booked {section} seats for {quantity} at {game}: ticket {ticket_id}, "
         "{price_paid} charged.",
         before=("quote_tickets",),
         check=rules.check_purchase,
         price="total",
-        price_noun="total",
         motives=BUY_MOTIVES,
         motives_for=_buy_motives,
         weight=4,
@@ -163,169 +157,128 @@ GOALS = (
     Goal(
         "refund",
         "refund_ticket",
-        words=alts(
-            "return {ticket} | get a refund for {ticket} | hand back {ticket} for a refund | "
-            "cancel {ticket} and get my money back"
-        ),
+        words="return {ticket} | get a refund for {ticket} | hand back {ticket} for a refund | "
+        "cancel {ticket} and get my money back",
         done="I returned {ticket}: the refund fee is {fee} and {refund} goes back to your card.",
         before=("get_refund_quote",),
         check=rules.refund_quote,
         price="fee",
         price_noun="refund fee",
-        motives=alts(
-            "I have to travel for work that week. | My friends bailed on me. | I double-booked "
-            "that evening. | We're moving away. | My car broke down and money is tight. | The "
-            "babysitter cancelled. | I have exams that week."
-        ),
+        motives="I have to travel for work that week. | My friends bailed on me. | I double-booked "
+        "that evening. | We're moving away. | My car broke down and money is tight. | The "
+        "babysitter cancelled. | I have exams that week.",
     ),
     Goal(
         "transfer",
         "transfer_ticket",
         extra=_recipient,
-        words=alts(
-            "transfer {ticket} to the account of {recipient_email} | send {ticket} over to "
-            "{recipient_email} | move {ticket} to the fan account {recipient_email} | give "
-            "{ticket} to the fan account {recipient_email}"
-        ),
+        words="transfer {ticket} to the account of {recipient_email} | send {ticket} over to "
+        "{recipient_email} | move {ticket} to the fan account {recipient_email} | give "
+        "{ticket} to the fan account {recipient_email}",
         done="I transferred {ticket} to {recipient_name}'s account.",
         check=rules.check_transfer,
         when=_ahead,
-        motives=alts(
-            "I can't go, but my coworker can. | It's a gift for my brother. | My roommate "
-            "wants to take her kids. | My neighbour is a bigger fan than me. | I sold them to a "
-            "friend. | My sister is in town and I'm not."
-        ),
+        motives="I can't go, but my coworker can. | It's a gift for my brother. | My roommate "
+        "wants to take her kids. | My neighbour is a bigger fan than me. | I sold them to a "
+        "friend. | My sister is in town and I'm not.",
         motives_for=_transfer_motives,
     ),
     Goal(
         "upgrade",
         "upgrade_seats",
         extra=_dearer,
-        words=alts(
-            "move {ticket} up to the {section} section | upgrade {ticket} to {section} seats | "
-            "switch {ticket} into the {section} section | put {ticket} in the {section} "
-            "section instead"
-        ),
+        words="move {ticket} up to the {section} section | upgrade {ticket} to {section} seats | "
+        "switch {ticket} into the {section} section | put {ticket} in the {section} "
+        "section instead",
         done="I moved {ticket} to the {section} section and charged the difference, {difference}.",
         before=("get_game",),
         check=rules.check_upgrade,
         when=_ahead,
-        motives=alts(
-            "I want to be closer to the action. | We're celebrating an anniversary. | My "
-            "father can't manage the stairs up top. | I got a bonus this month. | It's my "
-            "son's last game before college. | My friends have seats in that section. | I'd "
-            "rather spend less on the seats."
-        ),
+        motives="I want to be closer to the action. | We're celebrating an anniversary. | My "
+        "father can't manage the stairs up top. | I got a bonus this month. | It's my "
+        "son's last game before college. | My friends have seats in that section. | I'd "
+        "rather spend less on the seats.",
         motives_for=_upgrade_motives,
     ),
     Goal(
         "renew",
         "renew_season_pass",
         extra=lambda d: {"plan": d.rng.choice(tuple(rules.PASS_GAMES))},
-        words=alts(
-            "renew {season_pass} on the {plan} plan | sign {season_pass} up for another year, "
-            "{plan} plan | extend {season_pass} for next season with the {plan} plan | keep "
-            "{season_pass} going next year on the {plan} plan"
-        ),
+        words="renew {season_pass} on the {plan} plan | sign {season_pass} up for another year, "
+        "{plan} plan | extend {season_pass} for next season with the {plan} plan | keep "
+        "{season_pass} going next year on the {plan} plan",
         done="I renewed {season_pass} on the {plan} plan until {expires} and charged {charged}.",
         check=rules.renewal_quote,
-        motives=alts(
-            "We never miss a home game. | My kids love going. | It's our family tradition. | "
-            "I just retired and have the time. | My partner and I go every week. | The team "
-            "finally looks good. | My grandfather had the same seats."
-        ),
+        motives="We never miss a home game. | My kids love going. | It's our family tradition. | "
+        "I just retired and have the time. | My partner and I go every week. | The team "
+        "finally looks good. | My grandfather had the same seats.",
     ),
     Goal(
         "score",
         "get_game",
-        words=alts(
-            "what the final score was in {game} | how {game} ended | by what score {game} "
-            "finished | who won {game}, and by how much"
-        ),
+        words="what the final score was in {game} | how {game} ended | by what score {game} "
+        "finished | who won {game}, and by how much",
         done="{game} ended {home_score} to {away_score} (home team first).",
         when=lambda d: d["game"]["status"] == "final",
-        motives=alts(
-            "I missed it because of work. | I have a bet with my cousin. | My radio cut out in "
-            "the fourth quarter. | I was on a flight that night. | My son keeps a scrapbook."
-        ),
+        motives="I missed it because of work. | I have a bet with my cousin. | My radio cut out in "
+        "the fourth quarter. | I was on a flight that night. | My son keeps a scrapbook.",
         weight=2,
     ),
     Goal(
         "standing",
         "get_team_record",
-        words=alts(
-            "what the {team} win-loss record is so far | how many games the {team} have won and "
-            "lost this season | how the {team} are doing this season in wins and losses"
-        ),
+        words="what the {team} win-loss record is so far | how many games the {team} have won and "
+        "lost this season | how the {team} are doing this season in wins and losses",
         done="The {team} are {wins} wins and {losses} losses after {played} games.",
         report=("wins", "losses"),
-        motives=alts(
-            "I'm thinking about a season pass. | My office has a pool going. | I just moved "
-            "here and want to pick a team. | My daughter's school project is on the league."
-        ),
+        motives="I'm thinking about a season pass. | My office has a pool going. | I just moved "
+        "here and want to pick a team. | My daughter's school project is on the league.",
         weight=2,
     ),
     Goal(
         "refund_fee",
         "get_refund_quote",
-        words=alts(
-            "how much I would get back if I returned {ticket} | what the refund fee on {ticket} "
-            "would be | what returning {ticket} would cost me"
-        ),
+        words="how much I would get back if I returned {ticket} | what the refund fee on {ticket} "
+        "would be | what returning {ticket} would cost me",
         done="Returning {ticket} now would cost a fee of {fee}, refunding {refund}. I have not "
         "returned it.",
         check=rules.refund_quote,
-        motives=alts(
-            "I might not be able to go. | My schedule is up in the air. | My boss may send me "
-            "on a trip. | I'm waiting to hear about a wedding date."
-        ),
+        motives="I might not be able to go. | My schedule is up in the air. | My boss may send me "
+        "on a trip. | I'm waiting to hear about a wedding date.",
     ),
     Goal(
         "tipoff",
         "get_ticket",
-        words=alts(
-            "what the tip-off time and the arena are for {ticket} | when and where I need to be "
-            "for {ticket} | which arena and what time {ticket} are for"
-        ),
+        words="what the tip-off time and the arena are for {ticket} | when and where I need to be "
+        "for {ticket} | which arena and what time {ticket} are for",
         done="For {ticket}: tip-off is at {tipoff}, at {arena}.",
         when=_live,
-        motives=alts(
-            "I lost the confirmation email. | I need to plan parking. | I'm booking a "
-            "babysitter. | My phone wiped my tickets app."
-        ),
+        motives="I lost the confirmation email. | I need to plan parking. | I'm booking a "
+        "babysitter. | My phone wiped my tickets app.",
     ),
     Goal(
         "per_game",
         "calculate",
         ("season_pass",),
         _per_game,
-        words=alts(
-            "what {season_pass} works out to per game | how much each game of {season_pass} "
-            "costs me | what I pay per game with {season_pass}"
-        ),
+        words="what {season_pass} works out to per game | how much each game of {season_pass} "
+        "costs me | what I pay per game with {season_pass}",
         done="{season_pass} works out to {result} dollars a game.",
         before=("get_season_pass",),
-        motives=alts(
-            "I'm comparing it with single tickets. | My wife asked me. | I'm doing our "
-            "family budget. | A friend wants to split it with me."
-        ),
+        motives="I'm comparing it with single tickets. | My wife asked me. | I'm doing our "
+        "family budget. | A friend wants to split it with me.",
         weight=2,
     ),
     Goal(
         "schedule",
         "list_games_on",
         extra=_coming,
-        words=alts(
-            "which teams play at home on {date} | whose home games are on {date} | which "
-            "teams host a game on {date}"
-        ),
+        words="which teams play at home on {date} | whose home games are on {date} | which "
+        "teams host a game on {date}",
         done="On {date} the home teams are: {hosts}.",
-        report=("hosts",),
         derive=lambda found: {"hosts": [g["home_team"] for g in found]},
-        motives=alts(
-            "I'm free that night. | A friend is visiting then. | It's my day off. | I want to "
-            "take a client somewhere."
-        ),
+        motives="I'm free that night. | A friend is visiting then. | It's my day off. | I want to "
+        "take a client somewhere.",
         weight=2,
     ),
     Goal(
@@ -333,17 +286,13 @@ GOALS = (
         "transfer_to_human_agents",
         ("ticket",),
         lambda d: {"summary": f"Accessible seating for ticket {d['ticket']['ticket_id']}"},
-        words=alts(
-            "get wheelchair-accessible seating for {ticket} | swap {ticket} for accessible "
-            "seats | arrange accessible seating with {ticket}"
-        ),
+        words="get wheelchair-accessible seating for {ticket} | swap {ticket} for accessible "
+        "seats | arrange accessible seating with {ticket}",
         done="Accessible seating is arranged by our guest-services team, so I have transferred "
         "you to a human agent about ticket {ticket[ticket_id]}.",
         when=_live,
-        motives=alts(
-            "My mother uses a wheelchair. | I broke my leg last week. | My friend has a "
-            "mobility scooter."
-        ),
+        motives="My mother uses a wheelchair. | I broke my leg last week. | My friend has a "
+        "mobility scooter.",
         weight=2,
     ),
 )
@@ -353,7 +302,7 @@ class BasketballDomain(StatefulDomain):
     """A league ticket desk: 12 teams, 108 games, 200 fans, ~560 tickets, 90 season passes."""
 
     name = "basketball"
-    version = "1.7"
+    version = "1.8"
     invariants = INVARIANTS
     identification = Identification("fan", ("email", "fan_id"))
     toolkit = BasketballTools

@@ -84,7 +84,8 @@ class BasketballTools(StatefulGenericTools):
     @tool(ToolKind.READ)
     @lists("game", of="team")
     def list_home_games(self, team_id: str) -> list[Record]:
-        """List a team's home games this month and next: opponent, date, tip-off and status."""
+        """List a team's home games of the season, played and to come: opponent, date,
+        tip-off and status."""
         team = lookup(self.state, "teams", team_id, "team")["team_id"]
         keep = ("game_id", "away_team", "date", "tipoff", "status")
         games = self.state["games"].values()

@@ -107,12 +107,15 @@ def build_world(rng: random.Random) -> dict[str, Any]:
         state["teams"][team["team_id"]] = team
     teams = list(state["teams"].values())
     numbers = iter(rng.sample(range(1000, 10000), 9 * len(teams)))
+    busy: set[tuple[str, int]] = set()  # (team, day): a team plays at most one game a day
     for index, home in enumerate(teams):
-        offsets = rng.sample(range(-24, 36), 9)
-        if index < 3 and 0 not in offsets:
+        offsets = rng.sample([d for d in range(-24, 36) if (home["team_id"], d) not in busy], 9)
+        if index < 3 and 0 not in offsets and (home["team_id"], 0) not in busy:
             offsets[0] = 0  # a few games tonight
         for offset in offsets:
-            away = rng.choice([t for t in teams if t is not home])
+            free = [t for t in teams if t is not home and (t["team_id"], offset) not in busy]
+            away = rng.choice(free)
+            busy.update({(home["team_id"], offset), (away["team_id"], offset)})
             gid = f"G{next(numbers)}"
             state["games"][gid] = _game(rng, gid, home, away, offset)
     for number in rng.sample(range(1000, 10000), 200):

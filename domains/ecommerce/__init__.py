@@ -15,7 +15,7 @@ from domains.ecommerce.tools import EcommerceTools
 from domains.ecommerce.world import CATALOGUE, LABELS, build_world
 from toolscale.kit import Draw, Entity, Goal, StatefulDomain
 from toolscale.kit.identify import Identification
-from toolscale.kit.words import alts, day
+from toolscale.kit.words import day
 
 Record = dict[str, Any]
 KINDS = dict(apparel="clothing", footwear="shoe", electronics="electronics", home="homeware")
@@ -36,18 +36,27 @@ def _address_words(address: Record, world: Record, precise: bool) -> str:
     return f"my {address['label']} address" + (f" on {address['street']}" if precise else "")
 
 
-# fmt: off
 ENTITIES = (
-    Entity("customer", "customers", "customer_id"),
-    Entity("product", "products", "product_id", said=("name",), describe=lambda r, w, p: r["name"]),
-    Entity("order", "orders", "order_id", owner="customer", owner_key="customer_id",
-           describe=_order_words, alike=lambda r: r["items"][0]["category"], tell="placed_on",
-           labels={"placed_on": "order date"}),
-    Entity("address", "addresses", "address_id", owner="customer", owner_key="customer_id",
-           describe=_address_words, alike=lambda r: r["label"], tell="street"),
-    Entity("gift_card", "gift_cards", "code", labels={"code": "gift card code"}),
+    Entity("customer"),
+    Entity("product", said=("name",)),
+    Entity(
+        "order",
+        owner="customer",
+        describe=_order_words,
+        alike=lambda r: r["items"][0]["category"],
+        tell="placed_on",
+        labels={"placed_on": "order date"},
+    ),
+    Entity(
+        "address",
+        "addresses",
+        owner="customer",
+        describe=_address_words,
+        alike=lambda r: r["label"],
+        tell="street",
+    ),
+    Entity("gift_card", key="code", labels={"code": "gift card code"}),
 )
-# fmt: on
 
 
 def _oid(draw: Draw) -> dict[str, Any]:
@@ -149,111 +158,184 @@ def _delivered(draw: Draw) -> bool:
     return draw["order"]["status"] == "delivered"
 
 
-# fmt: off
 GOALS = (
-    Goal("cancel", "cancel_order", ("order",), _oid,
-         words=alts("cancel {order} | call off {order} before it ships | stop {order}"),
-         done="{order} is cancelled; {refunded} goes back to your {payment}.",
-         report=("refunded",), check=lambda world, order_id: rules.open_order(world, order_id),
-         motives=alts("I ordered it twice by mistake. | I found it cheaper elsewhere. | I no "
-                         "longer need it. | It was meant to be a gift and the party is off.")),
-    Goal("return", "return_item", ("order",), _line, extra=_item, weight=4,
-         words=alts("return {item} from {order} | send back {item} from {order} | get a refund "
-                       "for {item} from {order}"),
-         done="The return of {item} from {order} is booked: {refund} goes back to your "
-              "{refund_to}.",
-         report=("refund",), before=(("get_return_quote", _line),), check=rules.check_return,
-         price="restocking_fee", price_noun="restocking fee",
-         motives=alts("It doesn't fit the way I hoped. | It's not what the photos showed. | I "
-                         "changed my mind about it. | I got one as a present as well."),
-         motives_for=_return_motives),
-    Goal("exchange", "exchange_item", ("order",), _exchange, extra=_swap,
-         words=alts("exchange {item} from {order} for the {option} one | swap {item} from "
-                       "{order} for {option} | trade {item} from {order} for it in {option}"),
-         done="I've exchanged {item} from {order} for {option}; the price difference is "
-              "{price_difference}.",
-         report=("price_difference",), check=rules.check_exchange,
-         before=(("find_product", lambda d: {"name": _product(d, d.extra["variant"])["name"]}),),
-         motives=alts("The size is wrong. | It came up smaller than I expected. | The colour "
-                         "looks different in person. | My partner prefers the other one."),
-         motives_for=_exchange_motives),
-    Goal("address", "change_shipping_address", ("order", "address"),
-         lambda d: {**_oid(d), "address_id": d["address"]["address_id"]},
-         words=alts("send {order} to {address} instead | have {order} delivered to {address} | "
-                       "redirect {order} to {address}"),
-         done="{order} will now be delivered to {address}.", check=rules.check_address,
-         when=lambda d: d["address"]["address_id"] != d["order"]["address_id"],
-         motives=tuple(dict.fromkeys(m for ms in REDIRECT_MOTIVES.values() for m in ms)),
-         motives_for=lambda d: REDIRECT_MOTIVES[d["address"]["label"]]),
-    Goal("upgrade", "upgrade_shipping", ("order",), _faster,
-         words=alts("upgrade {order} to {method} shipping | switch {order} to {method} delivery "
-                       "| get {order} sent {method}"),
-         done="{order} now ships {method}, arriving in {arrives_in_days} days; you were charged "
-              "{charged}.",
-         report=("charged",), before=(("get_shipping_quote", lambda d: dict(d.args)),),
-         check=rules.shipping_quote, price="fee", price_noun="upgrade fee",
-         motives=alts("I need it before the weekend. | It's for a trip on Friday. | It's a "
-                         "birthday present.")),
-    Goal("new_address", "add_address", ("customer",), _new_address, weight=2,
-         words=alts("save a new {label} address on my account: {street}, {city} {zip} | add "
-                       "{street}, {city} {zip} to my account as my {label} address"),
-         done="I saved {street}, {city} {zip} as address {address_id}.",
-         report=("address_id",), check=rules.check_new_address,
-         motives=tuple(dict.fromkeys(m for ms in ADDRESS_MOTIVES.values() for m in ms)),
-         motives_for=lambda d: ADDRESS_MOTIVES[d.args["label"]]),
-    Goal("redeem", "redeem_gift_card", ("customer", "gift_card"),
-         lambda d: {"customer_id": d["customer"]["customer_id"], "code": d["gift_card"]["code"]},
-         words=alts("redeem the gift card {giver} gave me onto my account | put the gift card "
-                       "from {giver} on my account as store credit | add {giver}'s gift card to my "
-                       "account | turn the gift card I got from {giver} into store credit"),
-         extra=lambda d: {"giver": d.rng.choice(GIVERS)},
-         done="{added} was added as store credit; your store credit is now {store_credit}.",
-         report=("store_credit",), check=rules.check_gift_card,
-         motives=alts("It was a birthday present. | I'd rather shop later. | It came with a "
-                         "thank-you note. | I want to use it before I forget.")),
-    Goal("damaged", "transfer_to_human_agents", ("order",),
-         lambda d: {"summary": f"Damaged {d.extra['variant']}, order {d['order']['order_id']}"},
-         words=alts("report that {item} from {order} arrived damaged | complain that {item} in "
-                       "{order} came broken"),
-         done="I'm sorry about {item}. Damage claims go to our claims team, so I have "
-              "transferred you to a human agent about {order}, delivered on {order[delivered_on]}.",
-         report=("order.delivered_on",), extra=_item, when=_delivered, weight=2,
-         motives=alts("The box was crushed. | It had a crack when I opened it.")),
-    Goal("track", "track_shipment", ("order",), _oid,
-         words=alts("when {order} will arrive | where {order} is and when it gets here"),
-         done="{order} is {status} ({tracking}) and should arrive on {delivery_date}.",
-         report=("delivery_date",), when=lambda d: d["order"]["status"] == "shipped",
-         motives=alts("I need to be home for it. | It's been a few days.")),
-    Goal("refund", "get_return_quote", ("order",), _line, extra=_item, when=_delivered, weight=2,
-         words=alts("how much I'd get back if I returned {item} from {order} | what refund I'd "
-                       "get for {item} from {order}"),
-         done="Returning {item} from {order} would refund {refund} to your {refund_to} "
-              "(restocking fee {restocking_fee}). I have not started a return.",
-         report=("refund",), check=rules.check_return,
-         motives=alts("I'm thinking about sending it back. | I'm not sure I'll keep it.")),
-    Goal("search", "search_products", (),
-         lambda d: {"category": d.rng.choice(list(CATALOGUE)), "max_price": d.rng.choice((40, 90))},
-         words=alts("which {category} products you have for {max_price} dollars or less | what "
-                       "{category} items under {max_price} dollars are in stock"),
-         done="In {category} at {max_price} dollars or less: {names}.", report=("names",),
-         derive=lambda found: {"names": [p["name"] for p in found]}, weight=2,
-         motives=alts("I'm shopping for a present. | I'm on a budget this month.")),
-    Goal("cost", "calculate", ("product",),
-         lambda d: {"expression": f"{d.extra['unit']} * {d.extra['quantity']}"},
-         words=alts("what {quantity} of the {product} in {option} would cost | how much "
-                       "{quantity} units of the {product} in {option} come to"),
-         done="{quantity} of the {product} in {option} come to {result} dollars.",
-         report=("result",), extra=_units, weight=2,
-         motives=alts("I'm buying for the whole team. | We need matching ones for the family.")),
+    Goal(
+        "cancel",
+        "cancel_order",
+        ("order",),
+        _oid,
+        words="cancel {order} | call off {order} before it ships | stop {order}",
+        done="{order} is cancelled; {refunded} goes back to your {payment}.",
+        report=("refunded",),
+        check=lambda world, order_id: rules.open_order(world, order_id),
+        motives="I ordered it twice by mistake. | I found it cheaper elsewhere. | I no "
+        "longer need it. | It was meant to be a gift and the party is off.",
+    ),
+    Goal(
+        "return",
+        "return_item",
+        ("order",),
+        _line,
+        extra=_item,
+        weight=4,
+        words="return {item} from {order} | send back {item} from {order} | get a refund "
+        "for {item} from {order}",
+        done="The return of {item} from {order} is booked: {refund} goes back to your {refund_to}.",
+        report=("refund",),
+        before=(("get_return_quote", _line),),
+        check=rules.check_return,
+        price="restocking_fee",
+        motives="It doesn't fit the way I hoped. | It's not what the photos showed. | I "
+        "changed my mind about it. | I got one as a present as well.",
+        motives_for=_return_motives,
+    ),
+    Goal(
+        "exchange",
+        "exchange_item",
+        ("order",),
+        _exchange,
+        extra=_swap,
+        words="exchange {item} from {order} for the {option} one | swap {item} from "
+        "{order} for {option} | trade {item} from {order} for it in {option}",
+        done="I've exchanged {item} from {order} for {option}; the price difference is "
+        "{price_difference}.",
+        check=rules.check_exchange,
+        before=(("find_product", lambda d: {"name": _product(d, d.extra["variant"])["name"]}),),
+        motives="The size is wrong. | It came up smaller than I expected. | The colour "
+        "looks different in person. | My partner prefers the other one.",
+        motives_for=_exchange_motives,
+    ),
+    Goal(
+        "address",
+        "change_shipping_address",
+        ("order", "address"),
+        lambda d: {**_oid(d), "address_id": d["address"]["address_id"]},
+        words="send {order} to {address} instead | have {order} delivered to {address} | "
+        "redirect {order} to {address}",
+        done="{order} will now be delivered to {address}.",
+        check=rules.check_address,
+        when=lambda d: d["address"]["address_id"] != d["order"]["address_id"],
+        motives=tuple(dict.fromkeys(m for ms in REDIRECT_MOTIVES.values() for m in ms)),
+        motives_for=lambda d: REDIRECT_MOTIVES[d["address"]["label"]],
+    ),
+    Goal(
+        "upgrade",
+        "upgrade_shipping",
+        ("order",),
+        _faster,
+        words="upgrade {order} to {method} shipping | switch {order} to {method} delivery | "
+        "get {order} sent {method}",
+        done="{order} now ships {method}, arriving in {arrives_in_days} days; you were charged "
+        "{charged}.",
+        report=("charged",),
+        before=(("get_shipping_quote", lambda d: dict(d.args)),),
+        check=rules.shipping_quote,
+        price="fee",
+        price_noun="upgrade fee",
+        motives="I need it before the weekend. | It's for a trip on Friday. | It's a birthday "
+        "present.",
+    ),
+    Goal(
+        "new_address",
+        "add_address",
+        ("customer",),
+        _new_address,
+        weight=2,
+        words="save a new {label} address on my account: {street}, {city} {zip} | add "
+        "{street}, {city} {zip} to my account as my {label} address",
+        done="I saved {street}, {city} {zip} as address {address_id}.",
+        check=rules.check_new_address,
+        motives=tuple(dict.fromkeys(m for ms in ADDRESS_MOTIVES.values() for m in ms)),
+        motives_for=lambda d: ADDRESS_MOTIVES[d.args["label"]],
+    ),
+    Goal(
+        "redeem",
+        "redeem_gift_card",
+        ("customer", "gift_card"),
+        lambda d: {"customer_id": d["customer"]["customer_id"], "code": d["gift_card"]["code"]},
+        words="redeem the gift card {giver} gave me onto my account | put the gift card "
+        "from {giver} on my account as store credit | add {giver}'s gift card to my "
+        "account | turn the gift card I got from {giver} into store credit",
+        extra=lambda d: {"giver": d.rng.choice(GIVERS)},
+        done="{added} was added as store credit; your store credit is now {store_credit}.",
+        report=("store_credit",),
+        check=rules.check_gift_card,
+        motives="It was a birthday present. | I'd rather shop later. | It came with a "
+        "thank-you note. | I want to use it before I forget.",
+    ),
+    Goal(
+        "damaged",
+        "transfer_to_human_agents",
+        ("order",),
+        lambda d: {"summary": f"Damaged {d.extra['variant']}, order {d['order']['order_id']}"},
+        words="report that {item} from {order} arrived damaged | complain that {item} in "
+        "{order} came broken",
+        done="I'm sorry about {item}. Damage claims go to our claims team, so I have "
+        "transferred you to a human agent about {order}, delivered on {order[delivered_on]}.",
+        extra=_item,
+        when=_delivered,
+        weight=2,
+        motives="The box was crushed. | It had a crack when I opened it.",
+    ),
+    Goal(
+        "track",
+        "track_shipment",
+        ("order",),
+        _oid,
+        words="when {order} will arrive | where {order} is and when it gets here",
+        done="{order} is {status} ({tracking}) and should arrive on {delivery_date}.",
+        report=("delivery_date",),
+        when=lambda d: d["order"]["status"] == "shipped",
+        motives="I need to be home for it. | It's been a few days.",
+    ),
+    Goal(
+        "refund",
+        "get_return_quote",
+        ("order",),
+        _line,
+        extra=_item,
+        when=_delivered,
+        weight=2,
+        words="how much I'd get back if I returned {item} from {order} | what refund I'd "
+        "get for {item} from {order}",
+        done="Returning {item} from {order} would refund {refund} to your {refund_to} "
+        "(restocking fee {restocking_fee}). I have not started a return.",
+        report=("refund",),
+        check=rules.check_return,
+        motives="I'm thinking about sending it back. | I'm not sure I'll keep it.",
+    ),
+    Goal(
+        "search",
+        "search_products",
+        (),
+        lambda d: {"category": d.rng.choice(list(CATALOGUE)), "max_price": d.rng.choice((40, 90))},
+        words="which {category} products you have for {max_price} dollars or less | what "
+        "{category} items under {max_price} dollars are in stock",
+        done="In {category} at {max_price} dollars or less: {names}.",
+        derive=lambda found: {"names": [p["name"] for p in found]},
+        weight=2,
+        motives="I'm shopping for a present. | I'm on a budget this month.",
+    ),
+    Goal(
+        "cost",
+        "calculate",
+        ("product",),
+        lambda d: {"expression": f"{d.extra['unit']} * {d.extra['quantity']}"},
+        words="what {quantity} of the {product} in {option} would cost | how much "
+        "{quantity} units of the {product} in {option} come to",
+        done="{quantity} of the {product} in {option} come to {result} dollars.",
+        extra=_units,
+        weight=2,
+        motives="I'm buying for the whole team. | We need matching ones for the family.",
+    ),
 )
-# fmt: on
 
 
 class EcommerceDomain(StatefulDomain):
     """An online shop's support desk: ~60 products, 150 customers, ~500 orders, gift cards."""
 
     name = "ecommerce"
-    version = "1.6"
+    version = "1.7"
     invariants = INVARIANTS
     identification = Identification("customer", ("email", "customer_id"), records=("order",))
     toolkit = EcommerceTools

@@ -7,7 +7,7 @@ from datetime import date, timedelta
 from typing import Any
 
 from toolscale.core.contract import ToolError
-from toolscale.kit import PolicyError, lookup
+from toolscale.kit import lookup, rule
 from toolscale.tools.bounds import text
 
 TODAY = "2025-09-15"
@@ -24,38 +24,17 @@ FREE_EXPRESS_TIER = "plus"  # plus members upgrade to express for free
 Record = dict[str, Any]
 
 
-class AlreadyShipped(PolicyError): ...
-
-
-class OrderCancelled(PolicyError): ...
-
-
-class NotDelivered(PolicyError): ...
-
-
-class ReturnWindowClosed(PolicyError): ...
-
-
-class FinalSale(PolicyError): ...
-
-
-class AlreadyReturned(PolicyError): ...
-
-
-class LargeRefund(PolicyError):
-    handoff = True
-
-
-class OutOfStock(PolicyError): ...
-
-
-class TooManyAddresses(PolicyError): ...
-
-
-class CardExpired(PolicyError): ...
-
-
-class CardRedeemed(PolicyError): ...
+AlreadyShipped = rule("AlreadyShipped")
+OrderCancelled = rule("OrderCancelled")
+NotDelivered = rule("NotDelivered")
+ReturnWindowClosed = rule("ReturnWindowClosed")
+FinalSale = rule("FinalSale")
+AlreadyReturned = rule("AlreadyReturned")
+LargeRefund = rule("LargeRefund", handoff=True)
+OutOfStock = rule("OutOfStock")
+TooManyAddresses = rule("TooManyAddresses")
+CardExpired = rule("CardExpired")
+CardRedeemed = rule("CardRedeemed")
 
 
 def shift(day: str, days: int) -> str:

@@ -29,6 +29,7 @@ Expired = rule("Expired")
 NoRefillsLeft = rule("NoRefillsLeft")
 TooEarly = rule("TooEarly")
 SLOT = (TooFarAhead, DoctorAway, SlotTaken)  # the rules of a slot, booked or moved to
+COVER = (OutOfNetwork, NeedsReferral)  # the plan's rules of a visit, booked or moved to
 ACTIVE = (Discontinued, ControlledSubstance, Expired)  # a prescription filled or moved
 
 
@@ -68,6 +69,14 @@ def check_slot(state: Record, doctor: Record, day: str, time: str) -> None:
 
 def check_booking(state: Record, patient_id: str, doctor_id: str, date: str, time: str) -> Record:
     patient, doctor = lookup(state, "patients", patient_id), lookup(state, "doctors", doctor_id)
+    check_cover(state, patient, doctor)
+    check_slot(state, doctor, date, time)
+    return {"patient_id": patient["patient_id"], "doctor_id": doctor["doctor_id"]}
+
+
+def check_cover(state: Record, patient: Record, doctor: Record) -> None:
+    """The plan's rules of a visit, booked or moved to: the doctor in network, a specialist's
+    referral on file where the plan needs one."""
     plan, special = state["plans"][patient["plan_id"]], doctor["specialty"]
     OutOfNetwork.raise_if(
         plan["plan_id"] not in doctor["networks"],
@@ -80,8 +89,6 @@ def check_booking(state: Record, patient_id: str, doctor_id: str, date: str, tim
         "on file",
         plan["name"],
     )
-    check_slot(state, doctor, date, time)
-    return {"patient_id": patient["patient_id"], "doctor_id": doctor["doctor_id"]}
 
 
 def scheduled(state: Record, appointment_id: str) -> Record:
@@ -108,7 +115,9 @@ def check_move(state: Record, appointment_id: str, date: str, time: str) -> Reco
         f"{appointment_id.strip()} is at {appointment['time']} on {appointment['date']}",
         appointment["time"],
     )
-    check_slot(state, state["doctors"][appointment["doctor_id"]], date, time)
+    doctor = state["doctors"][appointment["doctor_id"]]
+    check_cover(state, state["patients"][appointment["patient_id"]], doctor)  # booking rules
+    check_slot(state, doctor, date, time)
     return appointment
 
 

@@ -106,7 +106,7 @@ class ClinicTools(StatefulGenericTools):
         return quote | {"refillable": not why, "reason": why}
 
     @tool(ToolKind.WRITE)
-    @raises(rules.OutOfNetwork, rules.NeedsReferral, *rules.SLOT)
+    @raises(*rules.COVER, *rules.SLOT)
     def book_appointment(self, patient_id: str, doctor_id: str, date: str, time: str) -> Record:
         """Book an appointment for a patient with a doctor. Returns the new appointment."""
         ids = rules.check_booking(self.state, patient_id, doctor_id, date, time)
@@ -126,7 +126,7 @@ class ClinicTools(StatefulGenericTools):
         return {**_visit(self.state, appointment), "late_fee": fee}
 
     @tool(ToolKind.WRITE)
-    @raises(rules.NotScheduled, rules.TooLateToChange, *rules.SLOT)
+    @raises(rules.NotScheduled, rules.TooLateToChange, *rules.COVER, *rules.SLOT)
     def reschedule_appointment(self, appointment_id: str, date: str, time: str) -> Record:
         """Move an appointment to another date and time (with the same doctor)."""
         appointment = rules.check_move(self.state, appointment_id, date, time)

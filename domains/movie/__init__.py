@@ -16,7 +16,7 @@ from domains.movie.tools import MovieTools
 from domains.movie.world import build_world
 from toolscale.kit import Draw, Entity, Goal, StatefulDomain
 from toolscale.kit.identify import Identification
-from toolscale.kit.words import alts, clock, day
+from toolscale.kit.words import clock, day
 
 Record = dict[str, Any]
 
@@ -48,21 +48,11 @@ def _booking_words(booking: Record, world: Record, precise: bool) -> str:
 
 
 ENTITIES = (
-    Entity("customer", "customers", "customer_id", labels={"customer_id": "customer number"}),
-    Entity(
-        "cinema",
-        "cinemas",
-        "cinema_id",
-        said=("name",),
-        labels={"name": "cinema"},
-        describe=lambda r, w, p: r["name"],
-    ),
+    Entity("customer", labels={"customer_id": "customer number"}),
+    Entity("cinema", said=("name",), labels={"name": "cinema"}),
     Entity(
         "showing",
-        "showings",
-        "showing_id",
         owner="cinema",
-        owner_key="cinema_id",
         describe=_showing_words,
         alike=lambda r: r["film"],
         tell="date",
@@ -70,10 +60,7 @@ ENTITIES = (
     ),
     Entity(
         "booking",
-        "bookings",
-        "booking_id",
         owner="customer",
-        owner_key="customer_id",
         describe=_booking_words,
         alike=lambda r: (r["cinema_id"], r["film"]),
         tell="date",
@@ -155,37 +142,28 @@ GOALS = (
         "book",
         "book_seats",
         extra=_seats,
-        words=alts(
-            "book seats for {seats} at {showing} | get {seats} of us into {showing} | reserve "
-            "places for {seats} at {showing} | sort out tickets for {seats} for {showing}"
-        ),
+        words="book seats for {seats} at {showing} | get {seats} of us into {showing} | reserve "
+        "places for {seats} at {showing} | sort out tickets for {seats} for {showing}",
         done="I booked {showing} for {seats}: booking {booking_id}, {paid} charged.",
         before=("quote_booking",),
         check=rules.check_booking,
         price="total",
-        price_noun="total",
-        motives=alts(
-            "It's our anniversary. | The kids are off school. | My book club read the novel. | "
-            "It's raining all weekend. | My flatmate has been nagging me to see it. | We want a "
-            "quiet night out. | I loved the director's last film."
-        ),
+        motives="It's our anniversary. | The kids are off school. | My book club read the novel. | "
+        "It's raining all weekend. | My flatmate has been nagging me to see it. | We want a "
+        "quiet night out. | I loved the director's last film.",
         motives_for=_book_motives,
         weight=4,
     ),
     Goal(
         "cancel",
         "cancel_booking",
-        words=alts(
-            "cancel {booking} | call off {booking} | drop {booking} and get my money back | "
-            "scrap {booking}"
-        ),
+        words="cancel {booking} | call off {booking} | drop {booking} and get my money back | "
+        "scrap {booking}",
         done="I cancelled {booking}; {refund} goes back to your card (fees kept: {fees_kept}).",
         report=("refund",),
         check=rules.cancel_refund,
-        motives=alts(
-            "My shift got changed. | The reviews were awful. | My date cancelled on me. | Our "
-            "car is in the garage. | I have a deadline that night. | We saw it somewhere else."
-        ),
+        motives="My shift got changed. | The reviews were awful. | My date cancelled on me. | Our "
+        "car is in the garage. | I have a deadline that night. | We saw it somewhere else.",
     ),
     Goal(
         "exchange",
@@ -195,12 +173,10 @@ GOALS = (
             "booking_id": d["booking"]["booking_id"],
             "showing_id": d.extra["to"]["showing_id"],
         },
-        words=alts(
-            "switch {booking} to the {new_time} showing of {new_film} on {new_date} | move "
-            "{booking} to {new_film} at {new_time} on {new_date} | change {booking} for "
-            "{new_film} on {new_date} at {new_time} | swap {booking} to {new_film}, "
-            "{new_date}, {new_time}"
-        ),
+        words="switch {booking} to the {new_time} showing of {new_film} on {new_date} | move "
+        "{booking} to {new_film} at {new_time} on {new_date} | change {booking} for "
+        "{new_film} on {new_date} at {new_time} | swap {booking} to {new_film}, "
+        "{new_date}, {new_time}",
         done="I moved {booking} to showing {showing_id} ({new_film}, {new_date} at {new_time}); "
         "the price difference is {difference}.",
         report=("difference",),
@@ -208,60 +184,46 @@ GOALS = (
         check=rules.check_exchange,
         extra=_target,
         when=_upcoming,
-        motives=alts(
-            "My train gets in too late. | A friend wants to come on another day. | I got the "
-            "days mixed up. | The earlier one clashes with football practice."
-        ),
+        motives="My train gets in too late. | A friend wants to come on another day. | I got the "
+        "days mixed up. | The earlier one clashes with football practice.",
         motives_for=_exchange_motives,
     ),
     Goal(
         "snacks",
         "add_snacks",
-        words=alts(
-            "pre-order {quantity} servings of {item} with {booking} | add {quantity} servings "
-            "of {item} to {booking} | have {quantity} servings of {item} ready for {booking}"
-        ),
+        words="pre-order {quantity} servings of {item} with {booking} | add {quantity} servings "
+        "of {item} to {booking} | have {quantity} servings of {item} ready for {booking}",
         done="I added {quantity} servings of {item} to {booking} and charged {charged}.",
         before=("get_snack_menu",),
         check=rules.check_snacks,
         extra=_snack,
         when=_upcoming,
-        motives=alts(
-            "The queue at the counter is always huge. | It's a treat for the kids. | We'll "
-            "arrive just in time. | I want to skip the line."
-        ),
+        motives="The queue at the counter is always huge. | It's a treat for the kids. | We'll "
+        "arrive just in time. | I want to skip the line.",
     ),
     Goal(
         "plan",
         "change_membership",
         extra=_plan,
-        words=alts(
-            "switch my membership to the {plan} plan | get onto the {plan} plan | change "
-            "my cinema plan to {plan}"
-        ),
+        words="switch my membership to the {plan} plan | get onto the {plan} plan | change "
+        "my cinema plan to {plan}",
         done="You are now on the {plan} plan, at {monthly_fee} a month.",
         before=("get_membership_plans",),
         check=rules.check_plan,
-        motives=alts(
-            "I go far more often than I used to. | Money is tight this year. | My friend "
-            "swears by it. | I only go once a month now. | The new season looks great."
-        ),
+        motives="I go far more often than I used to. | Money is tight this year. | My friend "
+        "swears by it. | I only go once a month now. | The new season looks great.",
         motives_for=_plan_motives,
     ),
     Goal(
         "seats_left",
         "get_showing",
-        words=alts(
-            "how many seats are left for {showing} | whether {showing} still has seats, and "
-            "how many | how full {showing} is, in seats left"
-        ),
+        words="how many seats are left for {showing} | whether {showing} still has seats, and "
+        "how many | how full {showing} is, in seats left",
         done="{showing} has {seats_left} seats left, at {price} each before plan prices.",
         report=("seats_left",),
         when=lambda d: d["showing"]["status"] == "scheduled",
-        motives=alts(
-            "I'd like to go at the last minute. | We're a big family. | I want a good seat. | "
-            "My friend is deciding tonight."
-        ),
+        motives="I'd like to go at the last minute. | We're a big family. | I want a good seat. | "
+        "My friend is deciding tonight.",
     ),
     Goal(
         "where",
@@ -269,17 +231,13 @@ GOALS = (
         extra=lambda d: {
             k: d.rng.choice(list(d.world["showings"].values()))[k] for k in ("film", "date")
         },
-        words=alts(
-            "which cinemas show {film} on {date} | where {film} is playing on {date} | which "
-            "of your cinemas have {film} on {date}"
-        ),
+        words="which cinemas show {film} on {date} | where {film} is playing on {date} | which "
+        "of your cinemas have {film} on {date}",
         done="On {date}, {film} is showing at: {cinemas}.",
         report=("cinemas",),
         derive=lambda found: {"cinemas": [s["cinema"] for s in found]},
-        motives=alts(
-            "I'm visiting my parents that day. | It's my only free evening. | My nephew wants "
-            "to see it."
-        ),
+        motives="I'm visiting my parents that day. | It's my only free evening. | My nephew wants "
+        "to see it.",
         weight=2,
     ),
     Goal(
@@ -287,45 +245,37 @@ GOALS = (
         "calculate",
         ("cinema",),
         _cost,
-        words=alts(
-            "what {quantity} servings of {item} at {cinema} would cost | how much {quantity} "
-            "servings of {item} come to at {cinema}"
-        ),
+        words="what {quantity} servings of {item} at {cinema} would cost | how much {quantity} "
+        "servings of {item} come to at {cinema}",
         done="That is {result} dollars for {quantity} servings of {item} at {cinema}.",
         before=("get_snack_menu",),
         extra=lambda d: {
             "item": d.rng.choice(sorted(d["cinema"]["snacks"])),
             "quantity": d.rng.randint(2, 9),
         },
-        motives=alts("I'm bringing a school group. | I'm on a budget. | It's a birthday party."),
+        motives="I'm bringing a school group. | I'm on a budget. | It's a birthday party.",
         weight=2,
     ),
     Goal(
         "screen",
         "get_booking",
-        words=alts(
-            "which screen and format go with {booking} | what screen and format to expect for "
-            "{booking}"
-        ),
+        words="which screen and format go with {booking} | what screen and format to expect for "
+        "{booking}",
         done="For {booking}: the {screen} screen, {format}.",
         when=lambda d: _upcoming(d) and d["booking"]["status"] == "confirmed",
-        motives=alts("My mum needs to know where to meet us. | I want to check it's IMAX."),
+        motives="My mum needs to know where to meet us. | I want to check it's IMAX.",
     ),
     Goal(
         "lost",
         "transfer_to_human_agents",
         ("booking",),
         lambda d: {"summary": f"Lost property after booking {d['booking']['booking_id']}"},
-        words=alts(
-            "report something I left behind after {booking} | trace a bag I left behind when "
-            "I used {booking} | report lost property after {booking}"
-        ),
+        words="report something I left behind after {booking} | trace a bag I left behind when "
+        "I used {booking} | report lost property after {booking}",
         done="Lost property is handled by the cinema's staff, so I have transferred you to a "
         "human agent about booking {booking[booking_id]}.",
         when=lambda d: d["booking"]["status"] == "used",
-        motives=alts(
-            "It has my keys in it. | It was a present.",
-        ),
+        motives="It has my keys in it. | It was a present.",
         weight=2,
     ),
 )
@@ -335,7 +285,7 @@ class MovieDomain(StatefulDomain):
     """A cinema chain's desk: 8 cinemas, ~320 showings, 180 customers, ~450 bookings."""
 
     name = "movie"
-    version = "1.6"
+    version = "1.7"
     invariants = INVARIANTS
     identification = Identification("customer", ("email", "customer_id"))
     toolkit = MovieTools

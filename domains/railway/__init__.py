@@ -65,13 +65,10 @@ def _booking_words(booking: Record, world: Record, precise: bool) -> str:
 
 
 ENTITIES = (
-    Entity("customer", "customers", "customer_id"),
+    Entity("customer"),
     Entity(
         "booking",
-        "bookings",
-        "booking_id",
         owner="customer",
-        owner_key="customer_id",
         describe=_booking_words,
         alike=lambda b: (b["origin"], b["destination"], b["fare_class"]),
         tell="travel_date",
@@ -126,14 +123,13 @@ GOALS = (
         "cancel_booking",
         ("booking",),
         _bid,
-        words=("cancel {booking}", "call off {booking}", "drop {booking}", "get rid of {booking}"),
+        words="cancel {booking} | call off {booking} | drop {booking} | get rid of {booking}",
         done="{booking} is cancelled: the fee is {cancellation_fee} and {refund_amount} goes back "
         "to your payment method on file.",
         report=("refund_amount",),
         before=(("get_refund_quote", _bid),),
         check=rules.refund_quote,
         price="cancellation_fee",
-        price_noun="cancellation fee",
         when=_left_today,
         motives=CANCEL_MOTIVES,
         motives_for=_missed(CANCEL_MOTIVES),
@@ -144,11 +140,9 @@ GOALS = (
         "change_booking",
         ("booking",),
         _move,
-        words=(
-            "move {booking} to the {departure} train on {date}",
-            "switch {booking} to the {departure} departure on {date}",
-            "change {booking} to the train leaving at {departure} on {date}",
-        ),
+        words="move {booking} to the {departure} train on {date} | switch {booking} to the "
+        "{departure} departure on {date} | change {booking} to the train leaving at "
+        "{departure} on {date}",
         done="{booking} is now on train {new_train_number} at {departure_time} on {travel_date}; "
         "you paid {total_to_pay} (change fee {change_fee}).",
         report=("total_to_pay",),
@@ -167,42 +161,31 @@ GOALS = (
         "upgrade_class",
         ("booking",),
         _bid,
-        words=(
-            "upgrade {booking} to first class",
-            "move {booking} up to first class",
-            "get first-class seats for {booking}",
-        ),
+        words="upgrade {booking} to first class | move {booking} up to first class | get "
+        "first-class seats for {booking}",
         done="{booking} is now first class; the upgrade cost {upgrade_cost}.",
-        report=("upgrade_cost",),
         # the train's seats: what a sold-out refusal states ("only 0 first seats left")
         before=(("get_train_details", _train), ("get_upgrade_quote", _bid)),
         check=rules.upgrade_quote,
         when=lambda d: d["booking"]["fare_class"] != "first" and _left_today(d),
         price="upgrade_cost",
         price_noun="upgrade",
-        motives=(
-            "I'd like a more comfortable seat.",
-            "I need to work on the train.",
-            "It's our anniversary.",
-            "My back has been bad lately.",
-        ),
+        motives="I'd like a more comfortable seat. | I need to work on the train. | It's our "
+        "anniversary. | My back has been bad lately.",
     ),
     Goal(
         "luggage",
         "add_luggage",
         ("booking",),
         lambda d: {**_bid(d), "bags": d.extra["bags"]},
-        words=(
-            "add {checked} to {booking}",
-            "check in {checked} for {booking}",
-            "bring {checked} on {booking}",
-        ),
+        words="add {checked} to {booking} | check in {checked} for {booking} | bring {checked} "
+        "on {booking}",
         done="I added {checked} to {booking}, which now has {luggage} bag(s); the fee is {fee}.",
         report=("fee",),
         check=rules.luggage_quote,
         when=_left_today,
         extra=_bags,
-        motives=("I'm moving some things.", "We're going away for a while.", "I'm bringing gifts."),
+        motives="I'm moving some things. | We're going away for a while. | I'm bringing gifts.",
     ),
     Goal(
         "book",
@@ -212,11 +195,10 @@ GOALS = (
             "customer_id": d["customer"]["customer_id"],
             **_fare("")(d),
         },
-        words=(
-            "book {tickets} from {origin} to {destination} on the {departure} train on {date}",
-            "get {tickets} on the {departure} from {origin} to {destination} on {date}",
-            "reserve {tickets} from {origin} to {destination} on {date}, on the {departure} train",
-        ),
+        words="book {tickets} from {origin} to {destination} on the {departure} train on {date} | "
+        "get {tickets} on the {departure} from {origin} to {destination} on {date} | "
+        "reserve {tickets} from {origin} to {destination} on {date}, on the {departure} "
+        "train",
         done="You are booked: booking {booking_id} on train {train_number} at {departure} on "
         "{date}, {tickets}, {ticket_price} in total.",
         report=("booking_id", "ticket_price"),
@@ -231,15 +213,13 @@ GOALS = (
         "get_train_details",
         ("booking",),
         _train,
-        words=(
-            "what time {booking} leaves and when it arrives",
-            "when {booking} departs and when it gets in",
-        ),
+        words="what time {booking} leaves and when it arrives | when {booking} departs and when "
+        "it gets in",
         done="{booking} is on train {train_number}, leaving at {departure_time} and arriving at "
         "{arrival_time}.",
         report=("departure_time", "arrival_time"),
         when=lambda d: d["booking"]["status"] == "confirmed" and _status(d) == "scheduled",
-        motives=("I need to plan getting to the station.", "Someone is picking me up."),
+        motives="I need to plan getting to the station. | Someone is picking me up.",
         weight=2,
     ),
     Goal(
@@ -247,16 +227,14 @@ GOALS = (
         "get_refund_quote",
         ("booking",),
         _bid,
-        words=(
-            "how much I would get back if I cancelled {booking} now",
-            "what cancelling {booking} would cost me in fees",
-        ),
+        words="how much I would get back if I cancelled {booking} now | what cancelling "
+        "{booking} would cost me in fees",
         done="Cancelling {booking} now would cost {cancellation_fee} and refund "
         "{refund_amount}. I have not cancelled it.",
         report=("cancellation_fee", "refund_amount"),
         check=rules.refund_quote,
         when=_left_today,
-        motives=("My plans might change.", "I'm not sure I can travel any more."),
+        motives="My plans might change. | I'm not sure I can travel any more.",
         weight=2,
     ),
     Goal(
@@ -264,10 +242,8 @@ GOALS = (
         "get_change_quote",
         ("booking",),
         _move,
-        words=(
-            "what it would cost to move {booking} to the {departure} train on {date}",
-            "how much I'd pay to switch {booking} to the {departure} departure on {date}",
-        ),
+        words="what it would cost to move {booking} to the {departure} train on {date} | how "
+        "much I'd pay to switch {booking} to the {departure} departure on {date}",
         done="Moving {booking} to train {new_train_number} would cost {total_to_pay} (change "
         "fee {change_fee}). I have not changed it.",
         report=("total_to_pay",),
@@ -275,7 +251,7 @@ GOALS = (
         check=rules.change_quote,
         when=lambda d: bool(_others(d)) and _left_today(d),
         extra=_target,
-        motives=("I'm thinking about travelling later.", "My schedule may shift."),
+        motives="I'm thinking about travelling later. | My schedule may shift.",
         weight=2,
     ),
     Goal(
@@ -283,17 +259,13 @@ GOALS = (
         "get_fare",
         (),
         _fare(""),
-        words=(
-            "how much {tickets} from {origin} to {destination} on the {departure} train on {date} "
-            "would cost",
-            "what {tickets} on the {departure} from {origin} to {destination} on {date} would "
-            "come to",
-        ),
+        words="how much {tickets} from {origin} to {destination} on the {departure} train on "
+        "{date} would cost | what {tickets} on the {departure} from {origin} to "
+        "{destination} on {date} would come to",
         done="{tickets} on train {train_number} cost {total} in total.",
-        report=("total",),
         before=(SEARCH,),
         extra=_trip((1, 2, 3, 4)),
-        motives=("We're planning a family trip.", "I'm comparing prices for a group."),
+        motives="We're planning a family trip. | I'm comparing prices for a group.",
         weight=2,
     ),
     Goal(
@@ -301,17 +273,13 @@ GOALS = (
         "calculate",
         (),
         _difference,
-        words=(
-            "how much more first class costs than standard for {who} on the {departure} train "
-            "from {origin} to {destination} on {date}",
-            "the extra cost of first class over standard for {who} on the {departure} from "
-            "{origin} to {destination} on {date}",
-        ),
+        words="how much more first class costs than standard for {who} on the {departure} train "
+        "from {origin} to {destination} on {date} | the extra cost of first class over "
+        "standard for {who} on the {departure} from {origin} to {destination} on {date}",
         done="On train {train_number}, first class costs {result} more than standard for {who}.",
-        report=("result",),
         before=(SEARCH, ("get_fare", _fare("standard")), ("get_fare", _fare("first"))),
         extra=_trip((1, 2, 3, 4)),
-        motives=("I'm wondering whether to treat myself.", "We're deciding on a class."),
+        motives="I'm wondering whether to treat myself. | We're deciding on a class.",
         weight=2,
     ),
     Goal(
@@ -322,16 +290,12 @@ GOALS = (
             "summary": f"Compensation claim for booking {d['booking']['booking_id']} on train "
             f"{d['booking']['train_number']}, which the customer says was badly delayed."
         },
-        words=(
-            "claim compensation for the delay on {booking}",
-            "get money back because {booking} ran very late",
-            "complain that {booking} was badly delayed",
-        ),
+        words="claim compensation for the delay on {booking} | get money back because {booking} "
+        "ran very late | complain that {booking} was badly delayed",
         done="Compensation claims are handled by our human agents, so I have transferred you to "
         "one with a summary of your claim about train {booking[train_number]}.",
-        report=(),  # a hand-off: judged on its look-up, not on the train's id
         when=lambda d: d["booking"]["status"] == "confirmed" and _status(d) == "departed",
-        motives=("I missed an important appointment.", "We waited for over an hour."),
+        motives="I missed an important appointment. | We waited for over an hour.",
         weight=2,
     ),
 )
@@ -375,7 +339,7 @@ class RailwayDomain(StatefulDomain):
     """Train tickets of one railway: 16 stations, ~220 trains, 140 customers, ~400 bookings."""
 
     name = "railway"
-    version = "4.5"
+    version = "4.6"
     invariants = INVARIANTS
     identification = Identification("customer", ("email", "customer_id"), records=("booking",))
     toolkit = RailwayTools

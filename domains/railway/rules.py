@@ -8,7 +8,7 @@ from datetime import date
 from typing import Any
 
 from toolscale.core.contract import ToolError
-from toolscale.kit import PolicyError, lookup
+from toolscale.kit import lookup, rule
 
 TODAY = "2025-06-10"
 CLOCK = "12:00"
@@ -26,36 +26,14 @@ MAX_PASSENGERS = 6  # larger groups go to the group travel desk (a human agent)
 Record = dict[str, Any]
 
 
-class NotActive(PolicyError):
-    pass
-
-
-class Departed(PolicyError):
-    pass
-
-
-class OperatorCancelled(PolicyError):
-    pass
-
-
-class SaverFixed(PolicyError):
-    pass
-
-
-class NotStandard(PolicyError):
-    pass
-
-
-class SoldOut(PolicyError):
-    pass
-
-
-class TooManyBags(PolicyError):
-    pass
-
-
-class GroupBooking(PolicyError):
-    handoff = True
+NotActive = rule("NotActive")
+Departed = rule("Departed")
+OperatorCancelled = rule("OperatorCancelled")
+SaverFixed = rule("SaverFixed")
+NotStandard = rule("NotStandard")
+SoldOut = rule("SoldOut")
+TooManyBags = rule("TooManyBags")
+GroupBooking = rule("GroupBooking", handoff=True)
 
 
 def train_status(state: Record, train: Record) -> str:

@@ -7,7 +7,7 @@ from datetime import date, timedelta
 from typing import Any
 
 from toolscale.core.contract import ToolError
-from toolscale.kit import PolicyError, lookup
+from toolscale.kit import lookup, rule
 from toolscale.tools.bounds import text
 
 TODAY = "2025-10-06"  # a Monday in the autumn term
@@ -21,41 +21,20 @@ MAX_PICKUPS = 3
 Record = dict[str, Any]
 
 
-class WrongYear(PolicyError): ...
-
-
-class ClassFull(PolicyError): ...
-
-
-class TooManyElectives(PolicyError): ...
-
-
-class CoreSubject(PolicyError): ...
-
-
-class DropWindowClosed(PolicyError): ...
-
-
-class ConsentClosed(PolicyError): ...
-
-
-class TripFull(PolicyError): ...
-
-
-class FeesOverdue(PolicyError): ...
-
-
-class AlreadyPaid(PolicyError): ...
-
-
-class PastDate(PolicyError): ...
-
-
-class TermTimeHoliday(PolicyError):
-    handoff = True  # the head teacher decides on term-time holidays
-
-
-class TooManyPickups(PolicyError): ...
+WrongYear = rule("WrongYear")
+ClassFull = rule("ClassFull")
+TooManyElectives = rule("TooManyElectives")
+CoreSubject = rule("CoreSubject")
+DropWindowClosed = rule("DropWindowClosed")
+ConsentClosed = rule("ConsentClosed")
+TripFull = rule("TripFull")
+FeesOverdue = rule("FeesOverdue")
+AlreadyPaid = rule("AlreadyPaid")
+PastDate = rule("PastDate")
+TermTimeHoliday = rule(
+    "TermTimeHoliday", handoff=True
+)  # the head teacher decides on term-time holidays
+TooManyPickups = rule("TooManyPickups")
 
 
 def shift(day: str, days: int) -> str:

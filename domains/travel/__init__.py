@@ -132,7 +132,6 @@ GOALS = (
         before=("check_entry_requirements",),
         check=rules.check_visa,
         price="visa_fee",
-        price_noun="visa fee",
         motives="The embassy website confuses me. | It's my first trip abroad. | "
         "I don't want trouble at the border.",
     ),
@@ -188,7 +187,7 @@ class TravelDomain(StatefulDomain):
     """A travel agency's desk: 40 hotels in ten cities, 150 travellers, ~300 trips, their stays."""
 
     name = "travel"
-    version = "1.5"
+    version = "1.6"
     invariants = INVARIANTS
     identification = Identification("traveller", ("email", "phone", "traveller_id"))
     toolkit = TravelTools

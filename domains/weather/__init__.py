@@ -37,19 +37,12 @@ def _station_words(station: Record, world: Record, precise: bool) -> str:
 
 
 ENTITIES = (
-    Entity("account", "accounts", "account_id", labels={"email": "email address"}),
-    Entity(
-        "plan", "plans", "plan_id", said=("name",), describe=lambda r, w, p: f"the {r['name']} plan"
-    ),
-    Entity(
-        "location", "locations", "location_id", said=("name",), describe=lambda r, w, p: r["name"]
-    ),
+    Entity("account", labels={"email": "email address"}),
+    Entity("plan", said=("name",), describe=lambda r, w, p: f"the {r['name']} plan"),
+    Entity("location", said=("name",)),
     Entity(
         "subscription",
-        "subscriptions",
-        "subscription_id",
         owner="account",
-        owner_key="account_id",
         describe=_alert_words,
         alike=lambda r: r["location_id"],
         tell="kind",
@@ -58,10 +51,7 @@ ENTITIES = (
     ),
     Entity(
         "station",
-        "stations",
-        "station_id",
         owner="account",
-        owner_key="account_id",
         describe=_station_words,
         alike=lambda r: r["location_id"],
         tell="site",
@@ -153,10 +143,8 @@ GOALS = (
         "change_plan",
         ("account", "plan"),
         lambda d: _ids(d, "account", "plan"),
-        words=alts(
-            "move the account for my {use} to {plan} | switch my {use}'s API access to {plan}",
-            "put the {use} account on {plan} | change the plan of my {use} to {plan}",
-        ),
+        words="move the account for my {use} to {plan} | switch my {use}'s API access to {plan} | "
+        "put the {use} account on {plan} | change the plan of my {use} to {plan}",
         extra=_use,
         done="Your account is now on {plan}: {charge_now} is charged for the rest of this month "
         "and the monthly fee becomes {new_monthly_fee}.",
@@ -175,10 +163,8 @@ GOALS = (
         "buy_call_packs",
         ("account",),
         lambda d: {**_ids(d, "account"), "packs": d.rng.choice((2, 3, 4))},
-        words=alts(
-            "buy {packs} call packs for my {use} account | add {packs} packs of calls for my {use}",
-            "top up the API calls of my {use} with {packs} call packs",
-        ),
+        words="buy {packs} call packs for my {use} account | add {packs} packs of calls for my "
+        "{use} | top up the API calls of my {use} with {packs} call packs",
         extra=_use,
         done="I added {packs} call packs for {charged}; you now have {calls_left} calls left.",
         report=("charged", "calls_left"),
@@ -186,31 +172,24 @@ GOALS = (
         check=rules.check_packs,
         price="pack_price",
         price_noun="price per pack",
-        motives=alts(
-            "We're about to run out before the month ends. | A storm is coming and traffic spikes.",
-            "We need more data than we planned. | We have a busy week ahead.",
-        ),
+        motives="We're about to run out before the month ends. | A storm is coming and traffic "
+        "spikes. | We need more data than we planned. | We have a busy week ahead.",
     ),
     Goal(
         "alert",
         "subscribe_alert",
         ("account", "location"),
         _alert,
-        words=alts(
-            "set up {kind} alerts for {location} by {channel}",
-            "get {kind} warnings for {location} sent by {channel}",
-            "start {kind} alerts in {location} through {channel}",
-        ),
+        words="set up {kind} alerts for {location} by {channel} | get {kind} warnings for "
+        "{location} sent by {channel} | start {kind} alerts in {location} through "
+        "{channel}",
         done="You are subscribed to {kind} alerts for {location} by {channel}: subscription "
         "{subscription_id}.",
-        report=("subscription_id",),
         check=rules.check_alert,
         when=_new_alert,
-        motives=alts(
-            "My parents live there. | I keep bees and they hate the cold.",
-            "We run a campsite there. | I commute through there every day.",
-            "Our boat is moored there. | My greenhouse is out that way.",
-        ),
+        motives="My parents live there. | I keep bees and they hate the cold. | We run a campsite "
+        "there. | I commute through there every day. | Our boat is moored there. | My "
+        "greenhouse is out that way.",
         weight=4,
     ),
     Goal(
@@ -218,67 +197,52 @@ GOALS = (
         "cancel_alert",
         ("subscription",),
         lambda d: {"subscription_id": d["subscription"]["subscription_id"]},
-        words=alts("cancel {subscription} | stop {subscription} | turn off {subscription}"),
+        words="cancel {subscription} | stop {subscription} | turn off {subscription}",
         done="{subscription} are cancelled.",
         check=rules.check_unsubscribe,
-        motives=alts(
-            "I moved away. | They wake me up at night. | I get them from the radio anyway.",
-            "My phone buzzes all day. | The season is over. | I only need one kind now.",
-            "We sold the cabin. | There are just too many of them.",
-        ),
+        motives="I moved away. | They wake me up at night. | I get them from the radio anyway. | "
+        "My phone buzzes all day. | The season is over. | I only need one kind now. | We "
+        "sold the cabin. | There are just too many of them.",
     ),
     Goal(
         "reading",
         "submit_station_report",
         ("station",),
         _reading,
-        words=alts(
-            "file a reading from {station} for {date}: a high of {temperature_c} degrees and "
-            "{rain_mm} mm of rain",
-            "report {temperature_c} degrees and {rain_mm} mm of rain from {station} for {date}",
-        ),
+        words="file a reading from {station} for {date}: a high of {temperature_c} degrees and "
+        "{rain_mm} mm of rain | report {temperature_c} degrees and {rain_mm} mm of rain "
+        "from {station} for {date}",
         done="The reading from {station} for {date} is recorded.",
         check=rules.check_report,
-        motives=alts(
-            "The app didn't upload it. | My internet was down that day.",
-            "I read the gauge by hand. | The logger's battery died.",
-            "The sync failed overnight. | I was away and my son read it for me.",
-        ),
+        motives="The app didn't upload it. | My internet was down that day. | I read the gauge by "
+        "hand. | The logger's battery died. | The sync failed overnight. | I was away and "
+        "my son read it for me.",
     ),
     Goal(
         "forecast",
         "get_forecast",
         ("location",),
         _day_ahead,
-        words=alts(
-            "what the high and low in {location} will be on {date}",
-            "how warm and how cold it gets in {location} on {date}",
-            "what temperatures are forecast for {location} on {date}",
-        ),
+        words="what the high and low in {location} will be on {date} | how warm and how cold it "
+        "gets in {location} on {date} | what temperatures are forecast for {location} on "
+        "{date}",
         done="In {location} on {date} the forecast is a high of {high_c} and a low of {low_c} "
         "degrees, {sky}.",
         report=("high_c", "low_c"),
-        motives=alts(
-            "We have a wedding outdoors. | I'm planning a hike. | We're pouring concrete.",
-            "I need to know whether to cover my plants. | We're driving up for the weekend.",
-        ),
-        weight=3,
+        motives="We have a wedding outdoors. | I'm planning a hike. | We're pouring concrete. | I "
+        "need to know whether to cover my plants. | We're driving up for the weekend.",
     ),
     Goal(
         "observed",
         "get_observation",
         ("location",),
         _day_back,
-        words=alts(
-            "how much rain fell in {location} on {date} and what the sky was like",
-            "what the weather in {location} was on {date}, rain included",
-        ),
+        words="how much rain fell in {location} on {date} and what the sky was like | what the "
+        "weather in {location} was on {date}, rain included",
         done="On {date} {location} had {rain_mm} mm of rain and was {sky}.",
         report=("rain_mm", "sky"),
-        motives=alts(
-            "I'm filing an insurance claim. | My crops flooded. | It's for a school report.",
-            "The match was called off and I want to know why.",
-        ),
+        motives="I'm filing an insurance claim. | My crops flooded. | It's for a school report. | "
+        "The match was called off and I want to know why.",
         weight=2,
     ),
     Goal(
@@ -286,58 +250,44 @@ GOALS = (
         "get_usage",
         ("account",),
         lambda d: _ids(d, "account"),
-        words=alts(
-            "how many API calls my {use} has left this month",
-            "how much of the monthly call quota of my {use} is left",
-            "how many calls remain on the account for my {use}",
-            "what is left of this month's API calls for my {use}",
-        ),
+        words="how many API calls my {use} has left this month | how much of the monthly call "
+        "quota of my {use} is left | how many calls remain on the account for my {use} | "
+        "what is left of this month's API calls for my {use}",
         extra=_use,
         done="You have {calls_left} calls left of {quota} this month.",
         report=("calls_left",),
-        motives=alts(
-            "Things are getting busy. | I got a usage warning email. | I'm budgeting.",
-            "We had a traffic spike yesterday. | My developer asked me to check.",
-            "The month is nearly over. | Our dashboard shows errors. | I want to avoid overage.",
-        ),
+        motives="Things are getting busy. | I got a usage warning email. | I'm budgeting. | We "
+        "had a traffic spike yesterday. | My developer asked me to check. | The month is "
+        "nearly over. | Our dashboard shows errors. | I want to avoid overage.",
     ),
     Goal(
         "station",
         "get_station",
         ("station",),
         lambda d: {"station_id": d["station"]["station_id"]},
-        words=alts(
-            "when {station} last reported and when its calibration runs out",
-            "when {station} last sent a reading and when it needs calibrating",
-            "on what day {station} last reported, and until when its calibration holds",
-        ),
+        words="when {station} last reported and when its calibration runs out | when {station} "
+        "last sent a reading and when it needs calibrating | on what day {station} last "
+        "reported, and until when its calibration holds",
         done="{station} last reported on {last_report}; its calibration runs out on "
         "{calibration_due}.",
         report=("last_report", "calibration_due"),
-        motives=alts(
-            "I think it stopped working. | I'm going on holiday. | It's been windy.",
-            "The display looks frozen. | A neighbour asked about it. | I moved it last week.",
-            "The readings look odd. | I want to keep my data tidy.",
-        ),
+        motives="I think it stopped working. | I'm going on holiday. | It's been windy. | The "
+        "display looks frozen. | A neighbour asked about it. | I moved it last week. | "
+        "The readings look odd. | I want to keep my data tidy.",
     ),
     Goal(
         "cost",
         "calculate",
         ("account",),
         lambda d: {"expression": f"{_pack_price(d)} * {d.extra['packs']}"},
-        words=alts(
-            "what {packs} extra call packs would cost my {use}",
-            "how much {packs} call packs come to for my {use}'s plan",
-        ),
+        words="what {packs} extra call packs would cost my {use} | how much {packs} call packs "
+        "come to for my {use}'s plan",
         done="{packs} call packs come to {result} dollars on your plan.",
         extra=lambda d: {"packs": d.rng.randint(2, 5), **_use(d)},
-        report=("result",),
         before=(("get_usage", lambda d: _ids(d, "account")),),
         when=lambda d: _pack_price(d) > 0,
-        motives=alts(
-            "I'm comparing it with upgrading. | My manager wants a number.",
-            "We're near the limit. | I'm writing next year's budget.",
-        ),
+        motives="I'm comparing it with upgrading. | My manager wants a number. | We're near the "
+        "limit. | I'm writing next year's budget.",
         weight=2,
     ),
     Goal(
@@ -345,19 +295,14 @@ GOALS = (
         "transfer_to_human_agents",
         ("location",),
         lambda d: {"summary": f"Forecast quality complaint for {d['location']['location_id']}"},
-        words=alts(
-            "complain that the forecast for {location} on {date} was badly wrong",
-            "report that you got the weather in {location} on {date} way off",
-            "tell someone the {location} forecast for {date} missed completely",
-        ),
+        words="complain that the forecast for {location} on {date} was badly wrong | report "
+        "that you got the weather in {location} on {date} way off | tell someone the "
+        "{location} forecast for {date} missed completely",
         extra=lambda d: {"date": rules.shift(rules.TODAY, -d.rng.randint(1, 10))},
         done="Forecast quality goes to our meteorologists, so I have transferred you to a human "
         "agent about {location} ({location[location_id]}).",
-        report=(),  # a hand-off: judged on its look-up, not on the location's id
-        motives=alts(
-            "It said sun and we got hail. | We cancelled an event for nothing.",
-            "Our harvest got soaked. | The frost warning never came. | My roof leaked.",
-        ),
+        motives="It said sun and we got hail. | We cancelled an event for nothing. | Our harvest "
+        "got soaked. | The frost warning never came. | My roof leaked.",
         weight=2,
     ),
     Goal(
@@ -365,19 +310,14 @@ GOALS = (
         "transfer_to_human_agents",
         ("account",),
         lambda d: {"summary": f"Balance dispute on account {d['account']['account_id']}"},
-        words=alts(
-            "dispute the unpaid balance on the account of my {use}",
-            "question the amount you say my {use} owes | challenge the balance of my {use}",
-        ),
+        words="dispute the unpaid balance on the account of my {use} | question the amount you "
+        "say my {use} owes | challenge the balance of my {use}",
         extra=_use,
         done="Billing questions go to our billing team, so I have transferred you to a human "
         "agent about the balance on your account.",
-        report=("account.balance_due",),
         when=lambda d: d["account"]["balance_due"] > 0,
-        motives=alts(
-            "I paid that last week. | I never agreed to that charge.",
-            "My card was charged already. | We cancelled before the renewal.",
-        ),
+        motives="I paid that last week. | I never agreed to that charge. | My card was charged "
+        "already. | We cancelled before the renewal.",
         weight=2,
     ),
 )
@@ -387,7 +327,7 @@ class WeatherDomain(StatefulDomain):
     """A weather service's account desk: 36 locations, 150 accounts, ~320 alerts, ~110 stations."""
 
     name = "weather"
-    version = "1.5"
+    version = "1.6"
     invariants = INVARIANTS
     identification = Identification("account", ("email", "account_id"))
     toolkit = WeatherDeskTools

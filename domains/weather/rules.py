@@ -7,7 +7,7 @@ import datetime as dt
 from typing import Any
 
 from toolscale.core.contract import ToolError
-from toolscale.kit import PolicyError, lookup
+from toolscale.kit import lookup, rule
 from toolscale.tools.bounds import number, quoted, text
 
 TODAY = "2025-11-17"  # a Monday; the clock of every task
@@ -26,48 +26,17 @@ CHANNELS = ("email", "sms", "push")
 Record = dict[str, Any]
 
 
-class PastDue(PolicyError):
-    pass
-
-
-class OverQuota(PolicyError):
-    pass
-
-
-class SalesOnly(PolicyError):
-    handoff = True
-
-
-class FreePlan(PolicyError):
-    pass
-
-
-class PackLimit(PolicyError):
-    pass
-
-
-class AlertLimit(PolicyError):
-    pass
-
-
-class SmsNeedsPaidPlan(PolicyError):
-    pass
-
-
-class NotActive(PolicyError):
-    pass
-
-
-class StationSuspended(PolicyError):
-    pass
-
-
-class CalibrationDue(PolicyError):
-    pass
-
-
-class ReportTooOld(PolicyError):
-    pass
+PastDue = rule("PastDue")
+OverQuota = rule("OverQuota")
+SalesOnly = rule("SalesOnly", handoff=True)
+FreePlan = rule("FreePlan")
+PackLimit = rule("PackLimit")
+AlertLimit = rule("AlertLimit")
+SmsNeedsPaidPlan = rule("SmsNeedsPaidPlan")
+NotActive = rule("NotActive")
+StationSuspended = rule("StationSuspended")
+CalibrationDue = rule("CalibrationDue")
+ReportTooOld = rule("ReportTooOld")
 
 
 def shift(day: str, days: int) -> str:

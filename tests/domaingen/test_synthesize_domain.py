@@ -19,7 +19,7 @@ from tests.domaingen.fake_author import AuthorPlans
 from tests.teachers.fake_openai import fake_openai
 from toolscale.check.variety import below
 from toolscale.cli.main import app
-from toolscale.domaingen.run import FUNNEL
+from toolscale.domaingen.domain_synthesis import FUNNEL
 
 ROOT = Path(__file__).resolve().parents[2]
 GATES = ["--check-tasks", "12", "--check-per-template", "2", "--fuzz", "8"]

@@ -7,7 +7,8 @@ import json
 import subprocess
 import sys
 
-from toolscale.core.contract import (
+from toolscale.core.registry import get_domain
+from toolscale.core.tool_contract import (
     ToolKind,
     Toolkit,
     _toolkit_key,
@@ -16,7 +17,6 @@ from toolscale.core.contract import (
     prime_schemas,
     tool,
 )
-from toolscale.core.registry import get_domain
 
 
 def _toolkit(doc: str) -> type[Toolkit]:

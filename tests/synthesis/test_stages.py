@@ -15,7 +15,7 @@ from toolscale.core.registry import get_domain
 from toolscale.sample.stored import base_body, playable
 from toolscale.sandbox.execute import CallOutcome
 from toolscale.sandbox.pool import SandboxPool
-from toolscale.stats.synthesize import Yields
+from toolscale.stats.yields import Yields
 from toolscale.synthesize import dedup, filters
 from toolscale.synthesize.candidates import Candidate, find_json, parse_candidate, parse_intents
 from toolscale.synthesize.pipeline import base_state

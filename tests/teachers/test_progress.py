@@ -13,7 +13,7 @@ from toolscale.cli.progress import StageProgress
 from toolscale.config.generate import GenerateConfig
 from toolscale.pipeline import generate as generate_module
 from toolscale.pipeline.generate import generate
-from toolscale.stats.run import RunStats
+from toolscale.stats.run_stats import RunStats
 
 KEY_ENV = "TOOLSCALE_TEST_KEY"
 

@@ -204,7 +204,7 @@ def test_evaluation_harness_runs_rollouts_through_the_sandbox(tmp_path, monkeypa
     import datasets
 
     import trainer.checkpoint_rollouts as evaluate_module
-    import trainer.rewards as rewards_module
+    import trainer.reward_functions as rewards_module
     from toolscale.judge.rewards import RewardConfig
     from trainer.checkpoint_rollouts import evaluate_checkpoint
 

@@ -8,7 +8,7 @@ import pytest
 
 from toolscale.core.preference import PreferenceVector
 from toolscale.judge.rewards import RewardConfig
-from trainer.rewards import LOGGED, reward_functions
+from trainer.reward_functions import LOGGED, reward_functions
 
 
 def rollout(task: str, verified: bool, cost: float, r_e: float) -> SimpleNamespace:

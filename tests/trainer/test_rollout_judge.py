@@ -26,7 +26,7 @@ from toolscale.sample.worlds import WorldStore
 from toolscale.sandbox.bridge import SandboxThread
 from trainer.checkpoint_rollouts import play_calls
 from trainer.environment import ENDED, environment_class, environment_key
-from trainer.rewards import reward_functions
+from trainer.reward_functions import reward_functions
 
 # Columns that name who played the attempt or what their model used, not what it did.
 WHO = {"id", "teacher", "variant", "attempt", "teacher_prompt_tokens", "teacher_latency_ms"}

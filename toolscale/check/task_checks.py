@@ -34,7 +34,7 @@ from toolscale.play.transcript import close_draft, open_draft
 from toolscale.sample.in_worker import sample_in
 from toolscale.sample.tasks import SampledTask, prepare, with_preference
 from toolscale.sandbox.pool import SandboxError, SandboxPool
-from toolscale.stats.run import sample_stage
+from toolscale.stats.run_stats import sample_stage
 
 
 def schema_findings(toolkit: type[Toolkit]) -> list[Finding]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -14,7 +14,7 @@ from rich.table import Table
 from toolscale.check.check_domain import CheckDomainConfig
 from toolscale.cli.new_domain import new_domain_command
 from toolscale.cli.options import GENERATE_FLAGS, argument, flag, flags_of
-from toolscale.cli.progress import StageProgress, console, fail, show_errors
+from toolscale.cli.progress import StageProgress, budget_stopped, console, fail, show_errors
 from toolscale.cli.publishing import card_command, export_command, push_command
 from toolscale.cli.synthesize_domain import synthesize_domain_command
 from toolscale.config.files import with_run_config
@@ -22,9 +22,6 @@ from toolscale.config.generate import GenerateConfig
 from toolscale.config.option import from_flags
 from toolscale.config.synthesize import SynthesizeConfig
 from toolscale.core.errors import ConfigError
-
-if TYPE_CHECKING:
-    pass
 
 # The exceptions of the click typer runs on (typer 0.29 vendors its own), found from the public
 # typer.BadParameter rather than a private module path.
@@ -102,9 +99,9 @@ app.command("synthesize-domain")(synthesize_domain_command)
 @with_run_config
 def generate(ctx: typer.Context, **flags: Any) -> None:
     """Sample tasks, let the teacher attempt them in the sandbox, verify, write the dataset."""
-    from toolscale.pipeline.generate import RunFailed
+    from toolscale.pipeline.generate import GENERATE_COMMAND, RunFailed
     from toolscale.pipeline.generate import generate as run
-    from toolscale.pipeline.options import generate_config
+    from toolscale.pipeline.generate_options import generate_config
     from toolscale.pipeline.plan import planned_tasks
 
     out = flags["out"]
@@ -135,12 +132,7 @@ def generate(ctx: typer.Context, **flags: Any) -> None:
         highlight=False,
     )
     if summary["status"] == "budget_exhausted":
-        console.print(
-            f"stopped: {summary['stop_reason']}; finished chunks are kept; continue with "
-            "--resume and a higher --max-cost-usd (cached requests cost nothing)",
-            highlight=False,
-        )
-        raise typer.Exit(3)
+        budget_stopped(GENERATE_COMMAND, summary["stop_reason"])
 
 
 @app.command()
@@ -149,8 +141,9 @@ def generate(ctx: typer.Context, **flags: Any) -> None:
 def synthesize(ctx: typer.Context, **flags: Any) -> None:
     """An LLM proposes tasks over a domain's tools and world; execution, a do-nothing check,
     de-duplication and K solver attempts filter them (docs/synthesize.md)."""
-    from toolscale.synthesize.run import BudgetStop
-    from toolscale.synthesize.run import synthesize as run
+    from toolscale.pipeline.driver import BudgetStop
+    from toolscale.synthesize.synthesis import SYNTHESIZE_COMMAND
+    from toolscale.synthesize.synthesis import synthesize as run
 
     out = flags["out"]
     if out is None:
@@ -164,12 +157,7 @@ def synthesize(ctx: typer.Context, **flags: Any) -> None:
     except ConfigError as exc:
         fail(str(exc))
     except BudgetStop as stopped:
-        console.print(
-            f"stopped: {stopped.summary['stop_reason']}; continue with --resume and a higher "
-            "--max-cost-usd (cached requests cost nothing)",
-            highlight=False,
-        )
-        raise typer.Exit(3) from None
+        budget_stopped(SYNTHESIZE_COMMAND, stopped.summary["stop_reason"])
     funnel = summary["synthesis"]["funnel"]
     console.print(
         f"wrote {out}: " + " -> ".join(f"{k.replace('_', ' ')} {v}" for k, v in funnel.items()),
@@ -208,15 +196,15 @@ def merge_command(
 ) -> None:
     """Join the outputs of generate (or synthesize, or synthesize-domain) --shard jobs into one,
     equal to an unsharded run."""
-    from toolscale.api import merge
+    from toolscale.python_api import merge, mergers
 
     try:
         summary = merge(outs, out)
     except ConfigError as exc:
         fail(str(exc))
-    section = {"synthesize": "synthesis", "synthesize-domain": "domaingen"}
-    if summary.get("command") in section:
-        funnel = summary[section[summary["command"]]]["funnel"]
+    funnels = {command.name: command.sections[0] for command in mergers()}  # the report first
+    if summary.get("command") in funnels:
+        funnel = summary[funnels[summary["command"]]]["funnel"]
         steps = " -> ".join(f"{k.replace('_', ' ')} {v}" for k, v in funnel.items())
         console.print(f"wrote {out}: {len(outs)} outputs merged: {steps}", highlight=False)
         return

@@ -47,7 +47,7 @@ def new_domain_command(
     cls = class_name(name)
     module = f"{place.package}.{name}:{cls}"
     domain = place.into / name
-    _say(f"wrote {domain}: {', '.join(p.name for p in written)}")
+    _say(f"wrote {domain}: {', '.join(p.name for p in written[:-1])}; its test: {written[-1]}")
     by_variable = (
         f'TOOLSCALE_DOMAINS="{name}={module}" PYTHONPATH={place.into.parent} '
         f"toolscale check-domain {name} --strict"
@@ -56,7 +56,7 @@ def new_domain_command(
         _say(f"registered it in {place.project} ({entry(name, place.package, cls)})")
         _say(f"next: pip install -e {place.into}")
         _say(f"      toolscale check-domain {name} --strict")
-        _say(f"      pytest {domain}")
+        _say(f"      pytest {written[-1]}")
         _say(f"or, without installing: {by_variable}")
         return
     project = _project_of(place.into)
@@ -67,5 +67,5 @@ def new_domain_command(
         f"{entry(name, place.package, cls)}; then pip install -e {root}"
     )
     _say(f"      toolscale check-domain {name} --strict")
-    _say(f"      pytest {domain}")
+    _say(f"      pytest {written[-1]}")
     _say(f"or, without installing: {by_variable}")

@@ -1,9 +1,9 @@
 """Command-line flags derived from the options a run config declares (`toolscale.config.option`).
 
 `flags_of(Config, ...)` gives a command the typer parameters of every option `Config` declares
-(its own options first, then those it inherits), so an option is written once, in the config; a
-command adds only what is not a config field (`--config`, or flags it turns into other fields).
-Typer reads the command's `__signature__`.
+(its own options first, then those it inherits, the nearest class's first), so an option is
+written once, in the config; a command adds only what is not a config field (`--config`, or
+flags it turns into other fields). Typer reads the command's `__signature__`.
 """
 
 from __future__ import annotations
@@ -50,14 +50,18 @@ def flags_of(
 ) -> Callable[[F], F]:
     """Give `command(ctx, **flags)` its positional `arguments`, a `--flag` per option `config`
     declares (except `skip`), then `extra`, then `--config`."""
-    own = set(vars(config).get("__annotations__", {}))
+
+    def nearness(field: str) -> int:  # 0: `config`'s own field, 1: its base's, ...
+        return next(
+            i for i, c in enumerate(config.__mro__) if field in vars(c).get("__annotations__", {})
+        )
 
     def decorate(command: F) -> F:
         context = inspect.Parameter(
             "ctx", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=typer.Context
         )
         options = [d for d in declared(config) if d.flag not in skip]
-        options.sort(key=lambda d: d.field not in own)  # stable: field order within each part
+        options.sort(key=lambda d: nearness(d.field))  # stable: field order within a class
         params = [context, *arguments]
         params += [flag(d.flag, d.type, d.default, d.help) for d in options]
         params += [*extra, flag("config", Path | None, None, CONFIG_HELP)]

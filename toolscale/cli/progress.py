@@ -1,18 +1,22 @@
 """What `toolscale generate` shows while it runs and when it fails: a live progress bar with counts
-per stage, and the run's first domain errors with a traceback; every command's `error:` line.
+per stage, and the run's first domain errors with a traceback; every command's `error:` line
+and its line for a run stopped at `--max-cost-usd`.
 """
 
 from __future__ import annotations
 
 import time
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Column
 
-from toolscale.stats.run import RunStats
+from toolscale.stats.run_stats import RunStats
+
+if TYPE_CHECKING:
+    from toolscale.pipeline.driver import Command
 
 # Every command's messages go to stderr, never wrapped (a log or a pipe gets whole lines);
 # `toolscale --quiet` silences it, but not `fail`.
@@ -23,6 +27,12 @@ def fail(message: str, code: int = 2) -> NoReturn:
     """One `error:` line (shown under --quiet too), then exit with `code` (2: bad input)."""
     Console(stderr=True, soft_wrap=True).print(f"[red]error:[/red] {message}", highlight=False)
     raise typer.Exit(code)
+
+
+def budget_stopped(command: Command, reason: str) -> NoReturn:
+    """What a run stopped at `--max-cost-usd` says (`Command.budget_line`), then exit 3."""
+    console.print(command.budget_line(reason), highlight=False)
+    raise typer.Exit(3)
 
 
 LOG_EVERY_S = 10.0  # where stderr is no terminal (a log file, CI), a plain line this often

@@ -16,12 +16,16 @@ def card_command(
     out: Annotated[Path, typer.Argument(help="A toolscale output folder.")],
     repo_id: Annotated[str | None, typer.Option(help="Hub id for the loading example.")] = None,
     license: Annotated[str, typer.Option(help="Licence the card declares.")] = "apache-2.0",
+    tokenizer: Annotated[
+        Path | None,
+        typer.Option(help="Tokenizer folder (the trainer's model) for the card's token counts."),
+    ] = None,
 ) -> None:
     """(Re)write OUT/README.md, the dataset card, from run.json and the data."""
     from toolscale.publish.card import card
 
     try:
-        path = card(out, repo_id=repo_id, license_id=license)
+        path = card(out, repo_id=repo_id, license_id=license, tokenizer=tokenizer)
     except ConfigError as exc:
         fail(str(exc))
     console.print(f"wrote {path}", highlight=False)

@@ -7,7 +7,7 @@ from typing import Any
 import typer
 
 from toolscale.cli.options import flags_of
-from toolscale.cli.progress import console, fail
+from toolscale.cli.progress import budget_stopped, console, fail
 from toolscale.config.files import with_run_config
 from toolscale.config.option import from_flags
 from toolscale.core.errors import ConfigError
@@ -25,7 +25,8 @@ UNUSED_BY_DOMAINGEN = (
 def synthesize_domain_command(ctx: typer.Context, **flags: Any) -> None:
     """An LLM writes kit v2 domains from topics; only those that pass every execution gate in
     the sandbox are kept (docs/synthesize-domain.md)."""
-    from toolscale.domaingen.run import BudgetStop, synthesize_domain
+    from toolscale.domaingen.domain_synthesis import SYNTHESIZE_DOMAIN_COMMAND, synthesize_domain
+    from toolscale.pipeline.driver import BudgetStop
 
     if flags["out"] is None:
         fail("--out is required (on the command line or in --config)")
@@ -34,12 +35,7 @@ def synthesize_domain_command(ctx: typer.Context, **flags: Any) -> None:
     except ConfigError as exc:
         fail(str(exc))
     except BudgetStop as stopped:
-        console.print(
-            f"stopped: {stopped.summary['stop_reason']}; finished topics are kept; continue "
-            "with --resume and a higher --max-cost-usd (cached requests cost nothing)",
-            highlight=False,
-        )
-        raise typer.Exit(3) from None
+        budget_stopped(SYNTHESIZE_DOMAIN_COMMAND, stopped.summary["stop_reason"])
     funnel = summary["domaingen"]["funnel"]
     console.print(
         f"wrote {flags['out']}: "

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 from toolscale.config.option import Extra, option
-from toolscale.config.shard import Shard
+from toolscale.config.run_options import RunOptions
 from toolscale.config.teacher import TeacherOptions
 from toolscale.core.contract import ToolPrice
 from toolscale.economics.preferences import DEFAULT_SPREAD, parse_spread
@@ -39,12 +39,9 @@ def _dropout(value: float) -> float:
     return value
 
 
-def _shard(text: str | None) -> Shard | None:
-    return None if text is None else Shard.parse(text)
-
-
 # generate's options beyond GenerateConfig's fields: tau2 task selection and the reward, which
-# `toolscale.pipeline.options.generate_config` turns into the config's domains and RewardConfig.
+# `toolscale.pipeline.generate_options.generate_config` turns into the config's domains and
+# RewardConfig.
 GENERATE_EXTRA = (
     Extra("split", str | None, None, "tau2 domains: only the tasks of this split (docs/tau2.md)."),
     Extra(
@@ -70,17 +67,12 @@ GENERATE_EXTRA = (
 
 
 @dataclass(frozen=True)
-class GenerateConfig(TeacherOptions):
+class GenerateConfig(RunOptions):
     # Domain names (the command line's comma-separated text, tau2 split and task file applied).
     domains: list[str] = option(
         help='Comma-separated domain names, or "all".', cli_type=str, cli_default="all"
     )
     num_tasks: int = option(help="Tasks in total, split over the domains.", cli_default=200)
-    out: Path = option(
-        help="Output folder (new or empty, or with --resume).",
-        cli_type=Path | None,
-        cli_default=None,
-    )
     teacher: str = option("reference", help="Who plays the agent: reference, openai or local.")
     detours: bool = option(False, help="Also play correct but costlier routes.")
     # The verifier replays what a model did; the pipeline's own routes (the reference teacher's,
@@ -90,7 +82,6 @@ class GenerateConfig(TeacherOptions):
         False, help="Replay the reference and oracle routes in the verifier too (a check)."
     )
     seed: int = option(0, help="Run seed; every task derives from it.")
-    resume: bool = option(False, help="Continue an interrupted run in --out.")
     # With --resume: redo the chunks of a domain whose code changed since they were made
     # (toolscale.pipeline.chunk.check_code); not a resume key.
     redo_changed: bool = option(
@@ -125,13 +116,6 @@ class GenerateConfig(TeacherOptions):
     # The share of samples that may fail (a domain bug each) before the run fails.
     max_sample_failure_share: float = option(
         0.1, help="Share of samples that may fail (domain bugs) before the run fails."
-    )
-    # This job's part of the run (None: all of it); see toolscale.config.shard.
-    shard: Shard | None = option(
-        None,
-        help="Produce only job I's part of N, e.g. 0/4; join with toolscale merge.",
-        cli_type=str | None,
-        parse=_shard,
     )
     # Play the accepted tasks of a `toolscale synthesize` output instead of sampling.
     tasks_from: Path | None = option(
@@ -171,12 +155,8 @@ class GenerateConfig(TeacherOptions):
     )
 
     def resolved(self) -> dict[str, Any]:
-        values = asdict(self)
-        values["out"] = str(self.out)
+        values = self.run_resolved("tasks_from")
         values["reward"] = self.reward.as_json()
-        values["shard"] = None if self.shard is None else str(self.shard)
-        for key in ("cache_dir", "experts", "tasks_from"):
-            values[key] = None if values[key] is None else str(values[key])
         values["temperature"] = self.effective_temperature()
         values["user"] = self.effective_user(self.teacher)
         values["concurrency"] = self.effective_concurrency(self.teacher == "local")
@@ -184,11 +164,9 @@ class GenerateConfig(TeacherOptions):
         local = self.teacher == "local"
         values["max_tokens"] = self.effective_max_tokens(local)
         values["endpoint_concurrency"] = self.effective_endpoint_concurrency(local)
-        values["base_url"] = list(self.base_urls()) or None
         # The schedules in full, so that `validate` rebuilds every price table from run.json.
         values["schedules"] = schedule_dump(self.economics.schedules)
         values["model_prices"] = {a: p.as_dict() for a, p in self.economics.models.items()}
-        values.pop("resume")
         return values
 
     @cached_property

@@ -7,12 +7,12 @@ output folder is touched or a request is sent, and fails with one line saying wh
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from toolscale.config.option import option
-from toolscale.config.shard import Shard
+from toolscale.config.run_options import RunOptions
 from toolscale.config.teacher import TeacherOptions
 from toolscale.config.teacher_checks import api_key, at_least, check_teacher
 from toolscale.core.errors import ConfigError
@@ -33,12 +33,8 @@ def _names(text: str) -> list[str]:
     return text.split(",")
 
 
-def _shard(text: str | None) -> Shard | None:
-    return None if text is None else Shard.parse(text)
-
-
 @dataclass(frozen=True)
-class SynthesizeConfig(TeacherOptions):
+class SynthesizeConfig(RunOptions):
     domains: list[str] = option(
         help='Stateful domains, comma-separated, or "all".',
         cli_type=str,
@@ -48,14 +44,8 @@ class SynthesizeConfig(TeacherOptions):
     num_tasks: int = option(
         help="Intents (candidate tasks) asked for, split over the domains.", cli_default=20
     )
-    out: Path = option(
-        help="Output folder (new or empty, or with --resume).",
-        cli_type=Path | None,
-        cli_default=None,
-    )
     teacher: str = option("openai", help="Who proposes: openai or local.")
     seed: int = option(0, help="Run seed (worlds, samples shown to the model).")
-    resume: bool = option(False, help="Continue or replay a run in --out.")
     # Rounds of "make it harder" over the candidates that execute.
     evolve: int = option(0, help="Rounds of making executing tasks harder.")
     solver_attempts: int = option(
@@ -77,14 +67,6 @@ class SynthesizeConfig(TeacherOptions):
     world_chars: int = option(4000, help="Characters of the world sample shown per prompt.")
     workers: int = option(2, help="Sandbox worker processes.")
     call_timeout_s: float = 15.0
-    # This job's part of the run (None: all of it): the intents whose index is I modulo N, and
-    # everything that descends from them; `toolscale merge` de-duplicates the union.
-    shard: Shard | None = option(
-        None,
-        help="Produce only job I's part of N, e.g. 0/4; join with toolscale merge.",
-        cli_type=str | None,
-        parse=_shard,
-    )
     # The teacher options whose meaning differs for a proposer and its solver.
     temperature: float | None = option(None, help="Proposer sampling temperature [1].")
     max_tokens: int | None = option(None, help="Most tokens per answer.", cli_default=1024)
@@ -126,11 +108,7 @@ class SynthesizeConfig(TeacherOptions):
         return self.solver_base_url is not None
 
     def resolved(self) -> dict[str, Any]:
-        values = asdict(self)
-        values.pop("resume")
-        values["shard"] = None if self.shard is None else str(self.shard)
-        for key in ("out", "cache_dir", "experts", "decontaminate"):
-            values[key] = None if values[key] is None else str(values[key])
+        values = self.run_resolved("decontaminate")
         values["temperature"] = self.proposer_temperature()
         values["solver_temperature"] = self.effective_solver_temperature()
         values["user"] = self.effective_user(self.teacher)
@@ -139,8 +117,6 @@ class SynthesizeConfig(TeacherOptions):
             self.teacher == "local"
         )
         values["request_timeout_s"] = self.effective_timeout_s(self.teacher == "local")
-        # A list, as generate writes it; not a resume key (TeacherOptions.TEACHER_RESUME_KEYS).
-        values["base_url"] = list(self.base_urls()) or None
         # What `validate` reads to re-derive the stored tasks
         # (toolscale.publish.validate.run_settings).
         values["schedules"] = schedule_dump((BUILTIN["standard"],))

@@ -99,6 +99,24 @@ def _count_in_words(value: float, message: str) -> bool:
     return re.search(rf"\b{word}\b", message, re.IGNORECASE) is not None
 
 
+# Words that say an amount goes down or comes back: "$3.50 refunded", "$76.95 lower".
+_LESS = re.compile(
+    r"\b(?:refund\w*|back|credit\w*|lower|less|cheaper|sav(?:e|es|ed|ing)|reduc\w*|off|"
+    r"discount\w*|decreas\w*|down|under|below|short|return\w*|reimburs\w*)\b",
+    re.IGNORECASE,
+)
+
+
+def _said_as_less(size: float, message: str) -> bool:
+    """Whether a negative amount of this `size` is said as people say one: its size, in a
+    sentence that says it goes down or comes back ("the difference of $3.50 is refunded" states
+    a difference of -3.5; "the difference is $3.50" does not)."""
+    return any(
+        _LESS.search(sentence) and any(_close(n, size) for n in numbers(sentence))
+        for sentence in _SENTENCE_END.split(message)
+    )
+
+
 def _close(a: float, b: float) -> bool:
     return abs(a - b) <= 1e-9 * max(1.0, abs(b))
 
@@ -171,8 +189,10 @@ def fact_stated(fact: str, final_message: str) -> bool:
     except ValueError:
         pass
     else:
-        return any(_close(n, value) for n in numbers(final_message)) or _count_in_words(
-            value, final_message
+        return (
+            any(_close(n, value) for n in numbers(final_message))
+            or _count_in_words(value, final_message)
+            or (value < 0 and _said_as_less(-value, final_message))
         )
     parts = fact.split()
     if len(parts) == 2 and iso_date(parts[0]) and clock(parts[1]):

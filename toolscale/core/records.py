@@ -282,7 +282,7 @@ ErrorStage = Literal["sample", "schema", "gold", "tool"]
 
 class DomainError(BaseModel):
     """A domain bug met during a run: where (domain, task index, stage), what, and the traceback
-    of the exception in the sandbox worker. Kept in run.json (`toolscale.stats.run`)."""
+    of the exception in the sandbox worker. Kept in run.json (`toolscale.stats.run_stats`)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 

@@ -53,6 +53,9 @@ _CLOCK = re.compile(
 # A number: not part of a word, an id, a date or a time ("12:30", "2025-06-30", "TK60983").
 _NUMBER = re.compile(r"(?<![\w.:/-])-?\d+(?:\.\d+)?(?![\w.:/-]*\d)")
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
+# Two short numbers joined by a hyphen: a score or a range ("109-97", "3-5"), not a date's or an
+# id's parts ("2025-06-30", "555-7300", "A-12-3").
+_PAIR = re.compile(r"(?<![\w.:/-])(\d{1,3})-(\d{1,3})(?![\w:/-]|\.\d)")
 
 # Small whole numbers as people write them in words, zero to twenty.
 NUMBERS = (
@@ -108,8 +111,9 @@ def plain(text: str) -> str:
 
 def numbers(text: str) -> list[float]:
     """Every number the text states, thousands separators and currency signs ignored:
-    "$1,708.50 for 24 years" -> [1708.5, 24.0]; "on 2025-06-30 at 12:30" -> []."""
-    return [float(m) for m in _NUMBER.findall(plain(text))]
+    "$1,708.50 for 24 years" -> [1708.5, 24.0]; "on 2025-06-30 at 12:30" -> []; a score or a
+    range of two short numbers is both ("won 109-97" -> [109.0, 97.0]), an id or a date none."""
+    return [float(m) for m in _NUMBER.findall(_PAIR.sub(r"\1 to \2", plain(text)))]
 
 
 def _valid(year: int | None, month: int, day: int) -> bool:

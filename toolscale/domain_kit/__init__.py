@@ -1,4 +1,7 @@
-"""The domain kit's stable import path: `toolscale.kit`, re-exported for outside domains."""
+"""The domain kit's stable import path: `toolscale.kit`, re-exported for outside domains.
+
+Holds:
+"""
 
 from toolscale.kit import (
     STOCK_PHRASES,

@@ -11,13 +11,13 @@ import importlib.util
 import keyword
 import re
 import sys
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from toolscale.check.variety import DRAWN, FLOOR
 from toolscale.config.option import option
-from toolscale.config.shard import Shard
+from toolscale.config.run_options import RunOptions
 from toolscale.config.teacher import TeacherOptions
 from toolscale.config.teacher_checks import at_least, check_teacher
 from toolscale.core.errors import ConfigError
@@ -26,10 +26,6 @@ from toolscale.sandbox.guard import refusal
 
 TEACHERS = ("openai", "local")
 COMMAND = "synthesize-domain"
-
-
-def _shard(text: str | None) -> Shard | None:
-    return None if text is None else Shard.parse(text)
 
 
 def _topics(text: str | None) -> tuple[str, ...]:
@@ -42,23 +38,14 @@ def slug(topic: str) -> str:
 
 
 @dataclass(frozen=True)
-class DomainGenConfig(TeacherOptions):
+class DomainGenConfig(RunOptions):
     topics: tuple[str, ...] = option(
         (), help='Topics, comma-separated ("dental clinic,parking permits").', cli_type=str | None,
         cli_default=None, parse=_topics,
     )  # fmt: skip
     topics_file: Path | None = option(None, help="A file of topics, one a line.")
-    out: Path = option(
-        help="Output folder (new or empty, or with --resume).",
-        cli_type=Path | None,
-        cli_default=None,
-    )
     teacher: str = option("openai", help="Who writes the domains: openai or local.")
     repairs: int = option(2, help="Rounds a stage's problems go back to the model.")
-    resume: bool = option(False, help="Continue a run in --out: topics done are skipped.")
-    shard: Shard | None = option(
-        None, help="Only job I's topics of N, e.g. 0/4.", cli_type=str | None, parse=_shard
-    )
     example: str = option("restaurant", help="The bundled domain shown as the example.")
     min_tools: int = option(12, help="Fewest tools an accepted domain has.")
     min_templates: int = option(8, help="Fewest task templates an accepted domain has.")
@@ -96,16 +83,11 @@ class DomainGenConfig(TeacherOptions):
         return 0.7 if self.temperature is None else self.temperature
 
     def resolved(self) -> dict[str, Any]:
-        values = asdict(self)
-        values.pop("resume")
+        values = self.run_resolved("topics_file")
         values["topics"] = list(self.topics)
-        values["shard"] = None if self.shard is None else str(self.shard)
-        for key in ("out", "cache_dir", "experts", "topics_file"):
-            values[key] = None if values[key] is None else str(values[key])
         values["temperature"] = self.sampling_temperature()
         values["max_tokens"] = self.effective_max_tokens(self.teacher == "local")
         values["request_timeout_s"] = self.effective_timeout_s(self.teacher == "local")
-        values["base_url"] = list(self.base_urls()) or None
         return values
 
 

@@ -5,6 +5,7 @@ budget, its URLs spread over), and the example domain's files the model is shown
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 from toolscale.config.teacher_checks import LOCAL_KEY, api_key
@@ -18,10 +19,27 @@ from toolscale.llm.ledger import Budget
 from toolscale.play.factory import RolePools
 
 
+@dataclass(frozen=True)
+class AuthorPool:
+    """The author's pool and its request cache, closed together."""
+
+    pool: EndpointPool
+    cache: RequestCache
+
+    @property
+    def clients(self) -> dict[str, EndpointPool]:
+        """The pool by role, as the probe asks it (`toolscale.llm.probe`)."""
+        return {"proposer": self.pool}
+
+    async def aclose(self) -> None:
+        await self.pool.close()
+        self.cache.close()
+
+
 def author_pool(
     config: DomainGenConfig, cache_dir: Path, local: tuple[str, str] | None
-) -> tuple[EndpointPool, RequestCache]:
-    """The pool (and its cache, to close) on the run's URLs, or on the started local server."""
+) -> AuthorPool:
+    """The pool (with its cache) on the run's URLs, or on the started local server."""
     is_local = local is not None
     urls: tuple[str, ...]
     if local is not None:
@@ -33,7 +51,7 @@ def author_pool(
     )
     cache = RequestCache(config.cache_dir or cache_dir)
     roles = RolePools(config, is_local, policy, Budget(config.max_cost_usd), cache)
-    return roles.pool(urls, model, config.api_key_env, key, priced=True), cache
+    return AuthorPool(roles.pool(urls, model, config.api_key_env, key, priced=True), cache)
 
 
 def example(name: str) -> dict[str, str]:

@@ -1,5 +1,6 @@
-"""The files stage's answer: the five files of a kit v2 domain, read out of the model's text and
-written as a package folder; no code in them is run here.
+"""The files stage's answer: the five files of a kit v2 domain (`FILES`: docs/kit.md's list less
+the optional invariants.py), read out of the model's text and written as a package folder; no
+code in them is run here.
 
 The model writes each file as a fenced block whose info string (or the line above it) names the
 file: ```` ```python tools.py ````. A missing file, an empty one or one over `MAX_CHARS` is a

@@ -103,8 +103,7 @@ _LOOK_UP = (
     "No need to pull up {thing}.",
     "Please skip checking {thing}.",
     "I'd rather you didn't look at {thing}.",
-    "Leave {thing} out of it, please.",
-)
+)  # not "leave {thing} out of it": said of the booking a caller asks to move, it forbids the move
 _VERBS = {"get", "list", "find", "search", "lookup", "look", "check", "fetch", "read", "show"}
 # A tool named for another verb is said as that verb's noun: quote_stay -> "the quote for the stay".
 _VERB_NOUNS = {"quote": "quote for", "track": "tracking of", "price": "price of"}

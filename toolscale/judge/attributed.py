@@ -8,10 +8,11 @@ G7388's record says 2025-11-12, is wrong even where 7.00 and 2025-11-15 are else
 records. Two readings, both narrow, so that a figure said of nothing in particular is left to
 `figures`:
 
-- an amount right after a field's name and "is", "was", "of", ":" or "=" ("the copay is
+- an amount right after a money field's name and "is", "was", "of", ":" or "=" ("the copay is
   20.00", "a fee of 5.00", "price difference: 0.00") is a value of that field in some record
   (the longest field name that fits), that value times a count (2 seats at a "price" of 45.00
-  are 90.00), or two of its values added;
+  are 90.00), or two of its values added, or any value of the record whose id the paragraph
+  names last before it ("Order TK5 ... Charged: 2908.25" is TK5's, whatever TK5 calls it);
 - a date in a clause (text between ".", ";", ":", "!", "?" and ", and") that names a record's
   id, and that the caller did not say, is a date of a record that holds that id (in any of
   its shown versions; for a receipt that shows no date, of the records its other ids name),
@@ -27,11 +28,12 @@ import datetime as dt
 import json
 import re
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
 from toolscale.core.written import Written, dates, iso_date
+from toolscale.judge.stated import MONEY_KEY
 
 _LINK = re.compile(r"\s*(?:is|was|of|:|=)\s*$")
 _CLAUSE = re.compile(r"[.;:!?](?=\s|$)|,\s+(?:and|but|while)\s")
@@ -46,20 +48,34 @@ class Fields:
     amounts: dict[str, frozenset[int]]
     dates: dict[str, frozenset[dt.date]]  # a casefolded id -> its records' dates
     said: tuple[Written, ...] = ()  # the dates of the texts that are no records (the caller's)
+    held: dict[str, frozenset[int]] = field(default_factory=dict)  # an id -> its records' cents
+
+    def named_holds(self, text: str, start: int, cents: int) -> bool:
+        """Whether the record last named before `start` in its paragraph holds `cents` in any
+        field: in "Order TK5 ... Charged: $2,908.25" the amount is TK5's, whatever that
+        record calls it (another record's `charged` says nothing of it)."""
+        paragraph = text.rfind("\n\n", 0, start) + 1
+        named = [
+            (m.start(), i)
+            for i in self.held
+            for m in re.finditer(rf"(?<![\w-]){re.escape(i)}(?![\w-])", text[paragraph:start])
+        ]
+        return bool(named) and cents in self.held[max(named)[1]]
 
     def amount_fits(self, label: str, cents: int) -> bool:
         """Whether `cents` is a value of the fields named `label` (or ending in it: "fee" is
         "cancellation fee" too), one times a count, or two of them added."""
         values = sorted(set().union(*(v for k, v in self.amounts.items() if _ends(k, label))))
-        if cents in values:
+        if cents in values or -cents in values:  # a negative value said by its size
             return True
         if any(v * c == cents for v in values if v > 0 for c in range(2, MAX_COUNT + 1)):
             return True
         return any(a + b == cents for a, b in combinations(values, 2))
 
     def label_before(self, text: str, start: int) -> str | None:
-        """The longest field name, or end of one, that ends with its link word right before
-        `start` ("the late fee is " names "late fee"; "the fee is " names every "... fee")."""
+        """The longest money field's name, or end of one, that ends with its link word right
+        before `start` ("the late fee is " names "late fee"; "the fee is " names every "...
+        fee"; "seats: " names no field of an amount, whatever the records count in seats)."""
         before = text[max(0, start - 80) : start]
         link = _LINK.search(before)
         if link is None:
@@ -67,7 +83,7 @@ class Fields:
         head = before[: link.start()]
         ends = {
             " ".join(words[k:])
-            for words in (label.split() for label in self.amounts)
+            for words in (label.split() for label in self.amounts if MONEY_KEY.search(label))
             for k in range(len(words))
         }
         found = [end for end in ends if re.search(rf"(?<!\w){re.escape(end)}$", head)]
@@ -135,6 +151,7 @@ def fields(records: Iterable[str], read: Callable[[str], RecordFacts] = record_f
     amounts: dict[str, set[int]] = {}
     dated: dict[str, set[dt.date]] = {}
     receipts: list[tuple[str, ...]] = []  # the ids of records that show no date
+    held: dict[str, set[int]] = {}
     said: list[Written] = []
     for text in records:
         facts = read(text)
@@ -142,6 +159,8 @@ def fields(records: Iterable[str], read: Callable[[str], RecordFacts] = record_f
         for pairs, days, ids in facts.records:
             for label, cents in pairs:
                 amounts.setdefault(label, set()).add(cents)
+            for i in ids:
+                held.setdefault(i, set()).update(cents for _, cents in pairs)
             if days:
                 for i in ids:
                     dated.setdefault(i, set()).update(days)
@@ -155,6 +174,7 @@ def fields(records: Iterable[str], read: Callable[[str], RecordFacts] = record_f
         {k: frozenset(v) for k, v in amounts.items()},
         {k: frozenset(v) for k, v in dated.items() if v},
         tuple(said),
+        {k: frozenset(v) for k, v in held.items()},
     )
 
 

@@ -18,11 +18,18 @@ fee on 251.00: 2.51, 5.01), alone or with that amount added or taken off (256.01
 An amount is backed by amounts: a record's decimal ("95.7"), a whole number of at least
 MONEY_INT, a calculator's result; "7.00" is not backed by "year 7".
 
+A figure is read in its sentence (`toolscale.judge.figure_roles`): a rate ("$7.50 per guest"),
+a bound ("$100 or more") or an operand of worked arithmetic ("$4.50 x 3") is backed as above or
+as a record's amount split over a count, and is said of no field; the result of worked
+arithmetic is backed when its operands are and the sum holds; a number that is not money may
+be a shown quantity of at least MONEY_INT times a count (2 packs of 10,000 calls: 20,000).
+
 A date is backed when shown (on its day and month, its year and weekday when it names them),
 or when it is a shown date moved by a period of a week or more that the inputs state ("valid
 for a year", "within 30 days"): a date a few days off a record is the usual wrong date, so no
-other date arithmetic is read in. `unbacked_figures` lists the figures that are none of these;
-the verifier rejects an attempt that states one (on the domains that ask it to,
+other date arithmetic is read in; a date offered in a sentence that offers ("for example
+Tuesday 29 July") need only be on the calendar. `unbacked_figures` lists the figures that are
+none of these; the verifier rejects an attempt that states one (on the domains that ask it to,
 `Domain.checks_figures`). Nothing here knows a domain.
 """
 
@@ -39,7 +46,8 @@ from typing import Any
 
 from toolscale.core.judging import Formula
 from toolscale.core.written import Written, dates, plain
-from toolscale.judge.attributed import RecordFacts, dicts, fields, misdated, record_facts
+from toolscale.judge.attributed import Fields, RecordFacts, dicts, fields, misdated, record_facts
+from toolscale.judge.figure_roles import offered, on_the_calendar, rate_or_bound, worked
 from toolscale.judge.stated import MONEY_KEY, Figure, figures_in, stated
 
 MAX_COUNT = 20  # the largest count a shown amount is multiplied by ("3 tickets at $45.00")
@@ -75,17 +83,36 @@ class Shown:
         if not said.money:
             if said.cents in {n.cents for n in self.numbers} or said.value in self.counts:
                 return True
-            return said.value.is_integer() and any(said.value == d.year for d in self.dates)
+            if said.value.is_integer() and any(said.value == d.year for d in self.dates):
+                return True
+            # a quantity times a count: 2 packs of the policy's 10,000 calls are 20,000
+            large = {n.cents for n in self.numbers if not n.money and n.value >= MONEY_INT}
+            return any(q * c == said.cents for q in large for c in self.multipliers())
         amounts = {n.cents for n in self.numbers if n.money or n.value >= MONEY_INT}
-        if said.cents in amounts or said.cents in self.made:
-            return True
+        if said.cents in amounts or -said.cents in amounts or said.cents in self.made:
+            return True  # a negative amount is said by its size: "-76.95" is "$76.95 lower"
         records = sorted({n.cents for n in self.records if n.money or n.value >= MONEY_INT})
         records = [a for a in records if a > 0]
         if any(said.cents in (a + b, b - a) for a, b in combinations(records, 2)):
             return True
+        return any(a * c == said.cents for a in amounts if a > 0 for c in self.multipliers())
+
+    def multipliers(self) -> set[int]:
+        """The counts a shown number may be multiplied or split by: 2 to MAX_COUNT, shown."""
         counts = {int(n.value) for n in self.numbers if not n.money and n.value.is_integer()}
-        counts = {c for c in counts | self.counts if 1 < c <= MAX_COUNT}
-        return any(a * c == said.cents for a in amounts if a > 0 for c in counts)
+        return {c for c in counts | self.counts if 1 < c <= MAX_COUNT}
+
+    def backs_part(self, said: Figure) -> bool:
+        """Whether `said`, a rate or an operand, is backed: shown or made (`backs`), or an
+        amount of the records split over a count ("$4.50 x 3" of a 13.50 service fee)."""
+        if self.backs(said):
+            return True
+        records = {n.cents for n in self.records if n.money or n.value >= MONEY_INT}
+        return said.money and any(abs(said.cents) * c in records for c in self.multipliers())
+
+    def years(self) -> set[int]:
+        """The years of the shown dates (an offered yearless date is in one of them)."""
+        return {d.year for d in self.dates} | {p.year for p in self.partial if p.year}
 
     def has_date(self, said: Written) -> bool:
         """Whether the stated date `said` is shown, or a shown date moved by a shown period."""
@@ -282,16 +309,42 @@ def unbacked_figures(
             f"stated date not backed by any record: {words!r}"
             for mention, words in mentions
             if not seen.has_date(mention)
+            and not (offered(read, mention) and on_the_calendar(mention, seen.years()))
         ]
-        problems += [
-            f"stated amount not backed by any record: {figure.text!r}"
-            for figure in numbers
-            if not seen.backs(figure)
-        ]
-        for figure in (f for f in numbers if f.money and seen.backs(f)):
-            label = known.label_before(read, figure.start)
-            if label is not None and not known.amount_fits(label, figure.cents):
-                problems.append(f"stated {label} is not the records': {figure.text!r}")
+        problems += _unbacked_numbers(read, numbers, seen, known)
         backed = [(m, words) for m, words in mentions if seen.has_date(m)]
         problems += misdated(known, read, backed, seen.moved)
     return list(dict.fromkeys(problems))
+
+
+def _unbacked_numbers(read: str, numbers: list[Figure], seen: Shown, known: Fields) -> list[str]:
+    """The reasons for the numbers of one message (`read`, as `stated` reads it), each checked
+    as its role asks (`toolscale.judge.figure_roles`): a claim is backed and, said of a field
+    or a record, that one's; a rate, a bound or an operand is backed or a split amount; the
+    result of worked arithmetic is backed by operands that are, when the sum holds, and is
+    the claim its first operand's label makes."""
+    sums = worked(read, numbers)
+    parts = {f.start for w in sums for f in w.operands}
+    results = {w.result.start: w for w in sums if w.holds()}
+    problems: list[str] = []
+    for figure in numbers:
+        said_as = results.get(figure.start)
+        if said_as is not None and all(seen.backs_part(f) for f in said_as.operands):
+            label_at = said_as.operands[0].start
+        elif figure.start in parts or rate_or_bound(read, figure):
+            if not seen.backs_part(figure):
+                problems.append(f"stated amount not backed by any record: {figure.text!r}")
+            continue
+        elif seen.backs(figure):
+            label_at = figure.start
+        else:
+            problems.append(f"stated amount not backed by any record: {figure.text!r}")
+            continue
+        label = known.label_before(read, label_at) if figure.money else None
+        if (
+            label is not None
+            and not known.amount_fits(label, figure.cents)
+            and not known.named_holds(read, label_at, figure.cents)
+        ):
+            problems.append(f"stated {label} is not the records': {figure.text!r}")
+    return problems

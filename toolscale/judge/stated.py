@@ -2,7 +2,7 @@
 write them, and nothing else (`toolscale.judge.figures` checks that each is backed).
 
 A figure is a number (an amount, a count, a percentage) or a date. Not figures: ids, codes,
-times of day ("7:30 pm"), list numbering ("1. "), a number that begins a name ("89 Tracy
+times of day ("7:30 pm"), list numbering ("1. ", "(2) "), a number that begins a name ("89 Tracy
 Fort"), and a JSON block's fields other than money: `{"confidence": 0.97}` after the prose
 states no amount, while `{"refund": 40.0}` states the refund (its string values are read as
 text). A JSON answer is read for its "answer" field alone. A day listed before a dated one
@@ -31,7 +31,8 @@ _NUMBER = re.compile(
 _TIME = re.compile(
     r"(?<![\d:.])\d{1,2}(?:[:.]\d{2})?\s*[ap]\.?\s?m\b\.?|(?<![\d:.])\d{1,2}:\d{2}(?::\d{2})?"
 )
-_LIST_MARK = re.compile(r"(?m)^\s*\(?\d{1,2}[.)]\s")
+# List numbering: "1. " or "(1) " starting a line, and "(2) " or "2) " within one.
+_LIST_MARK = re.compile(r"(?m)^\s*\(?\d{1,2}[.)]\s|\(\d{1,2}\)\s|(?<=[\s:])\d{1,2}\)\s")
 # A number that begins a name: "89 Tracy Fort", "22 David Rapid" (not "3 May Road"'s date).
 _NAMED = re.compile(r"(?<![\w.,$])\d+(?= [A-Z][a-z]+ [A-Z])")
 _WORD = re.compile(r" ([A-Za-z]+)")

@@ -42,7 +42,7 @@ KNOW_FRAMES = (
 GIVE = (
     "Give your {keys} only when the agent asks for {them}.",
     "Do not volunteer your {keys}; wait until the agent asks.",
-    "Share your {keys} when asked, exactly as written.",
+    "Share your {keys} when the agent asks for {them}.",
     "Tell the agent your {keys} once it asks for {them}, not before.",
 )
 AGREE = (
@@ -50,9 +50,17 @@ AGREE = (
     "Say yes when the agent offers to {wants}; turn down any other change.",
     "Confirm once the agent proposes to {wants}, and agree to nothing else.",
 )
-REFUSE = (
+# A caller who only asks turns any change down; one whose change the policy refuses takes the
+# reason and agrees to nothing else in its place (never told to turn down its own change).
+KEEP = (
     "Do not agree to any change: you only want to {wants}.",
     "Turn down any change the agent proposes; all you want is to {wants}.",
+)
+REFUSED = (
+    "If the agent says it cannot {wants}, accept the reason it gives; agree to no other "
+    "change instead.",
+    "Should the agent explain that it cannot {wants}, take its reason and agree to no other "
+    "change in its place.",
 )
 END = (
     "End the conversation once the agent has done it or explained why it cannot.",
@@ -164,7 +172,8 @@ def task_instructions(
             "If the agent offers to change anything beyond what you asked for, turn it down "
             "and say it is not what you called about."
         )
-    parts.append(rng.choice(AGREE if writes else REFUSE).format(wants=said.wants(request)))
+    closing = AGREE if writes else KEEP if request.kind != "do" else REFUSED
+    parts.append(rng.choice(closing).format(wants=said.wants(request)))
     parts += [request.notes, rng.choice(END)]
     told = second_person(" ".join(p for p in parts if p))
     return f'{told} Your change of mind: "{change}"' if change else told

@@ -18,7 +18,9 @@ Here an *evidence fact* is a required fact that appears in nothing the caller sa
   with evidence facts, or at any task that leaves the state as it is, must be backed by a
   look-up: a successful call's result shows one of its evidence facts, or the attempt made one
   of the gold route's READ calls (same tool and arguments: the look-up that establishes them,
-  tau2's action check, which lets an agent add up two balances in its head). A failed call,
+  tau2's action check, which lets an agent add up two balances in its head), or another
+  look-up whose result holds the record that call reads (`read_made`: the caller's bookings
+  list holds the booking get_booking shows). A failed call,
   whose error may echo a guessed value, backs nothing. So a refusal is correct only after the
   look-up that justifies it, even when it says the right words and its reason is a word any
   agent could guess, and a list of guesses never passes a numeric fact.
@@ -34,6 +36,7 @@ task that changes nothing, which is answered only after a look-up.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from toolscale.core.contract import UserScenario, fact_stated
@@ -102,7 +105,7 @@ def missing_evidence(
         return []
     if any(fact_stated(f, out) for f in evidence for _, _, out in looked):
         return []
-    if any((name, arguments) in gold_reads for name, arguments, _ in looked):
+    if any(read_made(read, looked) for read in gold_reads):
         return []
     if not evidence:
         return [
@@ -129,8 +132,37 @@ def established(
         return True
     if any(fact_stated(fact, out) for _, _, out in looked):
         return True
-    made = [(name, arguments) for name, arguments, _ in looked]
-    return bool(gold_reads) and all(read in made for read in gold_reads)
+    return bool(gold_reads) and all(read_made(read, looked) for read in gold_reads)
+
+
+def _leaves(text: str) -> set[str]:
+    """The string values of a JSON result, casefolded (nothing for a text that is no JSON)."""
+    try:
+        stack = [json.loads(text)]
+    except (ValueError, RecursionError):
+        return set()
+    found: set[str] = set()
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack += item.values()
+        elif isinstance(item, list):
+            stack += item
+        elif isinstance(item, str):
+            found.add(item.casefold())
+    return found
+
+
+def read_made(read: tuple[str, Any], looked: list[tuple[str, Any, str]]) -> bool:
+    """Whether the successful calls `looked` made the gold READ `read` (tool, arguments), or
+    another look-up whose result holds the record it reads: every value it is keyed by
+    ("RS42866"; "CU5961") is a value of that result (the caller's reservations list holds
+    RS42866 as get_reservation would show it)."""
+    if any((name, arguments) == read for name, arguments, _ in looked):
+        return True
+    keys = read[1].values() if isinstance(read[1], dict) else ()
+    values = {v.casefold() for v in keys if isinstance(v, str) and v.strip()}
+    return bool(values) and any(values <= _leaves(out) for _, _, out in looked)
 
 
 def check_evidence(

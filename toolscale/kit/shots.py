@@ -20,7 +20,7 @@ from toolscale.core.contract import ToolKind, UserScenario, fact_stated, tool_te
 from toolscale.kit.declare import Draw, Goal, Record
 from toolscale.kit.draft import Draft, Request
 from toolscale.kit.evidence import check_evidence
-from toolscale.kit.graph import ToolGraph
+from toolscale.kit.graph import HANDOFF, ToolGraph
 from toolscale.kit.identify import Plan
 from toolscale.kit.phrasing import second_person
 from toolscale.kit.sampling import KitError
@@ -96,7 +96,16 @@ def slots(graph: ToolGraph, goal: Goal, draw: Draw, vague: str = "") -> tuple[di
 
 def reported(goal: Goal, draw: Draw, fields: dict[str, Any]) -> tuple[str, ...]:
     """The goal's `report`, or by default the placeholders of its `done` that name result
-    fields (not its arguments, extra values or entities) and its `{entity[field]}` fields."""
+    fields (not its arguments, extra values or entities) and its `{entity[field]}` fields. A
+    hand-off reports nothing: its caller asked for a person, and what the agent adds ("your
+    form tutor is Mr Carter") is courtesy no policy asks for, so no grader may require it."""
+    if goal.tool == HANDOFF:
+        if goal.report:
+            raise KitError(
+                f"goal {goal.name}: a hand-off requires no facts; leave `report` out (its "
+                "`done` may still mention them)"
+            )
+        return ()
     if goal.report is not None:
         return goal.report
     taken = {*draw.args, *draw.extra, *draw.records}
@@ -202,7 +211,7 @@ def assemble(
     # No motive here: the scenario's reason gives the one the opening draws (`caller`).
     reason = you(" ".join(filter(None, [f"{want} {wording}.", condition])))
     reason = reason[:1].upper() + reason[1:]
-    notes = [*shot.notes]  # what to agree to is said once (`caller.AGREE`, `caller.REFUSE`)
+    notes = [*shot.notes]  # what to agree to is said once (`caller.AGREE`, `KEEP`, `REFUSED`)
     request = Request(
         shot.words,
         kind=kind,

@@ -9,7 +9,6 @@ and the Ray executor both run chunks here.
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import Callable
 
 from toolscale.config.generate import GenerateConfig
@@ -21,7 +20,7 @@ from toolscale.pipeline.task import ChunkResult, domain_worlds, rubric_of, run_t
 from toolscale.play.transcript import Teacher
 from toolscale.sample import worlds
 from toolscale.sandbox.pool import SandboxPool
-from toolscale.stats.run import RunStats
+from toolscale.stats.run_stats import RunStats
 from toolscale.tau2.nl_assertions import AssertionJudge
 from toolscale.write.features import CONFIGS
 from toolscale.write.output import Output
@@ -61,20 +60,6 @@ async def run_chunk(
         merged.user_faults += part.user_faults
     merged.stats = RunStats.total(p.stats for p in parts)
     return merged
-
-
-def check_resume(output: Output, config: GenerateConfig) -> None:
-    path = output.root / "run.json"
-    if not path.exists():
-        return
-    previous = json.loads(path.read_text())["config"]
-    current = config.resolved()
-    for key in GenerateConfig.RESUME_KEYS:
-        if previous.get(key) != current[key]:
-            raise ConfigError(
-                f"{output.root} was generated with {key}={previous.get(key)!r}, not "
-                f"{current[key]!r}; resume with the same options or choose another --out"
-            )
 
 
 def finished(output: Output, chunk: str, domain: str) -> RunStats | None:

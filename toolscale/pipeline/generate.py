@@ -38,25 +38,18 @@ from toolscale.economics.prices import check_dropout, parse_schedules
 from toolscale.llm.cache import RequestCache
 from toolscale.llm.ledger import BudgetExhausted, StopRun
 from toolscale.llm.probe import probe
-from toolscale.pipeline.chunk import (
-    check_code,
-    check_finished,
-    check_resume,
-    finished,
-    run_chunk,
-    write_chunk,
-)
-from toolscale.pipeline.driver import local_endpoint, open_output, run_head
-from toolscale.pipeline.options import generate_config
+from toolscale.pipeline.chunk import check_code, check_finished, finished, run_chunk, write_chunk
+from toolscale.pipeline.driver import GENERATE, STOP_REASON, Command, local_endpoint, open_output
+from toolscale.pipeline.generate_options import generate_config
 from toolscale.pipeline.plan import check_shard, plan
 from toolscale.pipeline.ray import check_ray, connect, leave, run_on_ray
-from toolscale.play.factory import open_teacher
+from toolscale.play.factory import TeacherRun, open_teacher
 from toolscale.sample.stored_source import with_source
 from toolscale.sandbox.guard import check_isolation
 from toolscale.sandbox.pool import SandboxPool
 from toolscale.stats.attempts import attempt_report
-from toolscale.stats.rewards import reward_report
-from toolscale.stats.run import RunStats
+from toolscale.stats.reward_report import reward_report
+from toolscale.stats.run_stats import RunStats
 from toolscale.tau2.nl_assertions import check_judge, open_judge
 from toolscale.tau2.report import tau2_checks
 from toolscale.tools.expert_endpoints import expert_environment, load_endpoints
@@ -141,6 +134,16 @@ def expert_backends(domains: list[str], experts: Path | None = None) -> dict[str
     return backends
 
 
+# run.json after the head: RunStats.report's keys, the experts, tau2's checks, the attempts,
+# reward_report's keys, the endpoints, and why the run stopped or failed.
+SECTIONS = (
+    "counts", "rejected_by_stage", "per_domain", "sample_failures", "tool_crashes",
+    "worker_restarts", "errors", "stats", "experts", "tau2", "attempts",
+    "reward_distributions", "profiles", "endpoints", STOP_REASON, "failures",
+)  # fmt: skip
+GENERATE_COMMAND = Command(GENERATE, GenerateConfig.RESUME_KEYS, SECTIONS, "finished chunks")
+
+
 @dataclass
 class GenerateState:
     stats: RunStats = field(default_factory=RunStats)
@@ -217,28 +220,25 @@ async def _run(
     return state
 
 
-async def probe_endpoints(config: GenerateConfig) -> None:
-    """Ask every endpoint of the run (teacher, user simulator, judge) once, before OUT is
-    touched; ConfigError when a role's endpoints do not answer (`toolscale.llm.probe`). Builds
-    the run's pools as `_run` does, without sending anything else or opening the cache."""
+def endpoints(config: GenerateConfig) -> TeacherRun:
+    """The run's endpoint pools (teacher, user simulator, judge), built as `_run` builds them,
+    for the driver's probe before OUT is touched."""
     run = open_teacher(
         config.teacher, config, detours=config.detours, cache_dir=config.out / CACHE_DIR
     )
     open_judge(config, run, config.out / CACHE_DIR)
-    try:
-        await probe(run.clients)
-    finally:
-        await run.aclose()
+    return run
 
 
-def run_json(config: GenerateConfig, stats: RunStats, status: str) -> dict[str, Any]:
-    return {
-        **run_head(config, status, model_writes_code=config.teacher != "reference"),
+def run_json(config: GenerateConfig, stats: RunStats, status: str, **more: Any) -> dict[str, Any]:
+    sections = {
         **stats.report(config.domains),
         "experts": expert_backends(config.domains, config.experts),
         **tau2_checks(config.domains, config.judge_model),
         "attempts": attempt_report(stats.passes, stats.model_errors),
+        **more,
     }
+    return GENERATE_COMMAND.run_json(config, status, sections, config.teacher != "reference")
 
 
 class RunFailed(Exception):
@@ -323,12 +323,11 @@ def generate(
 
 
 def _generate(config: GenerateConfig, on_progress: Progress | None) -> dict[str, Any]:
-    def same_run(output: Output) -> None:
-        check_resume(output, config)
+    def check_chunks(output: Output) -> None:
         check_code(output, config)
         check_finished(output, config)
 
-    output = open_output(config, lambda: probe_endpoints(config), same_run)
+    output = open_output(GENERATE_COMMAND, config, lambda: endpoints(config), check_chunks)
     write_json(config.out / "run.json", run_json(config, RunStats(), "running"))
     try:
         if config.executor == "ray":
@@ -344,15 +343,12 @@ def _generate(config: GenerateConfig, on_progress: Progress | None) -> dict[str,
         raise
     problems = failures(config, state.stats, state.status == "complete")
     status = "failed" if problems and state.status == "complete" else state.status
-    summary = {
-        **run_json(config, state.stats, status),
-        **reward_report(output),
-        "endpoints": state.endpoints,
-    }
+    more: dict[str, Any] = {**reward_report(output), "endpoints": state.endpoints}
     if state.stop_reason:
-        summary["stop_reason"] = state.stop_reason
+        more[STOP_REASON] = state.stop_reason
     if problems:
-        summary["failures"] = problems
+        more["failures"] = problems
+    summary = run_json(config, state.stats, status, **more)
     output.write_readme(f"toolscale dataset: {', '.join(config.domains)}")
     write_json(config.out / "run.json", summary)
     if output.row_count("tasks"):
@@ -360,7 +356,7 @@ def _generate(config: GenerateConfig, on_progress: Progress | None) -> dict[str,
 
         card(config.out)  # the full data card replaces the minimal README above
     if state.status == "stopped":
-        raise ConfigError(f"{state.stop_reason}; finished chunks are kept, fix it and --resume")
+        GENERATE_COMMAND.end(summary)
     if problems:
         raise RunFailed(problems, summary)
     return summary

@@ -13,7 +13,7 @@ from typing import Any
 from toolscale.config.shard import Shard
 from toolscale.core.errors import ConfigError
 from toolscale.pipeline.chunk import CODE_KEY
-from toolscale.stats.run import RunStats
+from toolscale.stats.run_stats import RunStats
 from toolscale.write.output import Output
 
 

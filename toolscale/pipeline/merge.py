@@ -2,8 +2,8 @@
 
 (`synthesize --shard` and `synthesize-domain --shard` outputs too: the same checks that they
 are one run, then the `Merger` the caller passes for that command writes the rest,
-`toolscale.synthesize.merge.SYNTHESIZE` and `toolscale.domaingen.merge.DOMAINGEN`; one command's
-outputs only.)
+`toolscale.synthesize.synthesis_merge.SYNTHESIZE` and
+`toolscale.domaingen.domain_merge.DOMAINGEN`; one command's outputs only.)
 
 The inputs must come from one run: the resolved configs in their run.json are equal except for
 `shard`, `out` and the per-job `workers`, `cache_dir`, `executor` and `ray_address`, and one
@@ -32,12 +32,13 @@ from typing import Any, Protocol
 from toolscale.config.generate import GenerateConfig
 from toolscale.core.errors import ConfigError
 from toolscale.pipeline.chunk import CODE_KEY
+from toolscale.pipeline.driver import written_by
 from toolscale.pipeline.generate import failures
 from toolscale.pipeline.inputs import Input, add_numbers, merged_from, read_input
 from toolscale.pipeline.plan import plan
 from toolscale.stats.attempts import attempt_report
-from toolscale.stats.rewards import reward_report
-from toolscale.stats.run import RunStats
+from toolscale.stats.reward_report import reward_report
+from toolscale.stats.run_stats import RunStats
 from toolscale.write.features import CONFIGS
 from toolscale.write.output import Output, atomic_write, write_json
 
@@ -81,8 +82,8 @@ def _short(value: Any) -> str:
 
 
 def command(item: Input) -> str:
-    """The command that wrote an output (generate's run.json does not say)."""
-    return str(item.run.get("command", "generate"))
+    """The command that wrote an output (`toolscale.pipeline.driver.written_by`)."""
+    return written_by(item.run)
 
 
 def check_compatible(inputs: list[Input]) -> None:

@@ -37,7 +37,7 @@ from typing import Any
 from toolscale.core.errors import ConfigError
 from toolscale.llm.ledger import BudgetExhausted, StopRun
 from toolscale.sandbox.pool import SandboxPool
-from toolscale.stats.run import RunStats
+from toolscale.stats.run_stats import RunStats
 from toolscale.write.output import MARKER, Output, atomic_write
 
 # Tries of a chunk whose worker process died (Ray's `max_retries`; Ray's default for tasks).

@@ -21,7 +21,7 @@ from toolscale.sample.in_worker import sample_in
 from toolscale.sample.stored_source import source_item
 from toolscale.sample.tasks import prepare
 from toolscale.sandbox.pool import SandboxError, SandboxPool
-from toolscale.stats.run import Funnel, PassCount, RunStats, sample_stage
+from toolscale.stats.run_stats import Funnel, PassCount, RunStats, sample_stage
 from toolscale.tau2.nl_assertions import AssertionJudge
 
 

@@ -19,22 +19,20 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
-from datasets import DatasetInfo, SplitDict, SplitInfo
-from datasets.info import DatasetInfosDict
 from huggingface_hub import DatasetCard, DatasetCardData
 
 from toolscale.core.errors import ConfigError
 from toolscale.core.registry import get_domain, names
 from toolscale.publish import card_synthesize
 from toolscale.publish.card_config import changed_options
-from toolscale.publish.card_examples import examples
+from toolscale.publish.card_lengths import APPROXIMATION, Lengths, per_domain, tokenizer_count
 from toolscale.publish.card_plots import draw
 from toolscale.sandbox.guard import code_tools
 from toolscale.stats.card_numbers import CardStats, collect
 from toolscale.stats.numbers import Summary
-from toolscale.stats.routes import POLICIES, Routing
+from toolscale.stats.routes import Routing
 from toolscale.tau2.report import card_lines
-from toolscale.write.features import CONFIGS
+from toolscale.write.features import CONFIGS, FEATURES, GLOSSARY
 from toolscale.write.output import atomic_write
 
 _SIZES = ((1_000, "n<1K"), (10_000, "1K<n<10K"), (100_000, "10K<n<100K"), (1_000_000, "100K<n<1M"))
@@ -61,8 +59,10 @@ def number(value: float | None, digits: int = 4) -> str:
 
 
 def card_data(stats: CardStats, license_id: str, title: str) -> DatasetCardData:
-    loadable = [c for c in CONFIGS if stats.rows[c]]
-    data = DatasetCardData(
+    """The YAML header: licence, tags, size and a `configs:` entry per config with rows. No
+    `dataset_info`: the Parquet files carry their Features, and the card's column glossary says
+    what each column is."""
+    return DatasetCardData(
         license=license_id,
         pretty_name=title,
         language=["en"],
@@ -71,21 +71,10 @@ def card_data(stats: CardStats, license_id: str, title: str) -> DatasetCardData:
         size_categories=[size_category(sum(stats.rows.values()))],
         configs=[
             {"config_name": c, "data_files": [{"split": "train", "path": f"data/{c}/*.parquet"}]}
-            for c in loadable
+            for c in CONFIGS
+            if stats.rows[c]
         ],
     )
-    DatasetInfosDict(
-        {
-            c: DatasetInfo(
-                features=stats.features[c],
-                splits=SplitDict(
-                    {"train": SplitInfo("train", stats.bytes[c], stats.rows[c])}, dataset_name=c
-                ),
-            )
-            for c in loadable
-        }
-    ).to_dataset_card_data(data)
-    return data
 
 
 def limitations(stats: CardStats) -> list[str]:
@@ -143,7 +132,11 @@ def teacher_terms(run: dict[str, Any]) -> str:
 
 def summaries(found: dict[str, Summary]) -> list[tuple[str, dict[str, str]]]:
     return [
-        (name, {k: number(v, 3) for k, v in vars(s).items()} | {"count": str(s.count)})
+        (
+            name,
+            {k: number(v, 3 if abs(v) < 100 else 0) for k, v in vars(s).items()}
+            | {"count": str(s.count)},
+        )
         for name, s in found.items()
     ]
 
@@ -154,39 +147,79 @@ def user(run: dict[str, Any]) -> str:
         where = config.get("user_base_url") or "the teacher's endpoint"
         return f"Users were simulated by the model `{config['user_model']}` ({where})."
     return (
-        "Users are scripted (no LLM): from the task's `user_scenario` they give what the agent "
-        "asks for and they know, confirm or decline a proposed action, and say when they do not "
-        "know; they never name a tool. Many behave as people do (`user_scenario.behaviour`): "
-        "they turn down an offer they did not ask for, misread a detail and correct it, give "
-        "details one at a time, ask why a detail is needed, or change their request after the "
-        "agent's first reply."
+        "Users are scripted (no LLM) from each task's `user_scenario`: they give what they know "
+        "when asked, confirm or decline proposals, never name a tool, and some act as callers "
+        "do (`user_scenario.behaviour`: decline an unasked offer, correct a misread detail, "
+        "give details piecemeal, change their request)."
     )
 
 
-def routing_rows(table: Routing) -> dict[str, Any]:
-    """One domain's oracle table: each route (share of tasks it is best on, mean reward of always
-    playing it, as a share of the oracle's), then the policies by cost (best on: —)."""
+def few(names: list[str], shown: int = 3) -> str:
+    """How many names, and the first few: `23: a, b, c, ...`."""
+    more = ", ..." if len(names) > shown else ""
+    return f"{len(names)}: {', '.join(names[:shown])}{more}"
+
+
+def routing_row(table: Routing) -> dict[str, Any]:
+    """One domain's oracle line: the oracle's mean reward, the expected-reward oracle's and the
+    best fixed route's (each as a share of the oracle's), how often the two oracles differ, and
+    the routes most often best."""
+
+    def of_oracle(mean: float | None) -> str:
+        if mean is None:
+            return "n/a"
+        share = f" ({100 * mean / table.oracle_mean:.0f}%)" if table.oracle_mean else ""
+        return f"{mean:.3f}{share}"
+
+    policy, mean = next(iter(table.fixed.items()), ("n/a", None))
+    best = sorted(table.best, key=lambda r: (-table.best[r], r))[:3]
+    return {
+        "domain": table.domain,
+        "tasks": table.tasks,
+        "oracle": f"{table.oracle_mean:.3f}",
+        "expected": of_oracle(table.expected_mean),
+        "fixed": f"{policy.removeprefix('always ')}: {of_oracle(mean)}",
+        "differ": f"{100 * table.differ / table.tasks:.0f}%",
+        "best_on": ", ".join(f"{r} {100 * table.share(r):.0f}%" for r in best),
+    }
+
+
+def domain_table(stats: CardStats, lengths: dict[str, Lengths]) -> list[dict[str, Any]]:
+    """The card's one row per domain: counts, token lengths, reward groups that vary."""
+    varied = {g["domain"]: g for g in stats.economics["group_spread"]}
     rows = []
-    for policy, mean in table.fixed.items():
-        route = policy.removeprefix("always ")
-        best, hoped = "—", "—"
-        if policy not in POLICIES:
-            best = f"{100 * table.share(route):.0f}%"
-            hoped = f"{100 * table.expected_share(route):.0f}%"
-        ratio = table.of_oracle(policy)
-        rows.append([route, best, hoped, f"{mean:.3f}", "n/a" if ratio is None else
-                     f"{100 * ratio:.0f}%"])  # fmt: skip
-    for route in [*table.best, *table.expected]:  # a detour can be best: no fixed row of its own
-        if f"always {route}" not in table.fixed and route not in [r[0] for r in rows]:
-            rows.append([route, f"{100 * table.share(route):.0f}%",
-                         f"{100 * table.expected_share(route):.0f}%", "—", "—"])  # fmt: skip
-    hoped_mean = table.expected_mean
-    expected = "n/a" if hoped_mean is None else f"{hoped_mean:.3f}"
-    if hoped_mean is not None and table.oracle_mean:
-        expected += f" ({100 * hoped_mean / table.oracle_mean:.0f}% of the oracle's)"
-    return {"domain": table.domain, "tasks": table.tasks, "oracle": f"{table.oracle_mean:.3f}",
-            "expected": expected, "differ": f"{100 * table.differ / table.tasks:.0f}%",
-            "rows": rows}  # fmt: skip
+    for d in stats.domains:
+        n = lengths.get(d["domain"])
+        g = varied.get(d["domain"])
+        rows.append(
+            d
+            | {
+                "templates": len(d["templates"]),
+                "tools": d["tools"],
+                "prompt": f"{n.prompt_p50} / {n.prompt_max}" if n else "n/a",
+                "completion": f"{n.completion_p50} / {n.completion_max}" if n else "n/a",
+                "varied": f"{g['varied']} of {g['groups']}" if g else "n/a",
+            }
+        )
+    return rows
+
+
+def glossary(loadable: list[str]) -> list[tuple[str, list[tuple[str, str]]]]:
+    """The columns of the configs with rows, each defined once (where it first appears), with
+    the text the Parquet columns carry (`toolscale.write.features.GLOSSARY`)."""
+    groups = [("tasks", ["tasks"]), ("traces, rejected, user_faults",
+              ["traces", "rejected", "user_faults"]), ("worlds", ["worlds"])]  # fmt: skip
+    seen: set[str] = set()
+    found = []
+    for label, configs in groups:
+        shown = [c for c in configs if c in loadable]
+        names = [n for c in shown for n in FEATURES[c] if n not in seen]
+        names = list(dict.fromkeys(names))
+        seen.update(names)
+        if names:
+            found.append((", ".join(shown) if label != "tasks" else label,
+                          [(n, GLOSSARY[n]) for n in names]))  # fmt: skip
+    return found
 
 
 def versions(run: dict[str, Any]) -> str:
@@ -196,11 +229,17 @@ def versions(run: dict[str, Any]) -> str:
     return f"{', '.join(shown_)}; toolscale commit {commit}"
 
 
-def generate_context(stats: CardStats, repo_id: str, plots: list[dict[str, str]]) -> dict:
+def generate_context(
+    stats: CardStats,
+    repo_id: str,
+    plots: list[dict[str, str]],
+    lengths: dict[str, Lengths],
+    lengths_how: str,
+) -> dict:
     run = stats.run
     cost = dict(stats.cost)
     verified = stats.rows["traces"]
-    for key in ("teacher_usd", "teacher_latency_s", "expert_tokens"):
+    for key in ("teacher_usd", "teacher_latency_s", "expert_tokens", "tool_cost"):
         total = cost[key]
         cost[f"{key}_per_trace"] = total / verified if verified and total is not None else None
     loadable = [c for c in CONFIGS if stats.rows[c]]
@@ -211,18 +250,19 @@ def generate_context(stats: CardStats, repo_id: str, plots: list[dict[str, str]]
         "local": "/" not in repo_id,
         "status": run.get("status", "unknown"),
         "teacher": run.get("config", {}).get("teacher", "unknown"),
-        "domain_names": ", ".join(d["domain"] for d in stats.domains),
         "rows": stats.rows,
         "bytes": stats.bytes,
         "loadable": loadable,
         "empty_configs": ", ".join(f"`{c}`" for c in CONFIGS if c not in loadable),
         "reward_columns": bool(stats.rewards),
-        "domains": stats.domains,
+        "domains": domain_table(stats, lengths),
+        "lengths_how": lengths_how,
+        "longest": max((n.longest for n in lengths.values()), default=0),
         "stateful": any(d["family"] == "stateful" for d in stats.domains),
+        "orchestration": ", ".join(d["domain"] for d in stats.domains if d["family"] != "stateful"),
         "user": user(run),
-        "variants": stats.variants,
-        "examples": examples(stats.tasks, stats.traces),
-        "routing": [routing_rows(r) for r in stats.routing],
+        "variants": [v | {"variants": few(v["variants"])} for v in stats.variants],
+        "routing": [routing_row(r) for r in stats.routing],
         "same_tasks": [
             {**c, **{k: f"{c[k]:.3g}" for k in ("gold_cost", "cost")}}
             | {k: f"{c[k]:.1f}" for k in ("gold_latency_s", "latency_s")}
@@ -235,11 +275,11 @@ def generate_context(stats: CardStats, repo_id: str, plots: list[dict[str, str]]
         "efficiency": summaries(stats.efficiency),
         "rewards": summaries(stats.rewards),
         "plots": plots,
-        "preferences": [(k, sorted(v.items())) for k, v in sorted(stats.preferences.items())],
         "economics": stats.economics,
+        "preferences": [(k, sorted(v.items())) for k, v in sorted(stats.preferences.items())],
         "attempts": attempts,
-        "attempts_per_task": number(attempts / stats.rows["tasks"], 2),
         "cost": {k: number(v) for k, v in cost.items()},
+        "glossary": glossary(loadable),
         "limitations": limitations(stats),
     }
 
@@ -251,7 +291,12 @@ def render(data: DatasetCardData, context: dict[str, Any]) -> str:
     return str(DatasetCard(text))
 
 
-def card(out: Path | str, repo_id: str | None = None, license_id: str = "apache-2.0") -> Path:
+def card(
+    out: Path | str,
+    repo_id: str | None = None,
+    license_id: str = "apache-2.0",
+    tokenizer: Path | str | None = None,
+) -> Path:
     """(Re)write OUT/README.md and its plots from OUT/run.json and the shards; return the path.
 
     Args:
@@ -259,6 +304,8 @@ def card(out: Path | str, repo_id: str | None = None, license_id: str = "apache-
         repo_id: The Hub id the card's loading examples use; the folder's name (a path relative
             to the folder that holds it) when None.
         license_id: The dataset's licence, as a Hub licence identifier.
+        tokenizer: A local tokenizer folder (the trainer's model) to count the card's prompt and
+            completion tokens with; None estimates them as characters / 4.
     """
     out = Path(out)
     if not out.is_dir():
@@ -281,10 +328,15 @@ def card(out: Path | str, repo_id: str | None = None, license_id: str = "apache-
         context |= {"stateful": True, "teacher_terms": ""}
     else:
         stats = collect(out)
-        title = f"toolscale dataset: {', '.join(d['domain'] for d in stats.domains)}"
+        names = [d["domain"] for d in stats.domains]
+        shown = ", ".join(names) if len(names) <= 4 else f"{len(names)} domains"
+        title = f"toolscale dataset: {shown}"
         data = card_data(stats, license_id, title)
         where = repo_id or out.resolve().name  # a relative path: `datasets` needs a folder name
-        context = {"title": title} | generate_context(stats, where, draw(out, stats))
+        count, how = tokenizer_count(Path(tokenizer)) if tokenizer else (None, APPROXIMATION)
+        lengths = per_domain(out, count)
+        plots = draw(out, stats)
+        context = {"title": title} | generate_context(stats, where, plots, lengths, how)
     path = out / "README.md"
     atomic_write(path, render(data, common | context).encode("utf-8"))
     return path

@@ -9,7 +9,7 @@ from typing import Any
 
 from huggingface_hub import DatasetCardData
 
-from toolscale.stats.synthesize import STAGES
+from toolscale.stats.yields import STAGES
 from toolscale.write.output import Output
 
 CONFIGS = ("tasks", "rejected_tasks", "worlds")

@@ -1,6 +1,6 @@
 """Per-task attempt statistics for run.json: pass@k, the solvable band, model mistakes.
 
-The tallies come from the run's summed `toolscale.stats.run.RunStats` (kept per chunk in the
+The tallies come from the run's summed `toolscale.stats.run_stats.RunStats` (kept per chunk in the
 chunk markers, so a resumed run reports the whole output): `passes` counts tasks by (verified
 attempts, attempts), `model_errors` the model's tool-call mistakes that went back to it as tool
 errors.
@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from math import comb
 from typing import Any
 
-from toolscale.stats.run import PassCount
+from toolscale.stats.run_stats import PassCount
 
 
 def pass_at_k(n: int, c: int, k: int) -> float:

@@ -117,7 +117,6 @@ def domain_rows(tasks: pd.DataFrame, attempts: pd.DataFrame) -> list[dict[str, A
                 "solved": percent(solved, len(group)),
                 "gold": percent(int(gold["verified"].sum()), len(gold)) if len(gold) else "n/a",
                 "mean_calls": f"{ok['num_tool_calls'].mean():.2f}" if len(ok) else "n/a",
-                "tool_names": sorted(tools),
                 "templates": sorted(group["template"].value_counts().items()),
             }
         )
@@ -235,7 +234,7 @@ def collect(root: Path) -> CardStats:
         efficiency={c: summarize_column(traces[c]) for c in EFFICIENCY_COLUMNS if c in traces},
         rewards={
             c: summarize_column(traces[c])
-            for c in numeric_columns(traces, ("reward_", "preference_"))
+            for c in numeric_columns(traces, ("reward_",))
             if len(traces)
         },
         preferences=preference_counts([tasks, traces]),
@@ -249,6 +248,8 @@ def collect(root: Path) -> CardStats:
         tasks=tasks,
         attempts=attempts,
         variants=variants.counts(attempts),
-        same_tasks=variants.same_tasks(attempts),
+        same_tasks=variants.same_tasks(
+            attempts.assign(domain="all") if len(attempts) else attempts
+        ),
         routing=routing(tasks.to_dict("records")),
     )

@@ -1,5 +1,5 @@
 """What each trace is for: its variant's kind (gold, another route, a detour, a format slip), the
-counts of each kind per domain, and comparisons between kinds on the same tasks only.
+counts of each kind, and comparisons between kinds on the same tasks only.
 
 A variant is the route an attempt played (`toolscale.play.reference`): `gold` (the oracle route
 where the task has one), another route the task admits (a tool, an expert, a combination; a
@@ -22,11 +22,11 @@ from toolscale.play.mistakes import VARIANTS as MISTAKES
 
 KINDS = ("gold", "route", "detour", "format", "other")
 USES = {
-    "gold": "SFT: the gold (oracle) route",
-    "route": "another route the task admits: GRPO contrast",
-    "detour": "a deliberate mistake: GRPO contrast, worse side of pairs",
-    "format": "gold, ignoring the asked format: preference pairs",
-    "other": "an LLM teacher's attempt or another variant",
+    "gold": "SFT",
+    "route": "GRPO contrast",
+    "detour": "GRPO contrast, worse side of pairs",
+    "format": "preference pairs",
+    "other": "an LLM teacher's attempts",
 }
 _DETOURS = ("repeat_read", *MISTAKES)  # the reference teacher's detours outside route tables
 
@@ -64,26 +64,20 @@ def with_kinds(tasks: pd.DataFrame, attempts: pd.DataFrame) -> pd.DataFrame:
 
 
 def counts(attempts: pd.DataFrame) -> list[dict[str, Any]]:
-    """Per kind present: its use, its variant names, and per domain "verified / rejected"."""
-    if not len(attempts):
-        return []
-    domains = sorted(attempts["domain"].unique())
+    """Per kind present: its use, its variant names, and its verified and rejected attempts."""
     rows = []
-    for name in KINDS:
+    for name in KINDS if len(attempts) else ():
         mine = attempts[attempts["kind"] == name]
         if not len(mine):
             continue
-        cells = {}
-        for domain in domains:
-            here = mine[mine["domain"] == domain]
-            ok = int(here["verified"].sum())
-            cells[domain] = f"{ok} / {len(here) - ok}"
+        ok = int(mine["verified"].sum())
         rows.append(
             {
                 "kind": name,
                 "use": USES[name],
                 "variants": sorted(mine["variant"].unique()),
-                "cells": [cells[d] for d in domains],
+                "verified": ok,
+                "rejected": len(mine) - ok,
             }
         )
     return rows

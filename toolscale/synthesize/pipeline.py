@@ -17,7 +17,7 @@ only on the intents whose index is I modulo N and their evolved tasks. Which can
 near-duplicate depends on the candidates of every shard, so a shard skips that step: it plays
 the solver on all its candidates and records each one's features and outcome (`Deferred`);
 `toolscale merge` then runs the same near-duplicate step over the union, in candidate order
-(`toolscale.synthesize.merge`).
+(`toolscale.synthesize.synthesis_merge`).
 
 Every request goes through the request cache, so `--resume` (or a rerun into the same cache)
 replays a finished run without sending anything, and continues one stopped by its budget.
@@ -37,7 +37,7 @@ from toolscale.sample import worlds
 from toolscale.sample.stored import SOURCE, base_body, playable
 from toolscale.sample.tasks import GoldError, SampledTask
 from toolscale.sandbox.pool import SandboxPool
-from toolscale.stats.synthesize import Yields
+from toolscale.stats.yields import Yields
 from toolscale.synthesize import dedup, filters
 from toolscale.synthesize.accept import check_candidate
 from toolscale.synthesize.candidates import Candidate, Intent

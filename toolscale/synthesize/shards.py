@@ -5,7 +5,7 @@ be in another shard. So it solves every candidate that reaches that step and wri
 each one's features and solver outcome (`Deferred`) and the yields of all its other candidates
 (`before_dedup`) to `OUT/.toolscale/synthesize-shard.json`. Merge runs the near-duplicate step
 over the union in candidate order and adds each candidate's yields as kept or as a duplicate.
-This module only defines and reads that file; `toolscale.synthesize.merge` uses it.
+This module only defines and reads that file; `toolscale.synthesize.synthesis_merge` uses it.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from toolscale.core.errors import ConfigError
-from toolscale.stats.synthesize import Yields
+from toolscale.stats.yields import Yields
 from toolscale.write.output import write_json
 
 PART = Path(".toolscale", "synthesize-shard.json")

@@ -139,6 +139,21 @@ class OutputIndex:
         }
         return {name: found for name, found in values.items() if found}
 
+    def by_domain(self, facet: str) -> dict[str, list[str]]:
+        """The values of `facet` each domain's attempts take, sorted (a template shared by two
+        domains is under both): how the list groups a long filter."""
+        column = FACETS[facet]
+        if not len(self.attempts) or column not in self.attempts.column_names:
+            return {}
+        pairs = self.attempts.select(["domain", column]).group_by(["domain", column]).aggregate([])
+        found: dict[str, list[str]] = {}
+        for domain, value in zip(
+            pairs["domain"].to_pylist(), pairs[column].to_pylist(), strict=True
+        ):
+            if domain and value:
+                found.setdefault(domain, []).append(value)
+        return {d: sorted(found[d]) for d in sorted(found)}
+
     def _mask(self, chosen: Mapping[str, str], skip: str | None = None) -> pa.Array:
         mask = pa.array([True] * len(self.attempts))
         for name, value in chosen.items():

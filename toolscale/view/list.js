@@ -17,6 +17,14 @@
   }
   document.getElementById("total").textContent = shown;
   document.getElementById("tasks").textContent = tasks.size;
+  if (chosen.domain) {  // the chosen domain's templates, unfolded
+    for (const summary of document.querySelectorAll("details.group > summary")) {
+      if (summary.firstChild.textContent.trim() === chosen.domain) {
+        summary.parentElement.open = true;
+        summary.parentElement.parentElement.open = true;
+      }
+    }
+  }
   document.getElementById("chosen").textContent = Object.entries(chosen).map(
     ([name, value]) => " · " + name + " = " + value).join("");
   for (const link of document.querySelectorAll("a[data-facet]")) {
@@ -30,6 +38,10 @@
     if (chosen[name] === value) next.delete(name); else next.set(name, value);
     link.href = "index.html" + (next.toString() ? "?" + next.toString() : "");
     link.classList.toggle("on", chosen[name] === value);
+    // A chosen value in a folded filter (templates by domain) is shown, its folds opened.
+    for (let d = link.closest("details"); d && chosen[name] === value; d = d.parentElement.closest("details")) {
+      d.open = true;
+    }
     link.classList.toggle("zero", count === 0 && chosen[name] !== value);
   }
 })();

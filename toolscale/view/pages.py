@@ -14,12 +14,14 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import re
 from collections.abc import Mapping
 from importlib.resources import files
 from typing import Any
 from urllib.parse import quote, urlencode
 
 import jinja2
+from markupsafe import Markup, escape
 
 from toolscale.view.index import ATTEMPT_CONFIGS, FACETS, OutputIndex
 
@@ -84,6 +86,12 @@ def num(value: Any) -> str:
     return f"{value:.6g}" if isinstance(value, float) else str(value)
 
 
+def breakable(text: str) -> Markup:
+    """`text` escaped, with a line-break opportunity after each `.` and `_` (a long template or
+    variant name wraps at its parts, never mid-word)."""
+    return Markup(re.sub(r"([._])", r"\1<wbr>", str(escape(text))))
+
+
 def clipped(text: str, limit: int = STATE_CHARS) -> str:
     if len(text) <= limit:
         return text
@@ -116,10 +124,14 @@ class Pages:
             arguments=arguments,
             pretty_value=pretty_value,
             num=num,
+            breakable=breakable,
             csp=self.csp,
             configs=ATTEMPT_CONFIGS,
         )
         self.facets = index.facet_values()
+        # Long filters, folded: templates under their domain, variants in one fold.
+        self.grouped = {"template": index.by_domain("template")}
+        self.folded = ("template", "variant", "intent")
         self.run_line = f"{index.root} · {len(index.tasks)} tasks, {len(index.attempts)} attempts"
 
     def _render(self, name: str, **context: Any) -> str:
@@ -152,6 +164,8 @@ class Pages:
             title=str(self.index.root.name),
             sel=selection,
             facets=self.facets,
+            grouped=self.grouped,
+            folded=self.folded,
             columns=FACETS,
             toggle=toggle,
             pages=pages,

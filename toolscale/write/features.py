@@ -9,6 +9,10 @@ schema never changes with the domains or tools a run uses. `traces`, `rejected` 
 (attempts the simulated user broke, `toolscale.judge.user_fault`: neither positives nor negatives)
 share one schema;
 `worlds` holds each run's shared databases once (toolscale.sample.worlds).
+
+`GLOSSARY` defines every column of every config once: it is written into each Parquet column's
+field metadata (`description`) and shown as the data card's column glossary, so the two never
+differ.
 """
 
 from __future__ import annotations
@@ -86,6 +90,89 @@ REJECTED_TASK_FEATURES = Features(
 # lists of structs.
 TRACE_FEATURES = features_of(Trace, TRACE_JSON)
 
+# Every column of every config, defined once (a column shared by configs means the same in each).
+# JSON: a JSON string. $: US dollars under the task's own price table. ms: modelled latency.
+GLOSSARY: dict[str, str] = {
+    "id": "content id: same content, same id",
+    "domain": "domain (tools, policy, world)",
+    "domain_version": "domain version",
+    "family": "stateful (judged on the database) or orchestration (on the answer)",
+    "seed": "run seed; with `index` it rebuilds the task",
+    "index": "task number in its domain",
+    "template": "request kind; `.no.`: refuse, `.handoff.`: pass to a human",
+    "difficulty": "easy, medium or hard",
+    "system_prompt": "system message: policy, tools, prices",
+    "instruction": "first user message, with the preference",
+    "tools": "JSON: function schemas offered",
+    "prices": "JSON: $ and ms per tool, expert, agent token",
+    "price_schedule": "price schedule drawn",
+    "reference_cost": "$ of the gold route",
+    "reference_latency_ms": "ms of the gold route",
+    "gold_actions": "JSON: the gold route's calls",
+    "initial_state": "JSON: start database (a patch on `world`)",
+    "expected_answer": "correct answer; null if stateful",
+    "expected_state_hash": "database hash after the gold actions",
+    "required_facts": "facts the agent must say",
+    "preference": "JSON: user preference (budgets, format, tools to avoid)",
+    "preference_profile": "preference name",
+    "user_scenario": "JSON: simulated user (reason, knowledge, manner)",
+    "world": "`worlds` id `initial_state` patches, or empty",
+    "provenance": "JSON: origin of a task no sampler rebuilds",
+    "oracle_route": "route with the best played reward (ex post)",
+    "oracle_reward": "its `reward_total`",
+    "route_table": "each route played: verdict, calls, $, ms, rewards",
+    "expected_route": "route with the best expected reward (SFT label)",
+    "task_id": "`tasks` id attempted",
+    "teacher": "reference or a model",
+    "variant": "gold, another route, a detour or a format slip",
+    "attempt": "attempt number at its task",
+    "messages": "the conversation",
+    "tool_calls": "calls run: arguments, output, status, $, ms",
+    "final_answer": "last agent message",
+    "final_state_hash": "database hash at the end",
+    "verified": "passed every check",
+    "failure_stage": "first check failed, or null",
+    "failure_reasons": "why it failed",
+    "num_tool_calls": "tool calls made",
+    "calls_per_tool": "JSON: calls per tool",
+    "num_turns": "assistant messages",
+    "cost": "$ of the tool calls (experts included)",
+    "latency_ms": "ms of the tool calls",
+    "gold_calls": "calls of the gold route",
+    "extra_calls": "calls beyond `gold_calls`",
+    "failed_calls": "calls not ok",
+    "tool_output_chars": "tool output characters",
+    "teacher_prompt_tokens": "teacher model tokens read",
+    "teacher_completion_tokens": "teacher model tokens written",
+    "teacher_latency_ms": "teacher model wall time",
+    "repeated_calls": "calls identical to an earlier one",
+    "tool_output_tokens": "tool output tokens (chars / 4)",
+    "model_tool_tokens": "expert tokens",
+    "orchestrator_input_tokens": "agent tokens read after the prompt",
+    "orchestrator_output_tokens": "agent tokens written",
+    "orchestrator_cost": "$ of the agent's own tokens",
+    "num_tokens": "agent tokens read + written",
+    "total_latency_ms": "`latency_ms` + the agent's time",
+    "teacher_cost": "$ of the teacher model (not the route)",
+    "total_cost": "`cost` + `orchestrator_cost`",
+    "preference_compliant": "no preference constraint broken",
+    "preference_violations": "constraints broken",
+    "solved_quickly": "verified within the budgets",
+    "stated_confidence": "confidence the answer states",
+    "reward_outcome": "1 if correct and compliant, else 0",
+    "reward_efficiency": "minus weighted calls, tokens, $, ms",
+    "reward_preference": "preference met",
+    "reward_total": "sum weighted by `reward_weights`",
+    "reward_weights": "JSON: weight per component",
+    "reward_extra": "JSON: extra components",
+    "reward_group": "ToolOrchestra's reward among the task's attempts",
+    "state": "JSON: the run's database of a domain",
+    "stage": "the filter that rejected the candidate",
+    "reasons": "why it was rejected",
+    "intent": "what the proposer meant the task to ask",
+    "candidate": "JSON: the proposed task",
+}
+
 FEATURES = {
     "tasks": TASK_FEATURES,
     "traces": TRACE_FEATURES,
@@ -98,5 +185,15 @@ FEATURES = {
 
 def arrow_schema(config: str) -> pa.Schema:
     """The Arrow schema of a config, carrying the HF Features in its metadata so that
-    `datasets` loads the exact Features back."""
-    return FEATURES[config].arrow_schema
+    `datasets` loads the exact Features back, and each column's `GLOSSARY` text as its field
+    metadata `description`."""
+    schema = FEATURES[config].arrow_schema
+    for i, field in enumerate(schema):
+        schema = schema.set(i, field.with_metadata({"description": GLOSSARY[field.name]}))
+    return schema
+
+
+def description(schema: pa.Schema, column: str) -> str:
+    """The `description` a Parquet file's schema gives `column` ("" when it has none)."""
+    metadata = schema.field(column).metadata or {}
+    return metadata.get(b"description", b"").decode("utf-8")

@@ -15,19 +15,17 @@ union (`toolscale.synthesize.shards`); its own rows are not de-duplicated.
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 from dataclasses import dataclass, field
 from typing import Any
 
 from toolscale.config.option import from_options
 from toolscale.config.synthesize import CACHE_DIR, SynthesizeConfig, check_synthesize
-from toolscale.core.errors import ConfigError
 from toolscale.llm.ledger import BudgetExhausted, StopRun
 from toolscale.llm.probe import probe
-from toolscale.pipeline.driver import local_endpoint, open_output, run_head
+from toolscale.pipeline.driver import STOP_REASON, Command, local_endpoint, open_output
 from toolscale.sandbox.pool import SandboxPool
-from toolscale.stats.synthesize import Yields
+from toolscale.stats.yields import Yields
 from toolscale.synthesize import dedup
 from toolscale.synthesize.endpoints import Clients
 from toolscale.synthesize.pipeline import CHUNK, DomainResult, DomainRun, gather_all
@@ -37,12 +35,12 @@ from toolscale.write.output import Output, write_json
 CONFIGS = ("tasks", "rejected_tasks", "worlds")
 
 
-class BudgetStop(Exception):
-    """The run stopped at `--max-cost-usd`; `summary` is run.json's content."""
-
-    def __init__(self, summary: dict[str, Any]) -> None:
-        super().__init__(summary.get("stop_reason", ""))
-        self.summary = summary
+SYNTHESIZE_COMMAND = Command(
+    "synthesize",
+    SynthesizeConfig.RESUME_KEYS,
+    ("synthesis", "endpoints", "counts", STOP_REASON),
+    model_writes_code=True,  # every task is proposed
+)
 
 
 @dataclass
@@ -103,16 +101,6 @@ async def _run(
     return state
 
 
-async def probe_endpoints(config: SynthesizeConfig) -> None:
-    """Ask every endpoint of the run (proposer, solver, user simulator) once, before OUT is
-    touched; ConfigError when a role's endpoints do not answer (`toolscale.llm.probe`)."""
-    clients = Clients(config, config.out / CACHE_DIR, None)
-    try:
-        await probe(clients.clients)
-    finally:
-        await clients.aclose()
-
-
 def report(solver_attempts: int, state: SynthesisState) -> dict[str, Any]:
     """run.json's synthesis section: yields per domain and in total, and what each accepted
     task cost in requests, tokens and wall time."""
@@ -146,36 +134,24 @@ def report(solver_attempts: int, state: SynthesisState) -> dict[str, Any]:
 
 
 def run_json(config: SynthesizeConfig, status: str, state: SynthesisState | None) -> dict[str, Any]:
-    summary = run_head(config, status, model_writes_code=True, command="synthesize")
-    if state is not None:
-        summary["synthesis"] = report(config.solver_attempts, state)
-        summary["endpoints"] = state.endpoints
-        summary["counts"] = {"sampled": summary["synthesis"]["funnel"]["solvable"]}
-        if state.stop_reason:
-            summary["stop_reason"] = state.stop_reason
-    return summary
-
-
-def check_resume(output: Output, config: SynthesizeConfig) -> None:
-    path = output.root / "run.json"
-    if not path.exists():
-        return
-    previous = json.loads(path.read_text())
-    if previous.get("command") != "synthesize":
-        raise ConfigError(f"{output.root} holds a generate output; choose another --out")
-    current = config.resolved()
-    for key in SynthesizeConfig.RESUME_KEYS:
-        if previous["config"].get(key) != current[key]:
-            raise ConfigError(
-                f"{output.root} was synthesized with {key}={previous['config'].get(key)!r}, not "
-                f"{current[key]!r}; resume with the same options or choose another --out"
-            )
+    if state is None:
+        return SYNTHESIZE_COMMAND.run_json(config, status)
+    synthesis = report(config.solver_attempts, state)
+    sections: dict[str, Any] = {
+        "synthesis": synthesis,
+        "endpoints": state.endpoints,
+        "counts": {"sampled": synthesis["funnel"]["solvable"]},
+    }
+    if state.stop_reason:
+        sections[STOP_REASON] = state.stop_reason
+    return SYNTHESIZE_COMMAND.run_json(config, status, sections)
 
 
 def synthesize(config: SynthesizeConfig | None = None, **options: Any) -> dict[str, Any]:
     """Run `toolscale synthesize` to completion; returns the summary also written to
     OUT/run.json. `config`, or `options` named as the command's flags (underscores for dashes).
-    Raises ConfigError before anything is sent for bad options, BudgetStop at --max-cost-usd."""
+    Raises ConfigError before anything is sent for bad options, BudgetStop at --max-cost-usd
+    (`toolscale.pipeline.driver`)."""
     if config is None:
         config = from_options(SynthesizeConfig, options, "synthesize")
     config = check_synthesize(config)
@@ -183,7 +159,7 @@ def synthesize(config: SynthesizeConfig | None = None, **options: Any) -> dict[s
     if config.decontaminate is not None:
         contamination = dedup.load_tau2(config.decontaminate, config.dedup_threshold)
     output = open_output(
-        config, lambda: probe_endpoints(config), lambda output: check_resume(output, config)
+        SYNTHESIZE_COMMAND, config, lambda: Clients(config, config.out / CACHE_DIR, None)
     )
     write_json(config.out / "run.json", run_json(config, "running", None))
     with local_endpoint(config) as local:
@@ -205,8 +181,4 @@ def synthesize(config: SynthesizeConfig | None = None, **options: Any) -> dict[s
     from toolscale.publish.card import card
 
     card(config.out)
-    if state.status == "budget_exhausted":
-        raise BudgetStop(summary)
-    if state.status == "stopped":
-        raise ConfigError(f"{state.stop_reason}; fix it and run synthesize --resume")
-    return summary
+    return SYNTHESIZE_COMMAND.end(summary)

@@ -29,8 +29,8 @@ from toolscale.config.shard import Shard
 from toolscale.core.errors import ConfigError
 from toolscale.domaingen import outputs
 from toolscale.domaingen.config import COMMAND, slug
+from toolscale.domaingen.domain_synthesis import references, report
 from toolscale.domaingen.gates import CHECKED, near_duplicate
-from toolscale.domaingen.run import references, report
 from toolscale.pipeline.inputs import Input, add_numbers, check_shards, merged_from
 from toolscale.pipeline.merge import isolation_of
 from toolscale.sandbox.contained import MARK

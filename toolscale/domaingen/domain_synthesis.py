@@ -6,14 +6,13 @@ the topic's folder and marker are written (`outputs`). run.json holds the resolv
 funnel (how many topics passed each stage), the rejections by stage, the tokens and dollars per
 request kind, per proposed and per accepted domain, and each topic's record. Bad options fail
 before DIR is touched or a request is sent, an endpoint that does not answer before DIR is
-touched; a spent `--max-cost-usd` stops the run after the last finished topic (`BudgetStop`;
-continue with `--resume`, cached answers cost nothing).
+touched; a spent `--max-cost-usd` stops the run after the last finished topic (`BudgetStop`,
+`toolscale.pipeline.driver`; continue with `--resume`, cached answers cost nothing).
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 from pathlib import Path
 from typing import Any
@@ -29,19 +28,16 @@ from toolscale.domaingen.gates import STAGES
 from toolscale.domaingen.similar import shingles
 from toolscale.llm.ledger import BudgetExhausted, StopRun
 from toolscale.llm.probe import probe
-from toolscale.pipeline.driver import local_endpoint, open_output, run_head
-from toolscale.write.output import MARKER, Output, write_json
+from toolscale.pipeline.driver import STOP_REASON, Command, local_endpoint, open_output
+from toolscale.write.output import MARKER, write_json
 
 FUNNEL = ("proposed", "spec", "files", *STAGES)
 KIT_DOC = Path(__file__).resolve().parents[2] / "docs" / "kit.md"
 
 
-class BudgetStop(Exception):
-    """The run stopped at `--max-cost-usd`; `summary` is run.json's content."""
-
-    def __init__(self, summary: dict[str, Any]) -> None:
-        super().__init__(summary.get("stop_reason", ""))
-        self.summary = summary
+SYNTHESIZE_DOMAIN_COMMAND = Command(
+    COMMAND, DomainGenConfig.RESUME_KEYS, ("domaingen", STOP_REASON), "finished topics"
+)
 
 
 def funnel(records: list[dict[str, Any]]) -> dict[str, int]:
@@ -90,24 +86,8 @@ def report(records: dict[str, dict[str, Any]]) -> dict[str, Any]:
 def summary(
     config: DomainGenConfig, status: str, records: dict[str, dict[str, Any]], extra: dict[str, Any]
 ) -> dict[str, Any]:
-    head = run_head(config, status, model_writes_code=False, command=COMMAND)
-    return head | {"domaingen": report(records) | extra}
-
-
-def check_resume(output: Output, config: DomainGenConfig) -> None:
-    path = output.root / "run.json"
-    if not path.exists():
-        return
-    previous = json.loads(path.read_text(encoding="utf-8"))
-    if previous.get("command") != COMMAND:
-        raise ConfigError(f"{output.root} holds another command's output; choose another --out")
-    current = config.resolved()
-    for key in DomainGenConfig.RESUME_KEYS:
-        if previous["config"].get(key) != current[key]:
-            raise ConfigError(
-                f"{output.root} was written with {key}={previous['config'].get(key)!r}, not "
-                f"{current[key]!r}; resume with the same options or choose another --out"
-            )
+    sections = {"domaingen": report(records) | extra}
+    return SYNTHESIZE_DOMAIN_COMMAND.run_json(config, status, sections)
 
 
 def references() -> dict[str, set[str]]:
@@ -123,9 +103,10 @@ async def _run(
     config: DomainGenConfig, topics: list[str], records: dict[str, dict[str, Any]],
     local: tuple[str, str] | None,
 ) -> tuple[str, str, dict[str, Any]]:  # fmt: skip
-    pool, cache = author_pool(config, config.out / MARKER / "cache", local)
+    authors = author_pool(config, config.out / MARKER / "cache", local)
+    pool = authors.pool
     if local is not None:
-        await probe({"proposer": pool})
+        await probe(authors.clients)
     shown = example(config.example)
     others = references()
     others |= {n: set(r["shingles"]) for n, r in records.items() if r["accepted"]}
@@ -148,8 +129,7 @@ async def _run(
         status = "budget_exhausted" if isinstance(stop, BudgetExhausted) else "stopped"
         reason = str(stop)
     finally:
-        await pool.close()
-        cache.close()
+        await authors.aclose()
         endpoints = {"author": pool.summary()}
     return status, reason, endpoints
 
@@ -164,16 +144,11 @@ def synthesize_domain(config: DomainGenConfig | None = None, **options: Any) -> 
     if not KIT_DOC.is_file():
         raise ConfigError(f"{KIT_DOC} (the kit's documentation the model reads) is missing")
     topics = list(config.topics) if config.shard is None else config.shard.pick(config.topics)
-
-    async def ask() -> None:
-        pool, cache = author_pool(config, config.out / MARKER / "cache", None)
-        try:
-            await probe({"proposer": pool})
-        finally:
-            await pool.close()
-            cache.close()
-
-    output = open_output(config, ask, lambda output: check_resume(output, config))
+    output = open_output(
+        SYNTHESIZE_DOMAIN_COMMAND,
+        config,
+        lambda: author_pool(config, config.out / MARKER / "cache", None),
+    )
     records = {n: r for n, r in outputs.done(config.out).items() if n in map(slug, topics)}
     write_json(config.out / "run.json", summary(config, "running", records, {}))
     started = time.perf_counter()
@@ -182,10 +157,6 @@ def synthesize_domain(config: DomainGenConfig | None = None, **options: Any) -> 
     extra = {"wall_s": round(time.perf_counter() - started, 3), "endpoints": endpoints}
     result = summary(config, status, records, extra)
     if reason:
-        result["stop_reason"] = reason
+        result[STOP_REASON] = reason
     write_json(output.root / "run.json", result)
-    if status == "budget_exhausted":
-        raise BudgetStop(result)
-    if status == "stopped":
-        raise ConfigError(f"{reason}; fix it and run synthesize-domain --resume")
-    return result
+    return SYNTHESIZE_DOMAIN_COMMAND.end(result)

@@ -21,12 +21,12 @@ from typing import Any
 
 from toolscale.pipeline.inputs import Input, add_numbers, check_shards, merged_from
 from toolscale.publish.card import card
-from toolscale.stats.synthesize import Yields
+from toolscale.stats.yields import Yields
 from toolscale.synthesize import dedup
 from toolscale.synthesize.pipeline import CHUNK, DomainResult
 from toolscale.synthesize.rows import duplicate_reason, rejected_row
-from toolscale.synthesize.run import CONFIGS, SynthesisState, report
 from toolscale.synthesize.shards import ShardPart, read_part
+from toolscale.synthesize.synthesis import CONFIGS, SynthesisState, report
 from toolscale.write.output import Output, write_json
 
 REDO = "run that shard again with synthesize --resume and its options, then merge again"
