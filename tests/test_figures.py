@@ -205,3 +205,26 @@ def test_a_negative_amount_is_backed_by_its_size() -> None:
     assert unbacked_figures(["The fare difference is $76.59."], quote) == [
         "stated amount not backed by any record: '$76.59'"
     ]
+
+
+def test_the_callers_count_with_the_records_count() -> None:
+    # 3 ice creams on the booking and four popcorns asked for would make 7 snacks
+    booking = ['{"booking_id": "B1", "snacks": [{"item": "ice cream", "quantity": 3}]}']
+    caller = ["Please have four servings of small popcorn ready."]
+    said = "The booking has 3 snacks; 4 more would make 7, over the limit of 6."
+    policy = ["At most 6 snacks per booking."]
+    assert unbacked_figures([said], caller + booking, policy) == []
+    assert unbacked_figures([said.replace("make 7", "make 8")], caller + booking, policy) == [
+        "stated amount not backed by any record: '8'"
+    ]
+
+
+def test_a_callers_yearless_date_moves_by_a_stated_period() -> None:
+    # 9 May 2025 (a Friday) less 45 days is 25 March; "3D" is a format, not a count
+    records = ["Can you move it to Friday 9 May?", '{"appointment_id": "A1", "date": "2025-04-17"}']
+    policy = ["Appointments can be booked up to 45 days ahead."]
+    said = "You could book 9 May from 25 March, in 3D or standard."
+    assert unbacked_figures([said], records, policy) == []
+    assert unbacked_figures([said.replace("25 March", "26 March")], records, policy) == [
+        "stated date not backed by any record: '26 march'"
+    ]

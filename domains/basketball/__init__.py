@@ -98,14 +98,18 @@ def _upgrade_motives(draw: Draw) -> tuple[str, ...]:
     prices, old = game["prices"], draw["ticket"]["section"]
     if prices[draw.extra["section"]] <= prices[old]:
         return ("My friends have seats in that section.", "I'd rather spend less on the seats.")
-    up = ("I want to be closer to the action.", "We're celebrating an anniversary.")
-    up += ("I got a bonus this month.", "It's my son's last game before college.")
+    up = (
+        "I want to be closer to the action.",
+        "We're celebrating an anniversary.",
+        "I got a bonus this month.",
+        "It's my son's last game before college.",
+    )
     return (*up, "My father can't manage the stairs up top.") if old == "upper" else up
 
 
 def _transfer_motives(draw: Draw) -> tuple[str, ...]:
     """Why a fan gives tickets away; a single ticket is not "them" nor a family's outing."""
-    one = ("I can't go, but my coworker can.", "It's a gift for my brother.")
+    one: tuple[str, ...] = ("I can't go, but my coworker can.", "It's a gift for my brother.")
     one += ("My neighbour is a bigger fan than me.", "My sister is in town and I'm not.")
     if draw["ticket"]["quantity"] == 1:
         return one

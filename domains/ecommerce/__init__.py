@@ -21,8 +21,17 @@ Record = dict[str, Any]
 KINDS = dict(apparel="clothing", footwear="shoe", electronics="electronics", home="homeware")
 KINDS["outdoor"] = "camping gear"
 STREETS = ("Alder Row", "Quarry Lane", "Fenwick Road", "Marsh Street", "Tillery Way")
-GIVERS = ("my aunt", "my boss", "a neighbour", "my brother", "my old flatmate", "a client")
-GIVERS += ("my grandmother", "the school fair", "my book club")
+GIVERS = (
+    "my aunt",
+    "my boss",
+    "a neighbour",
+    "my brother",
+    "my old flatmate",
+    "a client",
+    "my grandmother",
+    "the school fair",
+    "my book club",
+)
 CITIES = (("Brookfield", "30412"), ("Lowell Bay", "61207"), ("Easton", "80915"))
 
 
@@ -122,16 +131,37 @@ def _option_kind(draw: Draw) -> str:
     return "size" if category in ("apparel", "footwear") else "colour"
 
 
+_SIZES = ("xs", "s", "m", "l", "xl", "xxl")
+
+
+def _size(option: str) -> float | None:
+    """Where a size stands ("M" < "XL", "size 9" < "size 11"); None for no size."""
+    word = option.split()[-1].casefold() if option.split() else ""
+    if word in _SIZES:
+        return float(_SIZES.index(word))
+    try:
+        return float(word)
+    except ValueError:
+        return None
+
+
 def _exchange_motives(draw: Draw) -> tuple[str, ...]:
-    """A size swap's reasons are about the size, a colour swap's about the colour."""
-    if _option_kind(draw) == "size":
-        return ("The size is wrong.", "It came up smaller than I expected.")
-    return ("The colour looks different in person.", "My partner prefers the other one.")
+    """A size swap's reasons are about the size (one that "came up smaller" swaps for a larger
+    one), a colour swap's about the colour."""
+    if _option_kind(draw) != "size":
+        return ("The colour looks different in person.", "My partner prefers the other one.")
+    old = _product(draw, draw.extra["variant"])["variants"]
+    had = _size(next(v["option"] for v in old if v["variant_id"] == draw.extra["variant"]))
+    new = _size(draw.extra["option"])
+    if had is None or new is None or had == new:
+        return ("The size is wrong.",)
+    came = "smaller" if new > had else "bigger"
+    return ("The size is wrong.", f"It came up {came} than I expected.")
 
 
 def _return_motives(draw: Draw) -> tuple[str, ...]:
     """A lamp does not "fit the way I hoped": that reason only for clothes and shoes."""
-    kept = ("It's not what the photos showed.", "I changed my mind about it.")
+    kept: tuple[str, ...] = ("It's not what the photos showed.", "I changed my mind about it.")
     kept += ("I got one as a present as well.",)
     return ("It doesn't fit the way I hoped.", *kept) if _option_kind(draw) == "size" else kept
 
@@ -201,7 +231,8 @@ GOALS = (
         "{price_difference}.",
         check=rules.check_exchange,
         before=(("find_product", lambda d: {"name": _product(d, d.extra["variant"])["name"]}),),
-        motives="The size is wrong. | It came up smaller than I expected. | The colour "
+        motives="The size is wrong. | It came up smaller than I expected. | It came up bigger "
+        "than I expected. | The colour "
         "looks different in person. | My partner prefers the other one.",
         motives_for=_exchange_motives,
     ),

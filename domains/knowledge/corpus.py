@@ -22,8 +22,34 @@ DEFAULT_SIZE = 300
 
 _fake = Faker()
 
-_ONSETS = ("b", "br", "d", "dr", "f", "g", "gr", "k", "l", "m", "n", "p", "r", "s", "t", "th")
-_ONSETS += ("tr", "v", "z", "c", "h", "j", "st", "qu", "w", "sh")
+_ONSETS = (
+    "b",
+    "br",
+    "d",
+    "dr",
+    "f",
+    "g",
+    "gr",
+    "k",
+    "l",
+    "m",
+    "n",
+    "p",
+    "r",
+    "s",
+    "t",
+    "th",
+    "tr",
+    "v",
+    "z",
+    "c",
+    "h",
+    "j",
+    "st",
+    "qu",
+    "w",
+    "sh",
+)
 _VOWELS = ("a", "e", "i", "o", "u", "a", "e", "o", "ae", "ou", "ei")
 _CODAS = ("n", "r", "l", "s", "th", "nd", "rk", "m", "x", "lt", "rn", "ck", "sh", "st")
 _TOWN_ENDS = ("holt", "mere", "wick", "by", "stead", "ford", "haven", "dale", "ton", "bury", "gate")

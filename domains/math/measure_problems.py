@@ -53,7 +53,7 @@ def _crews(size: int) -> tuple[tuple[int, ...], ...]:
     return tuple(
         crew
         for crew in combinations(range(2, 25), size)
-        if _within(1 / sum(Fraction(1, hours) for hours in crew), 2)
+        if _within(Fraction(1) / sum((Fraction(1, hours) for hours in crew), Fraction(0)), 2)
     )
 
 

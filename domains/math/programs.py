@@ -160,7 +160,7 @@ PROGRAMS: dict[str, Callable[[random.Random, Difficulty], ProgramProblem]] = {
 }
 
 _N = r"(\d+)"
-_READERS: tuple[tuple[re.Pattern[str], Callable[..., tuple[int, int]]], ...] = (
+_READERS: tuple[tuple[re.Pattern[str], Callable[..., tuple[int, int]] | None], ...] = (
     (
         re.compile(rf"how many prime numbers are there between {_N} and {_N}"),
         lambda a, b: (_primes(a, b), b),

@@ -147,7 +147,7 @@ def together(text: str) -> Fraction:
     hours = [_num(found) for found in _regex(r"in # hours").findall(crew)]
     if 0 in hours:
         raise _Unreadable("a solo time of zero hours")
-    return 1 / sum(1 / h for h in hours)
+    return Fraction(1) / sum((1 / h for h in hours), Fraction(0))
 
 
 def head_start(text: str) -> Fraction:
@@ -286,7 +286,8 @@ def _gross_pay(text: str) -> Fraction:
     (hours,) = _numbers(text, r"worked # hours")
     if first != beyond:
         raise _Unreadable("overtime starts at two different hours")
-    return min(hours, first) * wage + max(hours - first, 0) * factor * wage
+    within, beyond_first = (hours, 0) if hours < first else (first, hours - first)
+    return within * wage + beyond_first * factor * wage
 
 
 def pay_before_tax(text: str) -> Fraction:

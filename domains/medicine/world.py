@@ -82,7 +82,7 @@ def build_world(rng: random.Random) -> dict[str, Any]:
     fake = Faker()
     fake.seed_instance(rng.getrandbits(64))
     plans = {f"PL{n}": _plan(rng, n, name) for n, name in enumerate(PLANS, start=1)}
-    doctors = {}
+    doctors: dict[str, Record] = {}
     for number in rng.sample(range(100, 1000), 30):
         doctors[f"D{number}"] = {
             "doctor_id": f"D{number}",

@@ -107,7 +107,7 @@ def _plan(draw: Draw) -> dict[str, Any]:
 
 def _book_motives(draw: Draw) -> tuple[str, ...]:
     """ "It's raining all weekend" only for a showing on a Saturday or Sunday."""
-    motives = ("It's our anniversary.", "The kids are off school.")
+    motives: tuple[str, ...] = ("It's our anniversary.", "The kids are off school.")
     motives += ("My book club read the novel.", "My flatmate has been nagging me to see it.")
     motives += ("We want a quiet night out.", "I loved the director's last film.")
     weekend = date.fromisoformat(draw["showing"]["date"]).weekday() >= 5
@@ -117,8 +117,11 @@ def _book_motives(draw: Draw) -> tuple[str, ...]:
 def _exchange_motives(draw: Draw) -> tuple[str, ...]:
     """ "The earlier one clashes" only when the booking moves to a later showing."""
     booking, to = draw["booking"], draw.extra["to"]
-    motives = ("My train gets in too late.", "A friend wants to come on another day.")
-    motives += ("I got the days mixed up.",)
+    motives = (
+        "My train gets in too late.",
+        "A friend wants to come on another day.",
+        "I got the days mixed up.",
+    )
     later = (to["date"], to["time"]) > (booking["date"], booking.get("time", ""))
     return (*motives, "The earlier one clashes with football practice.") if later else motives
 

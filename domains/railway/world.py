@@ -163,9 +163,9 @@ def build_world(rng: random.Random) -> dict[str, Any]:
         picked = rng.sample(trains, rng.randint(1, 4))
         classes = rng.choices(FARE_CLASSES, weights=(2, 5, 3), k=len(picked))
         if rng.random() < 0.25:  # the same route in the same class again, on another date
-            route = picked[0]["origin"], picked[0]["destination"]
+            again = picked[0]["origin"], picked[0]["destination"]
             picked.append(
-                rng.choice([t for t in trains if (t["origin"], t["destination"]) == route])
+                rng.choice([t for t in trains if (t["origin"], t["destination"]) == again])
             )
             classes.append(classes[0])
         for train, fare_class in zip(picked, classes, strict=True):

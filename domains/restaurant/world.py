@@ -48,7 +48,9 @@ def _restaurant(rng: random.Random, number: int, name: str) -> dict[str, Any]:
     }
 
 
-def _reserve(state: Record, rng: random.Random, who: Record, place: Record, day: str, time: str):
+def _reserve(
+    state: Record, rng: random.Random, who: Record, place: Record, day: str, time: str
+) -> Record:
     past = day < rules.TODAY
     status = rng.choice(("completed", "completed", "no_show")) if past else "confirmed"
     if not past and rng.random() < 0.12:

@@ -20,8 +20,14 @@ from toolscale.kit.words import day
 Record = dict[str, Any]
 WHY = {"illness": ("a bad cold", "a stomach bug"), "holiday": ("a family trip", "a wedding")}
 WHY["appointment"] = ("a hospital appointment", "a dental appointment")
-SOON = ("as soon as possible", "from next week", "for the rest of the term", "straight away")
-SOON += ("before the next lesson", "for this term")
+SOON = (
+    "as soon as possible",
+    "from next week",
+    "for the rest of the term",
+    "straight away",
+    "before the next lesson",
+    "for this term",
+)
 HELPERS = ("Mrs Novak", "Grandpa Ted", "Mr Adeyemi", "Auntie Rose", "Ms Lindqvist", "Coach Ruiz")
 
 

@@ -20,8 +20,18 @@ CORE = ("Maths", "English", "Science")
 ELECTIVES = ("Robotics", "Drama", "Art", "Music", "Spanish", "Coding")
 YEARS = (7, 8, 9, 10, 11)
 GRADES = ("A", "B", "B", "C", "C", "D", "E")
-TRIPS = ("Science Museum", "Coastal Fieldwork", "Theatre Matinee", "Castle History", "Ski Week")
-TRIPS += ("Art Gallery", "Space Centre", "Farm Visit", "French Exchange", "Robotics Fair")
+TRIPS = (
+    "Science Museum",
+    "Coastal Fieldwork",
+    "Theatre Matinee",
+    "Castle History",
+    "Ski Week",
+    "Art Gallery",
+    "Space Centre",
+    "Farm Visit",
+    "French Exchange",
+    "Robotics Fair",
+)
 PICKUPS = ("Grandma", "Uncle Joe", "Aunt May", "Mrs Patel", "Mr Okafor")
 BILLS = (("lunch", 42, 96), ("music lessons", 60, 180), ("uniform", 25, 90))
 MONTHS = (("2025-08-15", "August"), ("2025-09-15", "September"), ("2025-10-15", "October"))
@@ -101,7 +111,8 @@ def build_world(rng: random.Random) -> dict[str, Any]:
     fake.seed_instance(rng.getrandbits(64))
     state: dict[str, Any] = {"today": rules.TODAY, "guardians": {}, "students": {}}
     state |= {"classes": _classes(rng), "enrolments": {}, "invoices": {}, "trips": {}}
-    ids, count = iter(rng.sample(range(10000, 100000), 3000)), {}
+    ids = iter(rng.sample(range(10000, 100000), 3000))
+    count: dict[str, int] = {}
     names = {  # faker's draws are slow: a pool of each kind, drawn once
         "son": [fake.first_name_male() for _ in range(30)],
         "daughter": [fake.first_name_female() for _ in range(30)],

@@ -159,7 +159,7 @@ def check_visa(state: Record, trip_id: str) -> Record:
     VisaNotRequired.raise_if(
         not found["visa_required"] or found["visa_on_file"],
         f"no visa application is needed for {found['country']} ({found['nationality']} passport)",
-        found["nationality"],
+        found["country"],  # the reason's fact: not the caller's own passport code
     )
     PassportExpires.raise_if(
         expiry < until, f"the passport expires on {expiry} but must be valid until {until}", expiry

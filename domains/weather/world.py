@@ -56,7 +56,9 @@ def build_world(rng: random.Random) -> dict[str, Any]:
             "max_alerts": alerts,
             "pack_price": pack,
         }
-    locations, forecasts, observations = {}, {}, {}
+    locations: dict[str, Any] = {}
+    forecasts: dict[str, Any] = {}
+    observations: dict[str, Any] = {}
     state.update(locations=locations, forecasts=forecasts, observations=observations)
     towns = sorted({fake.city() for _ in range(60)})
     for town in rng.sample(towns, 36):
@@ -71,7 +73,9 @@ def build_world(rng: random.Random) -> dict[str, Any]:
             forecasts[f"{lid}:{shift(TODAY, n)}"] = _day(rng, locations[lid], shift(TODAY, n))
         for n in range(1, HISTORY_DAYS + 1):
             observations[f"{lid}:{shift(TODAY, -n)}"] = _day(rng, locations[lid], shift(TODAY, -n))
-    accounts, subscriptions, stations = {}, {}, {}
+    accounts: dict[str, Any] = {}
+    subscriptions: dict[str, Any] = {}
+    stations: dict[str, Any] = {}
     state.update(accounts=accounts, subscriptions=subscriptions, stations=stations)
     places = list(locations.values())
     for number in rng.sample(range(1000, 10000), 150):

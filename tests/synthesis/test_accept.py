@@ -183,3 +183,25 @@ def test_tool_returns_and_a_refusal_run_in_the_sandbox():
     assert done.stage == "" and done.candidate.facts == ["core"] and not done.write
     assert done.candidate.scenario(done.write).accepts_changes is False
     assert wrong.stage == "execution" and "does not refuse it" in wrong.problems[0]
+
+
+def test_a_number_the_policy_states_is_given_to_a_caller_asking_for_the_bound():
+    # "raise it to 4000, or the highest I'm allowed": the gold sets the policy's maximum
+    def limit(opening: str) -> Candidate:
+        return Candidate(
+            reason_for_call="You want a higher daily limit on your card CARD-1.",
+            opening=opening,
+            actions=[
+                {
+                    "name": "update_daily_limit",
+                    "arguments": {"card_id": "CARD-1", "new_limit": 3000},
+                }
+            ],
+        )
+
+    bank = get_domain("bank")
+    assert "3000" in bank.policy.replace(",", "")
+    asks_most = limit("Raise it to 4000, or the highest I'm allowed.")
+    assert filters.detail_problems(bank, asks_most, [], filters.said_by(asks_most)) == []
+    asks_4000 = limit("Raise it to 4000.")
+    assert filters.detail_problems(bank, asks_4000, [], filters.said_by(asks_4000))

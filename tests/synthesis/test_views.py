@@ -90,6 +90,15 @@ def test_time_rules_are_the_policy_passages_about_time():
         "Cancelling is free 24 hours or more before the seating.",
         "| days before | fee |\n|---|---|\n| 3 | 10% |",
     ]
+    # a rule whose ":" opens a list keeps the list, whether indented or after a blank line
+    listed = (
+        "- A booking can be moved until departure. The customer pays:\n\n- a fee of 15.00;\n"
+        "- the fare difference.\n\nIdentify the caller first.\n"
+    )
+    assert time_rules(listed) == [
+        "A booking can be moved until departure. The customer pays: a fee of 15.00; the fare "
+        "difference."
+    ]
 
 
 def test_facts_must_be_values_of_their_named_source():

@@ -159,3 +159,40 @@ def test_when_it_cannot_tell_what_was_asked_it_restates_its_request() -> None:
     mover = user(known={"booking id": "BK1"}, wants="cancel my booking")
     kind, text = talk(mover, "Please reply with one of these.")[0]
     assert kind == "restate" and "cancel my booking" in str(text) and "BK1" in str(text)
+
+
+def test_a_proposal_of_both_things_asked_for_is_accepted_not_narrowed() -> None:
+    # H1 (seed 466691): "Shall I go ahead with both?" got "Not all of them, please: only RS39054."
+    wants = "add a quiet corner to my Copper Lantern dinner and cancel my Harbour Spoon lunch"
+    both = (
+        "I found both reservations:\n1. Copper Lantern, Sunday 20 July at 18:00 (RS39054): I "
+        "will add the request.\n2. Harbour Spoon, Wednesday 16 July at 12:30 (RS39053): I will "
+        "cancel it.\nShall I go ahead with both?"
+    )
+    kind, _ = talk(user(wants=wants, opening=f"Hi, I want to {wants}."), both)[0]
+    assert kind == "yes"
+    # one of them asked for: still only that one
+    one = user(wants="cancel my Harbour Spoon lunch", opening="Cancel my Harbour Spoon lunch.")
+    kind, text = talk(one, both)[0]
+    assert kind == "only" and ("RS39053" in str(text) or "Harbour" in str(text))
+
+
+def test_both_passengers_of_one_booking_is_no_proposal_on_several_records() -> None:
+    # H1: "first-class fare for both passengers ... Shall I upgrade?" got "No, only RW585."
+    upgrade = user(wants="upgrade my booking BK4504 to first class", opening="Upgrade BK4504.")
+    said = (
+        "Booking BK4504 is on train RW585, standard class. Upgrading costs $146.62 (first-class "
+        "fare for both passengers, minus what you paid). Shall I go ahead with the upgrade?"
+    )
+    assert talk(upgrade, said)[0][0] == "yes"
+
+
+def test_a_json_answer_is_read_as_its_answer() -> None:
+    # H1: a refusal in {"answer": ...} got "I think it's \"I am sorry." (an option read out of
+    # the JSON and the agent's words picked back)
+    said = (
+        '{"answer": "I am sorry, but I cannot swap booking B1: that showing has no seats '
+        'left. Nothing has changed.", "confidence": 0.95}'
+    )
+    kind, text = talk(user(manner="unsure"), said)[0]
+    assert "sorry" not in str(text).lower() and kind != "pick"

@@ -24,7 +24,8 @@ class Formula(Protocol):
     (`toolscale.kit.formulas`). `amounts` are every amount, in cents, that it makes of one
     amount: its parts and its result (a 2.50 + 1% fee on 251.00 makes 2.51 and 5.01)."""
 
-    name: str
+    @property
+    def name(self) -> str: ...
 
     def amounts(self, cents: int) -> Iterable[int]: ...
 

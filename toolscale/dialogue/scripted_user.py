@@ -45,6 +45,7 @@ import random
 import re
 from collections.abc import Sequence
 
+from toolscale.core.answers import answer_field
 from toolscale.core.contract import UserScenario
 from toolscale.dialogue import user_phrases as say
 from toolscale.dialogue import user_reading as read
@@ -93,7 +94,8 @@ class ScriptedUser:
 
     def reply(self, message: str) -> str | None:
         """The user's answer to the agent's latest message, or None: the conversation is over."""
-        answer = self._answer(message.replace("\u2019", "'"))  # "can\u2019t" is "can't"
+        said = answer_field(message.strip()) or message  # a JSON answer says its "answer"
+        answer = self._answer(said.replace("\u2019", "'"))  # "can\u2019t" is "can't"
         self.last = answer or ""
         return answer
 
@@ -239,9 +241,12 @@ class ScriptedUser:
 
     def _narrow(self, message: str) -> str | None:
         """A proposal on several records ("all three alerts") from a user who asked about one:
-        only the one they mean (the option their details pick, else what they asked for)."""
+        only the one they mean (the option their details pick, else what they asked for). A
+        proposal of the several things they did ask for is no such thing."""
         wants = self.scenario.wants
-        if not read.SCOPE.search(message) or read.SCOPE.search(wants):
+        if not read.scope(message) or read.SCOPE.search(wants):
+            return None
+        if read.each_asked(read.options(message), wants):  # "both": the two things they asked
             return None
         self.kind = "only"
         chosen = self._chosen(read.options(message))

@@ -65,6 +65,23 @@ SCOPE = re.compile(
     r"|\ball (?:of )?(?:the|your|my|our|these|those) \w+s\b|\b(?:both|every)\b|\beach of\b",
     re.IGNORECASE,
 )
+# People of one record ("both passengers", "all 4 guests"): a scope that names no other record.
+_PEOPLE = re.compile(
+    r"\s*(?:\w+\s+)?(?:passengers?|guests?|people|persons?|adults?|children|kids|travell?ers?"
+    r"|members|seats?|of you)\b",
+    re.IGNORECASE,
+)
+
+
+def scope(message: str) -> bool:
+    """Whether `message` proposes to act on several records (`SCOPE`: "all three alerts",
+    "both bookings"), not on the several people or seats of one ("both passengers")."""
+    return any(
+        not _PEOPLE.match(message, m.end()) and not _PEOPLE.search(m[0])
+        for m in SCOPE.finditer(message)
+    )
+
+
 # The agent says it cannot or will not do what was asked: "I can't upgrade your tickets", "saver
 # tickets can't be changed", "that isn't allowed", "it is fully booked". An apology, "I can't find
 # it", "I don't have your booking id" or an order's "reason no longer needed" is no refusal.
@@ -250,6 +267,20 @@ def _counts(text: str) -> set[float]:
     """The small counts `text` states, in digits or words ("three seats", "quantity 3")."""
     words = {float(_COUNTS[w]) for w in re.findall(r"[a-z]+", text.casefold()) if w in _COUNTS}
     return words | {n for n in numbers(text) if n.is_integer() and 0 < n < len(_NUMBER_WORDS)}
+
+
+def each_asked(listed: list[str], words: str) -> bool:
+    """Whether every option of `listed` (two or more) is one the caller's own `words` ask for:
+    each shares with them a date or a word that no other option has ("Copper Lantern, 20 July
+    ... RS39054" and "Harbour Spoon, 16 July ... RS39053" for a caller who asked about both)."""
+    if len(listed) < 2:
+        return False
+    mine = _content(words) | {str(d) for d in _days(words)}
+    marks = [_content(o) | {str(d) for d in _days(o)} for o in listed]
+    return all(
+        (own - set().union(*(m for j, m in enumerate(marks) if j != i))) & mine
+        for i, own in enumerate(marks)
+    )
 
 
 def choose(listed: list[str], values: list[str], words: str) -> int | None:

@@ -22,7 +22,9 @@ A figure is read in its sentence (`toolscale.judge.figure_roles`): a rate ("$7.5
 a bound ("$100 or more") or an operand of worked arithmetic ("$4.50 x 3") is backed as above or
 as a record's amount split over a count, and is said of no field; the result of worked
 arithmetic is backed when its operands are and the sum holds; a number that is not money may
-be a shown quantity of at least MONEY_INT times a count (2 packs of 10,000 calls: 20,000).
+be a shown quantity of at least MONEY_INT times a count (2 packs of 10,000 calls: 20,000), or
+a whole number the caller said added to or taken from one a tool result shows (3 snacks on the
+booking and 4 more asked for "would make 7").
 
 A date is backed when shown (on its day and month, its year and weekday when it names them),
 or when it is a shown date moved by a period of a week or more that the inputs state ("valid
@@ -76,6 +78,8 @@ class Shown:
     partial: tuple[Written, ...]  # dates written without a year ("13 September")
     periods: frozenset[tuple[int, str]]  # (how many, "day" / "week" / "month" / "year")
     made: frozenset[int] = frozenset()  # cents the domain's formulas make of the records' amounts
+    # what the caller's numbers make of the records' (3 snacks held and 4 asked for make 7)
+    changed: frozenset[int] = frozenset()
 
     def backs(self, said: Figure) -> bool:
         """Whether the stated number `said` is shown, counted or made from shown amounts: money
@@ -84,6 +88,8 @@ class Shown:
             if said.cents in {n.cents for n in self.numbers} or said.value in self.counts:
                 return True
             if said.value.is_integer() and any(said.value == d.year for d in self.dates):
+                return True
+            if said.value.is_integer() and int(said.value) in self.changed:
                 return True
             # a quantity times a count: 2 packs of the policy's 10,000 calls are 20,000
             large = {n.cents for n in self.numbers if not n.money and n.value >= MONEY_INT}
@@ -145,6 +151,21 @@ def _moved(day: dt.date, n: int, unit: str) -> list[dt.date]:
         return [day.replace(year=day.year + months // 12, month=months % 12 + 1)]
     except ValueError:  # 31 March + a month
         return []
+
+
+def _placed(partial: Iterable[Written], years: set[int]) -> set[dt.date]:
+    """The yearless dates (the caller's "Friday 9 May") in the shown years they fit (the
+    weekday, when named, that date's), so a period moves them too: 9 May less 45 days."""
+    found = set()
+    for p in partial:
+        for year in years:
+            try:
+                day = dt.date(year, p.month, p.day)
+            except ValueError:
+                continue
+            if p.weekday in (None, day.weekday()):
+                found.add(day)
+    return found
 
 
 def _counts(text: str) -> Iterator[int]:
@@ -241,18 +262,31 @@ def shown(
     full: set[dt.date] = set()
     partial: list[Written] = []
     periods: set[tuple[int, str]] = set()
+    asked: set[int] = set()  # the caller's whole numbers ("four servings")
+    held: set[int] = set()  # the tool results' whole numbers (not money)
     for text, of_records in (*((t, True) for t in records), *((t, False) for t in instructions)):
         got = read(text)
+        if of_records:
+            whole = {int(f.value) for f in got.figures if not f.money and f.value.is_integer()}
+            tool = text.lstrip().startswith(("{", "["))
+            (held if tool else asked).update(whole | (set() if tool else set(got.counts)))
         periods.update(got.periods)
         found += got.figures
         mine += got.figures if of_records else ()
         counts.update(got.counts)
         full.update(got.full)
         partial += got.partial
-    days = tuple(sorted(full))
-    counts.update(abs((b - a).days) for a, b in combinations(days, 2))
+    counts.update(abs((b - a).days) for a, b in combinations(sorted(full), 2))
+    days = tuple(sorted(full | _placed(partial, {d.year for d in full})))
+    changed = {a + h for a in asked for h in held} | {abs(a - h) for a in asked for h in held}
     return Shown(
-        tuple(found), tuple(mine), frozenset(counts), days, tuple(partial), frozenset(periods)
+        tuple(found),
+        tuple(mine),
+        frozenset(counts),
+        days,
+        tuple(partial),
+        frozenset(periods),
+        changed=frozenset(changed),
     )
 
 

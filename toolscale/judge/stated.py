@@ -22,9 +22,10 @@ from toolscale.core.written import MONTHS, WEEKDAYS, Written, dates, plain
 from toolscale.economics.preferences import answer_text
 
 # A number, with what marks it as money: a "$" before it, cents, or a currency word after it.
-# Not a number: one inside a word, an id, a code or a date ("TK22071", "2025-06-30").
+# Not a number: one inside a word, an id, a code or a date ("TK22071", "2025-06-30"), or one
+# glued to letters ("3D", "4K", "2nd").
 _NUMBER = re.compile(
-    r"(?<![\w.:/#-])(?P<dollar>\$\s?)?(?P<value>-?\d+(?:\.(?P<cents>\d+))?)(?![\w.:/-]*\d)"
+    r"(?<![\w.:/#-])(?P<dollar>\$\s?)?(?P<value>-?\d+(?:\.(?P<cents>\d+))?)(?![\w.:/-]*\d|[a-z])"
     r"(?P<unit>\s*(?:usd|dollars?)\b)?"
 )
 # What is no figure: times of day ("7:30 pm", "19:30", "7pm") and list numbering ("1. ").

@@ -37,7 +37,7 @@ class StatefulDomain(KitDomain):
     family: ClassVar[Family] = "stateful"
     entities: ClassVar[tuple[Entity, ...]] = ()
     goals: ClassVar[tuple[Goal, ...]] = ()
-    rules: ClassVar[object | None] = None
+    rules: object | None = None  # a module: set on the class, read as `cls.rules`
     handmade: ClassVar[dict[str, tuple[Template, int]]] = {}
     invariants: ClassVar[tuple[Invariant, ...]] = ()  # facts every world keeps (`invariants`)
     # whose profile the policy has the agent find first, and how (`kit.identify`)

@@ -10,6 +10,7 @@ fresh copy of the candidate's state, exactly as a teacher's calls would.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -146,12 +147,20 @@ def _given(domain: Domain, value: Any, text: str) -> bool:
     return shown.lower() in text.lower() or not domain.missing_facts([shown], text, [text])
 
 
+# A caller who asks for what the policy allows at most or least: "the highest I'm allowed".
+_BOUND = re.compile(
+    r"\b(?:highest|lowest|most|least|maximum|minimum|max|as (?:much|high|many) as)\b", re.I
+)
+
+
 def detail_problems(
     domain: Domain, candidate: Candidate, outcomes: list[CallOutcome], said: str
 ) -> list[str]:
     """Every value a gold WRITE takes (a new date, a party size, a person's name, a reason) is
-    returned by an earlier gold call or given by the caller's scenario: else the caller of the
-    gold conversation cannot answer the agent's "Could I have your new date?"."""
+    returned by an earlier gold call or given by the caller's scenario, or is a number the
+    policy states for a caller who asks for the policy's bound ("the highest I'm allowed": a
+    tier's limit): else the caller of the gold conversation cannot answer the agent's "Could I
+    have your new date?"."""
     specs = domain.toolkit.specs()
     problems = []
     for n, action in enumerate(candidate.actions):
@@ -162,6 +171,9 @@ def detail_problems(
             if isinstance(value, bool) or not isinstance(value, str | int | float):
                 continue
             if _given(domain, value, earlier) or _given(domain, value, said):
+                continue
+            bound = isinstance(value, int | float) and _BOUND.search(said) is not None
+            if bound and _given(domain, value, domain.policy):
                 continue
             problems.append(
                 f"gold action {n} ({action.name}) takes {name} {value!r}, which no earlier gold "

@@ -152,17 +152,24 @@ def today(state: Record) -> str:
 
 def time_rules(policy: str) -> list[str]:
     """The policy's passages about time (notice, departure, deadlines, days before or within),
-    each a bullet, a paragraph or a whole table, as written (a bullet without its dash)."""
+    each a bullet (with its indented sub-bullets, or the list its closing ":" opens), a
+    paragraph or a whole table, as written (a bullet without its dash)."""
     items: list[list[str]] = []
     open_item = False
+    listing = False  # the current item ends with ":": the bullets that follow are its own
     for line in policy.splitlines():
         stripped = line.strip()
+        bullet = stripped.startswith(("- ", "* "))
         if not stripped or stripped.startswith("#"):
-            open_item = False
+            listing = open_item and items[-1][-1].endswith(":") and not stripped.startswith("#")
+            open_item = listing
             continue
+        if listing and not bullet:
+            listing = open_item = False
         table = stripped.startswith("|")
         continues = open_item and (items[-1][0].startswith("|") == table)
-        if not continues or stripped.startswith(("- ", "* ")):
+        nested = (line[:1].isspace() or listing) and open_item  # sub-bullets of their parent
+        if not continues or (bullet and not nested):
             items.append([])
         items[-1].append(stripped.removeprefix("- ").removeprefix("* "))
         open_item = True
@@ -274,8 +281,8 @@ def entity_view(domain: Domain, state: Record, rng: random.Random, max_chars: in
     if refs or others:
         parts.append(
             '# Counts\nA "<table> naming it" entry counts the records of every caller that '
-            "name the record (places taken; tables booked per date, time and status, past "
-            "dates left out): what the policy's limits are checked against."
+            "name the record (the places taken, per date, time and status where the records "
+            "have them; past dates left out): what the policy's limits are checked against."
         )
     shown = {t: dict(rows) for t, rows in mine.items()}
     for tables in (refs, others):
