@@ -91,6 +91,31 @@ class Tau2Task(Strict):
     user_tools: list[str] | None = None
 
 
+def merged(db: dict[str, Any], update: dict[str, Any] | None) -> dict[str, Any]:
+    """`update` merged into `db` as tau2's `update_db` merges (addict's `Dict.update`): nested
+    objects merged key by key, any other value replaced."""
+    for key, value in (update or {}).items():
+        if isinstance(db.get(key), dict) and isinstance(value, dict):
+            merged(db[key], value)
+        else:
+            db[key] = value
+    return db
+
+
+def test_a_task_s_database_is_written_as_its_difference_from_the_world():
+    from toolscale.publish.tau2_export import SAME, Removed, merge_update
+
+    world = {"users": {"u1": {"name": "Ana", "cards": [1, 2]}}, "today": "2025-01-01", "n": 1}
+    task = {"users": {"u1": {"name": "Ana", "cards": [1]}, "u2": {}}, "today": "2025-01-01"}
+    task["n"] = True  # a bool is not the int it equals
+    update = merge_update(world, task)
+    assert update == {"users": {"u1": {"cards": [1]}, "u2": {}}, "n": True}
+    assert merged(json.loads(json.dumps(world)), update) == task
+    assert merge_update(world, json.loads(json.dumps(world))) is SAME
+    with pytest.raises(Removed):  # tau2 merges; it cannot drop a key
+        merge_update(world, {"users": {}, "today": "2025-01-01", "n": 1})
+
+
 @pytest.fixture(scope="module")
 def dataset() -> Path:
     return shared()
@@ -123,9 +148,10 @@ def test_tau2_files_follow_the_task_model_and_replay_to_the_gold_state(dataset, 
                 for value in scenario["known"].values():
                     assert value in instructions.known_info
                     assert value not in row["instruction"]
-            state = task.initial_state.initialization_data.agent_data
+            update = task.initial_state.initialization_data.agent_data
+            state = merged(json.loads((tmp_path / domain / "db.json").read_text()), update)
             task = Task.from_row(row, WorldStore.of_output(dataset))
-            assert state == task.initial_state  # the world plus the task's changes
+            assert state == task.initial_state  # the world (db.json) plus the task's changes
             # The DB reward basis holds: the actions on that state give the gold final state.
             kit = fresh_toolkit(get_domain(domain), json.dumps(state))
             for action in criteria.actions:
@@ -140,6 +166,17 @@ def test_tau2_policy_and_tools_are_the_domain_s(dataset, tmp_path):
     task = next(t for t in rows(dataset, "tasks") if t["domain"] == "bank")
     assert (tmp_path / "bank" / "policy.md").read_text() == task["system_prompt"] + "\n"
     assert json.loads((tmp_path / "bank" / "tools.json").read_text()) == json.loads(task["tools"])
+    about = json.loads((tmp_path / "bank" / "toolscale.json").read_text())
+    assert about == {
+        "domain": "bank",
+        "domain_version": task["domain_version"],
+        "world": task["world"],
+    }
+    # The world is stored once, in db.json: a built-in task's database is the world itself.
+    items = json.loads((tmp_path / "bank" / "tasks.json").read_text())
+    assert {i["initial_state"]["initialization_data"]["agent_data"] for i in items} == {None}
+    world = WorldStore.of_output(dataset)[task["world"]]
+    assert json.loads((tmp_path / "bank" / "db.json").read_text()) == world
 
 
 def test_sft_lines_are_the_verified_conversations(dataset, tmp_path):

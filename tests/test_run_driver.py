@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -19,6 +20,7 @@ from toolscale.config.synthesize import SynthesizeConfig
 from toolscale.core.errors import ConfigError
 from toolscale.domaingen.config import DomainGenConfig
 from toolscale.domaingen.domain_synthesis import SYNTHESIZE_DOMAIN_COMMAND
+from toolscale.pipeline.chunk import CODE_KEY
 from toolscale.pipeline.driver import HEAD, BudgetStop, written_by
 from toolscale.pipeline.generate import GENERATE_COMMAND, generate
 from toolscale.synthesize.synthesis import SYNTHESIZE_COMMAND
@@ -90,6 +92,20 @@ def test_a_resume_with_another_resume_key_is_refused_and_the_same_options_pass(g
     other = GenerateConfig(domains=["math"], num_tasks=2, out=generated, resume=True, seed=1)
     with pytest.raises(ConfigError, match="was written by generate with seed=0, not 1"):
         GENERATE_COMMAND.check_same_run(Output(generated), other)
+
+
+def test_a_resume_its_chunk_checks_refuse_leaves_out_as_it_was(generated, tmp_path):
+    """generate's own checks of a resumed OUT (here: a chunk made by other code of its domain)
+    run inside `open_output`, before OUT's probe file or anything else is written."""
+    out = tmp_path / "out"
+    shutil.copytree(generated, out)
+    marker = next((out / ".toolscale" / "chunks").glob("*.json"))
+    marker.write_text(json.dumps({**json.loads(marker.read_text()), CODE_KEY: "other"}))
+    before = {p: p.stat().st_mtime_ns for p in out.rglob("*")}
+    config = GenerateConfig(domains=["math"], num_tasks=2, out=out, resume=True)
+    with pytest.raises(ConfigError, match="changed since"):
+        generate(config)
+    assert {p: p.stat().st_mtime_ns for p in out.rglob("*")} == before
 
 
 def test_an_unreadable_run_json_is_one_error(tmp_path):

@@ -1,5 +1,10 @@
 """toolscale: verifiable multi-turn tool-use training data for orchestrator models.
 
+The Python API is one function per `toolscale` subcommand, the function that subcommand calls
+(docs/api.md): `toolscale.generate(out="out/demo", domains="bank,math", num_tasks=20)`,
+`toolscale.validate`, `toolscale.card`, ... Each is imported on first use, so `import toolscale`
+alone stays fast.
+
 Holds:
 - `__main__`: `python -m toolscale ...` runs the `toolscale` command line (as the installed script
   does).
@@ -26,6 +31,8 @@ Holds:
   driver every command shares.
 - `play/`: play the agent's side of an episode: teachers, the LLM user simulator, transcripts,
   rollouts.
+- `python_api`: what the Python API composes that no single stage owns (`merge` with every
+  command's merger).
 - `publish/`: what users do with an output: the card, validate, push, export.
 - `sample/`: build full tasks: ids, schemas, the run's worlds and the task sources.
 - `sandbox/`: execution outside the pipeline process: domain tools in a worker pool, code in a
@@ -44,19 +51,83 @@ Holds:
 
 from __future__ import annotations
 
-from typing import Any
+import importlib
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
-# The validation API, imported on first use: it pulls in datasets, jsonschema and the sandbox,
-# which `import toolscale` alone should not pay for.
-_API = ("validate_trace", "validate_dataset", "assert_valid_trace", "assert_valid_dataset")
-__all__ = ["__version__", *_API]
+# public name -> (module, name there): the subcommands' functions, then the validation API.
+_API = {
+    "generate": ("toolscale.pipeline.generate", "generate"),
+    "generate_config": ("toolscale.pipeline.generate_options", "generate_config"),
+    "synthesize": ("toolscale.synthesize.synthesis", "synthesize"),
+    "synthesize_domain": ("toolscale.domaingen.domain_synthesis", "synthesize_domain"),
+    "validate": ("toolscale.publish.validate", "validate_output"),
+    "merge": ("toolscale.python_api", "merge"),
+    "domains": ("toolscale.core.registry", "registered"),
+    "check_domain": ("toolscale.check.check_domain", "check_domain"),
+    "new_domain": ("toolscale.kit.scaffold", "new_domain"),
+    "card": ("toolscale.publish.card", "card"),
+    "check_rewards": ("toolscale.check.reward_check", "check_rewards"),
+    "push": ("toolscale.publish.push", "push"),
+    "export": ("toolscale.publish.export", "export"),
+    "view": ("toolscale.view.app", "view"),
+    "validate_trace": ("toolscale.publish.api", "validate_trace"),
+    "validate_dataset": ("toolscale.publish.api", "validate_dataset"),
+    "assert_valid_trace": ("toolscale.publish.api", "assert_valid_trace"),
+    "assert_valid_dataset": ("toolscale.publish.api", "assert_valid_dataset"),
+}
+__all__ = [
+    "__version__",
+    "assert_valid_dataset",
+    "assert_valid_trace",
+    "card",
+    "check_domain",
+    "check_rewards",
+    "domains",
+    "export",
+    "generate",
+    "generate_config",
+    "merge",
+    "new_domain",
+    "push",
+    "synthesize",
+    "synthesize_domain",
+    "validate",
+    "validate_dataset",
+    "validate_trace",
+    "view",
+]
+
+if TYPE_CHECKING:  # what type checkers and editors see; nothing is imported at run time
+    from toolscale.check.check_domain import check_domain
+    from toolscale.check.reward_check import check_rewards
+    from toolscale.core.registry import registered as domains
+    from toolscale.domaingen.domain_synthesis import synthesize_domain
+    from toolscale.kit.scaffold import new_domain
+    from toolscale.pipeline.generate import generate
+    from toolscale.pipeline.generate_options import generate_config
+    from toolscale.publish.api import (
+        assert_valid_dataset,
+        assert_valid_trace,
+        validate_dataset,
+        validate_trace,
+    )
+    from toolscale.publish.card import card
+    from toolscale.publish.export import export
+    from toolscale.publish.push import push
+    from toolscale.publish.validate import validate_output as validate
+    from toolscale.python_api import merge
+    from toolscale.synthesize.synthesis import synthesize
+    from toolscale.view.app import view
 
 
 def __getattr__(name: str) -> Any:
     if name in _API:
-        from toolscale.publish import api
-
-        return getattr(api, name)
+        module, attribute = _API[name]
+        return getattr(importlib.import_module(module), attribute)
     raise AttributeError(f"module 'toolscale' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

@@ -41,11 +41,12 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, replace
+from typing import Any
 
 from toolscale.check.findings import DomainReport, Finding, first_traceback
 from toolscale.check.fuzz import PER_TOOL, fuzz
 from toolscale.check.task_checks import check_task, parrot_checks, sample_one, schema_findings
-from toolscale.config.option import option
+from toolscale.config.option import from_options, option
 from toolscale.core.contract import Domain
 from toolscale.core.errors import ConfigError
 from toolscale.core.registry import get_domain
@@ -185,10 +186,15 @@ async def _templates(pool: SandboxPool, domain: Domain, seed: int, tasks: int) -
     return {item.task.template for item, _ in built if item is not None}
 
 
-def check_domain(name: str, config: CheckDomainConfig | None = None) -> DomainReport:
+def check_domain(
+    name: str, config: CheckDomainConfig | None = None, **options: Any
+) -> DomainReport:
     """Run every check on domain `name`: tasks 0..`tasks`-1 of `seed` by weight, `per_template`
     draws of each named template, `fuzz` hostile calls per tool; `strict` counts warnings as
-    problems. Raises ConfigError for an unknown domain or bad settings."""
+    problems (`config`, or `options` named as `toolscale check-domain`'s flags). Raises
+    ConfigError for an unknown domain or bad settings."""
+    if config is None:
+        config = from_options(CheckDomainConfig, options, "check-domain")
     config = config or CheckDomainConfig()
     config.check()
     domain = get_domain(name)

@@ -153,9 +153,10 @@ async def play(config: GenerateConfig, economics: Economics, per_domain: int) ->
     ]
 
 
-def check_rewards(root: Path, per_domain: int = 100, workers: int = 2) -> dict[str, Any]:
+def check_rewards(root: Path | str, per_domain: int = 100, workers: int = 2) -> dict[str, Any]:
     """Play the gaming policies on the first `per_domain` tasks of each domain of output `root`
     and write `root/reward_check.json`; returns its content."""
+    root = Path(root)
     output = Output(root)
     if not (root / "run.json").is_file():
         raise ConfigError(f"{root} holds no run.json; give the --out folder of a generate run")

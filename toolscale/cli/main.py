@@ -13,7 +13,7 @@ from rich.table import Table
 
 from toolscale.check.check_domain import CheckDomainConfig
 from toolscale.cli.new_domain import new_domain_command
-from toolscale.cli.options import GENERATE_EXTRA, argument, flag, flags_of
+from toolscale.cli.options import GENERATE_FLAGS, argument, flag, flags_of
 from toolscale.cli.progress import StageProgress, budget_stopped, console, fail, show_errors
 from toolscale.cli.publishing import card_command, export_command, push_command
 from toolscale.cli.synthesize_domain import synthesize_domain_command
@@ -23,7 +23,38 @@ from toolscale.config.option import from_flags
 from toolscale.config.synthesize import SynthesizeConfig
 from toolscale.core.errors import ConfigError
 
-app = typer.Typer(
+# The exceptions of the click typer runs on (typer 0.29 vendors its own), found from the public
+# typer.BadParameter rather than a private module path.
+_CLICK: dict[str, Any] = {c.__name__: c for c in typer.BadParameter.__mro__}
+UsageError: Any = _CLICK["UsageError"]
+ClickException: Any = _CLICK["ClickException"]
+
+
+class Shell(typer.Typer):
+    """The command line as a script runs it: click's usage errors (an unknown option or
+    command, a value of the wrong type, a missing argument) become one `error:` line and exit 2,
+    as every other mistake does, instead of a boxed panel."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if kwargs.get("standalone_mode", True) is False:
+            return super().__call__(*args, **kwargs)
+        try:
+            result = super().__call__(*args, standalone_mode=False, **kwargs)
+        except UsageError as exc:  # click's exception: typed Any here
+            where = exc.ctx.command_path if exc.ctx is not None else "toolscale"
+            message = " ".join(exc.format_message().split())
+            sys.stderr.write(f"error: {message} (see {where} --help)\n")
+            sys.exit(2)
+        except ClickException as exc:
+            exc.show()
+            sys.exit(exc.exit_code)
+        except typer.Abort:
+            sys.stderr.write("aborted\n")
+            sys.exit(130)
+        sys.exit(result if isinstance(result, int) else 0)
+
+
+app = Shell(
     add_completion=False,
     pretty_exceptions_enable=False,
     help="Generate, verify and publish multi-turn tool-use datasets for orchestrator models.",
@@ -64,30 +95,18 @@ app.command("synthesize-domain")(synthesize_domain_command)
 
 
 @app.command()
-@flags_of(GenerateConfig, extra=GENERATE_EXTRA)
+@flags_of(GenerateConfig, extra=GENERATE_FLAGS)
 @with_run_config
 def generate(ctx: typer.Context, **flags: Any) -> None:
     """Sample tasks, let the teacher attempt them in the sandbox, verify, write the dataset."""
-    from toolscale.judge.rewards import parse_reward_config
     from toolscale.pipeline.generate import GENERATE_COMMAND, RunFailed
     from toolscale.pipeline.generate import generate as run
+    from toolscale.pipeline.generate_options import generate_config
     from toolscale.pipeline.plan import planned_tasks
-    from toolscale.tau2.spec import apply_options
 
-    out, tau2_tasks = flags["out"], flags["tau2_tasks"]
-    if out is None:
-        fail("--out is required (on the command line or in --config)")
+    out = flags["out"]
     try:
-        config = from_flags(
-            GenerateConfig,
-            flags,
-            domains=apply_options(
-                flags["domains"], flags["split"], None if tau2_tasks is None else str(tau2_tasks)
-            ),
-            reward=parse_reward_config(
-                flags["reward_weights"], flags["reward_options"], flags["reward_components"]
-            ),
-        )
+        config = generate_config(**{k: v for k, v in flags.items() if k not in ("ctx", "config")})
     except ConfigError as exc:
         fail(str(exc))
     bar = StageProgress(total=config.num_tasks)
@@ -177,22 +196,13 @@ def merge_command(
 ) -> None:
     """Join the outputs of generate (or synthesize, or synthesize-domain) --shard jobs into one,
     equal to an unsharded run."""
-    from toolscale.domaingen.domain_merge import DOMAINGEN
-    from toolscale.domaingen.domain_synthesis import SYNTHESIZE_DOMAIN_COMMAND
-    from toolscale.pipeline.driver import Command
-    from toolscale.pipeline.merge import Merger, merge
-    from toolscale.synthesize.synthesis import SYNTHESIZE_COMMAND
-    from toolscale.synthesize.synthesis_merge import SYNTHESIZE
+    from toolscale.python_api import merge, mergers
 
-    mergers: dict[Command, Merger] = {
-        SYNTHESIZE_COMMAND: SYNTHESIZE,
-        SYNTHESIZE_DOMAIN_COMMAND: DOMAINGEN,
-    }
     try:
-        summary = merge(outs, out, {command.name: m for command, m in mergers.items()})
+        summary = merge(outs, out)
     except ConfigError as exc:
         fail(str(exc))
-    funnels = {command.name: command.sections[0] for command in mergers}  # the report first
+    funnels = {command.name: command.sections[0] for command in mergers()}  # the report first
     if summary.get("command") in funnels:
         funnel = summary[funnels[summary["command"]]]["funnel"]
         steps = " -> ".join(f"{k.replace('_', ' ')} {v}" for k, v in funnel.items())

@@ -35,10 +35,10 @@ def new_domain_command(
 ) -> None:
     """Write a small declared stateful domain (kit v2) that passes check-domain (docs/kit.md)."""
     from toolscale.kit.packaging import entry, placement
-    from toolscale.kit.scaffold import class_name, new_domain
+    from toolscale.kit.scaffold import class_name, default_into, new_domain
 
     if into is None:
-        into = Path("domains") if Path("domains/__init__.py").is_file() else Path("my_domains")
+        into = default_into()
     try:
         written = new_domain(name, into)
     except ConfigError as exc:

@@ -15,7 +15,8 @@ from typing import Annotated, Any, TypeVar
 
 import typer
 
-from toolscale.config.option import declared
+from toolscale.config.generate import GENERATE_EXTRA
+from toolscale.config.option import Extra, declared
 
 F = TypeVar("F", bound=Callable[..., Any])
 CONFIG_HELP = "YAML run config holding any of these options."
@@ -70,27 +71,9 @@ def flags_of(
     return decorate
 
 
-# generate's flags beyond GenerateConfig's fields: tau2 task selection and the reward, which
-# `toolscale.judge.rewards.parse_reward_config` turns into the config's RewardConfig.
-GENERATE_EXTRA = (
-    flag("split", str | None, None, "tau2 domains: only the tasks of this split (docs/tau2.md)."),
-    flag(
-        "tau2_tasks",
-        Path | None,
-        None,
-        "tau2 domains: tasks from this tau2 task file or ToolScale rows file.",
-    ),
-    flag("reward_weights", str, "", 'Reward weights, e.g. "w_o=1,w_e=1,w_p=1" (the default).'),
-    flag(
-        "reward_components",
-        str,
-        "",
-        'Extra reward components, e.g. "brevity=my_rewards:brevity@0.5" (docs/rewards.md).',
-    ),
-    flag(
-        "reward_options",
-        str,
-        "",
-        'Other reward settings, e.g. "efficiency=cost" (docs/rewards.md).',
-    ),
-)
+def extra_flags(extra: Sequence[Extra]) -> tuple[inspect.Parameter, ...]:
+    """The command-line options of a command's `Extra` options."""
+    return tuple(flag(e.name, e.type, e.default, e.help) for e in extra)
+
+
+GENERATE_FLAGS = extra_flags(GENERATE_EXTRA)

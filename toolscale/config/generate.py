@@ -7,7 +7,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from toolscale.config.option import option
+from toolscale.config.option import Extra, option
 from toolscale.config.run_options import RunOptions
 from toolscale.config.teacher import TeacherOptions
 from toolscale.core.contract import ToolPrice
@@ -37,6 +37,33 @@ def _schedules(text: str) -> list[str]:
 def _dropout(value: float) -> float:
     check_dropout(value)
     return value
+
+
+# generate's options beyond GenerateConfig's fields: tau2 task selection and the reward, which
+# `toolscale.pipeline.generate_options.generate_config` turns into the config's domains and
+# RewardConfig.
+GENERATE_EXTRA = (
+    Extra("split", str | None, None, "tau2 domains: only the tasks of this split (docs/tau2.md)."),
+    Extra(
+        "tau2_tasks",
+        Path | None,
+        None,
+        "tau2 domains: tasks from this tau2 task file or ToolScale rows file.",
+    ),
+    Extra("reward_weights", str, "", 'Reward weights, e.g. "w_o=1,w_e=1,w_p=1" (the default).'),
+    Extra(
+        "reward_components",
+        str,
+        "",
+        'Extra reward components, e.g. "brevity=my_rewards:brevity@0.5" (docs/rewards.md).',
+    ),
+    Extra(
+        "reward_options",
+        str,
+        "",
+        'Other reward settings, e.g. "efficiency=cost" (docs/rewards.md).',
+    ),
+)
 
 
 @dataclass(frozen=True)

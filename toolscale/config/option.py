@@ -18,9 +18,12 @@ from __future__ import annotations
 
 import dataclasses
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import MISSING, dataclass
+from pathlib import Path
 from typing import Any, TypeVar
+
+from toolscale.core.errors import ConfigError
 
 T = TypeVar("T")
 
@@ -112,3 +115,41 @@ def from_flags(config: type[T], values: dict[str, Any], **fields: Any) -> T:
         value = values[item.flag]
         built[item.field] = item.parse(value) if item.parse is not None else value
     return config(**built)
+
+
+@dataclass(frozen=True)
+class Extra:
+    """A command's option that is not a field of its config (a value the command turns into
+    fields, such as generate's reward weights): declared once, here, for the flag and the API."""
+
+    name: str
+    type: Any
+    default: Any
+    help: str
+
+
+def options_of(
+    config: type, given: Mapping[str, Any], command: str, extra: Sequence[Extra] = ()
+) -> dict[str, Any]:
+    """The value of every flag of `config` and of `extra`: `given` (keywords named as the flags,
+    underscores for dashes, with the values the command line takes), else the default. An
+    unknown keyword is a ConfigError naming the command's --help."""
+    values = {d.flag: d.default for d in declared(config)} | {e.name: e.default for e in extra}
+    unknown = sorted(set(given) - set(values))
+    if unknown:
+        raise ConfigError(
+            f"unknown option {unknown[0]!r} for {command}; the options are the flags of "
+            f"toolscale {command} --help, with underscores for dashes"
+        )
+    return values | dict(given)
+
+
+def from_options(config: type[T], given: Mapping[str, Any], command: str) -> T:
+    """`config` from keyword options named as the command's flags (`options_of`); a text where
+    the option is a path becomes a Path, and an `out` option is required."""
+    values = options_of(config, given, command)
+    paths = {d.flag for d in declared(config) if d.type in (Path, Path | None)}
+    values |= {k: Path(v) for k, v in values.items() if k in paths and isinstance(v, str)}
+    if "out" in values and values["out"] is None:
+        raise ConfigError("--out is required (on the command line or in --config)")
+    return from_flags(config, values)

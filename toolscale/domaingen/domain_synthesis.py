@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from toolscale.config.option import from_options
 from toolscale.core.errors import ConfigError
 from toolscale.core.registry import get_domain, registered
 from toolscale.domaingen import outputs
@@ -133,9 +134,12 @@ async def _run(
     return status, reason, endpoints
 
 
-def synthesize_domain(config: DomainGenConfig) -> dict[str, Any]:
-    """Run to completion; returns the summary also written to DIR/run.json. Raises ConfigError
-    before anything is sent for bad options, BudgetStop at --max-cost-usd."""
+def synthesize_domain(config: DomainGenConfig | None = None, **options: Any) -> dict[str, Any]:
+    """Run `toolscale synthesize-domain` to completion; returns the summary also written to
+    DIR/run.json. `config`, or `options` named as the command's flags (underscores for dashes).
+    Raises ConfigError before anything is sent for bad options, BudgetStop at --max-cost-usd."""
+    if config is None:
+        config = from_options(DomainGenConfig, options, "synthesize-domain")
     config = check_domaingen(config)
     if not KIT_DOC.is_file():
         raise ConfigError(f"{KIT_DOC} (the kit's documentation the model reads) is missing")

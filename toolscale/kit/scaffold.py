@@ -135,13 +135,21 @@ def texts(name: str, package: str) -> dict[str, str]:
     }
 
 
-def new_domain(name: str, into: Path) -> list[Path]:
+def default_into() -> Path:
+    """Where `new-domain` writes without --into: ./domains in a toolscale checkout (a package
+    there), else ./my_domains."""
+    return Path("domains") if Path("domains/__init__.py").is_file() else Path("my_domains")
+
+
+def new_domain(name: str, into: Path | str | None = None) -> list[Path]:
     """Write domain `name` into `into/NAME`; returns the files written. A new or empty `into`
     becomes an installable package (its own pyproject.toml, with the domain's entry point in the
     `toolscale.domains` group; its import name is the folder's name), one written so before gets
     the new entry point too, and a package folder of another project (one with `__init__.py`,
-    such as toolscale's own `domains/`) gets the domain alone. ConfigError for a bad name, a
-    domain folder that exists, or a folder that is none of these."""
+    such as toolscale's own `domains/`) gets the domain alone; None: `default_into()`.
+    ConfigError for a bad name, a domain folder that exists, or a folder that is none of
+    these."""
+    into = default_into() if into is None else Path(into)
     if not re.fullmatch(r"[a-z][a-z0-9_]*", name) or keyword.iskeyword(name):
         raise ConfigError(
             f"domain name {name!r} must be a lower-case Python identifier, such as 'library'"

@@ -7,6 +7,8 @@ Holds:
 - `driver`: the run driver every command shares: the steps around each command's own work.
 - `generate`: `toolscale generate`: sample tasks, let a teacher attempt them, verify, write the
   dataset.
+- `generate_options`: `generate`'s options, by the names of its flags, turned into the run's
+  `GenerateConfig` (for the command line and the Python API alike).
 - `inputs`: what `toolscale merge` reads of each shard job's output: its folder and run.json, the
   check that a command's shard jobs are all there once each, and the endpoint ledgers of two jobs
   added up.

@@ -3,9 +3,10 @@
 A command (`generate`, `synthesize`, `synthesize-domain`) is described once, by a `Command`:
 its name (run.json's `command`), the options a `--resume` must keep, the run.json sections it
 adds to the head, and what a stopped run keeps. After checking its own options, each command:
-refuses to resume another command's OUT or a run with other options (`Command.check_same_run`),
-probes every endpoint once before OUT is touched (`probe_endpoints`; not the local server, which
-the run starts and asks itself), opens OUT (`open_output`: new, or resumed), serves the
+refuses to resume another command's OUT or a run with other options (`Command.check_same_run`)
+or one its own checks refuse (generate's chunks), leaving OUT as it was; probes every endpoint
+once before OUT is touched (`probe_endpoints`; not the local server, which the run starts and
+asks itself), opens OUT (`open_output`: new, or resumed), serves the
 local model while the run lasts (`local_endpoint`), writes run.json (`Command.run_json`: the
 same head, then the command's sections) and ends a stopped run the same way (`Command.end`:
 `BudgetStop` at `--max-cost-usd`, ConfigError for another stop). This module decides nothing
@@ -168,16 +169,23 @@ async def probe_endpoints(endpoints: Endpoints) -> None:
         await endpoints.aclose()
 
 
-def open_output(command: Command, config: RunConfig, endpoints: Callable[[], Endpoints]) -> Output:
+def open_output(
+    command: Command,
+    config: RunConfig,
+    endpoints: Callable[[], Endpoints],
+    check_resumed: Callable[[Output], None] | None = None,
+) -> Output:
     """OUT prepared for the run. First, for `--resume`, `command` reads OUT's run.json and
-    refuses another command's run or other options (`Command.check_same_run`); then every
+    refuses another command's run or other options (`Command.check_same_run`), and
+    `check_resumed` checks the rest of a resumed toolscale OUT (generate's chunks); then every
     endpoint of `endpoints()` is asked once (not the local server's, which the run starts and
-    asks itself); both fail with ConfigError before anything is sent or written. A command with
-    more to check of a resumed OUT (generate's chunks) does it on the returned Output, before
-    it writes anything."""
+    asks itself); all fail with ConfigError before anything is sent or written, so a refused
+    resume leaves OUT as it was."""
     output = Output(config.out)
     if config.resume:
         command.check_same_run(output, config)
+        if check_resumed is not None and output.is_toolscale_output():
+            check_resumed(output)
     if config.teacher != "local":
 
         async def ask() -> None:

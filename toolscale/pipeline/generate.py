@@ -40,6 +40,7 @@ from toolscale.llm.ledger import BudgetExhausted, StopRun
 from toolscale.llm.probe import probe
 from toolscale.pipeline.chunk import check_code, check_finished, finished, run_chunk, write_chunk
 from toolscale.pipeline.driver import GENERATE, STOP_REASON, Command, local_endpoint, open_output
+from toolscale.pipeline.generate_options import generate_config
 from toolscale.pipeline.plan import check_shard, plan
 from toolscale.pipeline.ray import check_ray, connect, leave, run_on_ray
 from toolscale.play.factory import TeacherRun, open_teacher
@@ -286,9 +287,26 @@ def failures(config: GenerateConfig, stats: RunStats, complete: bool) -> list[st
     return found
 
 
-def generate(config: GenerateConfig, on_progress: Progress | None = None) -> dict[str, Any]:
-    """Run generation to completion; returns the run summary also written to OUT/run.json.
-    Raises RunFailed (after writing everything) when the run met domain bugs."""
+def generate(
+    config: GenerateConfig | None = None, on_progress: Progress | None = None, **options: Any
+) -> dict[str, Any]:
+    """Run `toolscale generate` to completion; returns the run summary also written to
+    OUT/run.json.
+
+    Args:
+        config: The run's options; or None, and give them as `options`.
+        on_progress: Called with the run's `RunStats` as tasks finish.
+        **options: The command's flags by name, underscores for dashes, with the values the
+            command line takes: `generate(out="out/demo", domains="bank,math", num_tasks=20)`.
+
+    Raises:
+        ConfigError: A bad option, before anything is written (`toolscale.core.errors`).
+        RunFailed: After writing everything, when the run met domain bugs.
+    """
+    if config is None:
+        config = generate_config(**options)
+    elif options:
+        raise ConfigError("give generate a config or options, not both")
     check_generate(config)
     config = replace(config, domains=resolve(",".join(config.domains)))
     if config.tasks_from is not None:
@@ -305,9 +323,11 @@ def generate(config: GenerateConfig, on_progress: Progress | None = None) -> dic
 
 
 def _generate(config: GenerateConfig, on_progress: Progress | None) -> dict[str, Any]:
-    output = open_output(GENERATE_COMMAND, config, lambda: endpoints(config))
-    check_code(output, config)
-    check_finished(output, config)
+    def check_chunks(output: Output) -> None:
+        check_code(output, config)
+        check_finished(output, config)
+
+    output = open_output(GENERATE_COMMAND, config, lambda: endpoints(config), check_chunks)
     write_json(config.out / "run.json", run_json(config, RunStats(), "running"))
     try:
         if config.executor == "ray":

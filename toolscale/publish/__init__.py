@@ -18,6 +18,8 @@ Holds:
   files (`--format tau2`) or chat-format JSONL for supervised fine-tuning (`--format sft`).
 - `push`: `toolscale push`: upload an output folder to the Hugging Face Hub as a dataset repository.
 - `sft_export`: `toolscale export --format sft`: the traces SFT imitates as chat-format JSONL.
+- `tau2_export`: `toolscale export --format tau2`: an output's stateful tasks as tau2-bench domain
+  folders.
 - `validate`: `toolscale validate`: re-check every row of an output folder and name the rows that
   fail.
 """

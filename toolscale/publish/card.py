@@ -292,10 +292,10 @@ def render(data: DatasetCardData, context: dict[str, Any]) -> str:
 
 
 def card(
-    out: Path,
+    out: Path | str,
     repo_id: str | None = None,
     license_id: str = "apache-2.0",
-    tokenizer: Path | None = None,
+    tokenizer: Path | str | None = None,
 ) -> Path:
     """(Re)write OUT/README.md and its plots from OUT/run.json and the shards; return the path.
 
@@ -307,6 +307,7 @@ def card(
         tokenizer: A local tokenizer folder (the trainer's model) to count the card's prompt and
             completion tokens with; None estimates them as characters / 4.
     """
+    out = Path(out)
     if not out.is_dir():
         raise ConfigError(f"{out} does not exist; give the --out folder of a generate run")
     run_path = out / "run.json"
@@ -332,7 +333,7 @@ def card(
         title = f"toolscale dataset: {shown}"
         data = card_data(stats, license_id, title)
         where = repo_id or out.resolve().name  # a relative path: `datasets` needs a folder name
-        count, how = tokenizer_count(tokenizer) if tokenizer else (None, APPROXIMATION)
+        count, how = tokenizer_count(Path(tokenizer)) if tokenizer else (None, APPROXIMATION)
         lengths = per_domain(out, count)
         plots = draw(out, stats)
         context = {"title": title} | generate_context(stats, where, plots, lengths, how)

@@ -198,7 +198,7 @@ def check_access(api: HfApi, repo_id: str, tries: int, backoff_s: float) -> None
 
 
 def push(
-    out: Path,
+    out: Path | str,
     repo_id: str,
     *,
     private: bool = False,
@@ -220,6 +220,7 @@ def push(
         tries: Attempts per step on transient errors (5xx, 429, network).
         backoff_s: Wait before the second attempt; doubles after each failure.
     """
+    out = Path(out)
     if not _REPO_ID.fullmatch(repo_id):
         raise ConfigError(f"--repo-id {repo_id!r} is not ORG/NAME; write e.g. my-org/my-dataset")
     if not (out / "run.json").is_file() or not (out / ".toolscale").is_dir():

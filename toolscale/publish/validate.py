@@ -215,7 +215,10 @@ async def _validate(output: Output, workers: int, isolation: str) -> Report:
     return report
 
 
-def validate_output(root: Path, workers: int = 2, isolation: str = "bwrap") -> Report:
+def validate_output(root: Path | str, workers: int = 2, isolation: str = "bwrap") -> Report:
+    """Re-verify every row of the output at `root` (`toolscale validate`): schema, ids,
+    grounding replay, verdict, metrics; the report lists each row's problems."""
+    root = Path(root)
     output = Output(root)
     if not root.is_dir():
         raise ConfigError(f"{root} does not exist; give the --out folder of a generate run")

@@ -19,6 +19,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from toolscale.config.option import from_options
 from toolscale.config.synthesize import CACHE_DIR, SynthesizeConfig, check_synthesize
 from toolscale.llm.ledger import BudgetExhausted, StopRun
 from toolscale.llm.probe import probe
@@ -146,10 +147,13 @@ def run_json(config: SynthesizeConfig, status: str, state: SynthesisState | None
     return SYNTHESIZE_COMMAND.run_json(config, status, sections)
 
 
-def synthesize(config: SynthesizeConfig) -> dict[str, Any]:
-    """Run synthesis to completion; returns the summary also written to OUT/run.json. Raises
-    ConfigError before anything is sent for bad options, BudgetStop at --max-cost-usd
+def synthesize(config: SynthesizeConfig | None = None, **options: Any) -> dict[str, Any]:
+    """Run `toolscale synthesize` to completion; returns the summary also written to
+    OUT/run.json. `config`, or `options` named as the command's flags (underscores for dashes).
+    Raises ConfigError before anything is sent for bad options, BudgetStop at --max-cost-usd
     (`toolscale.pipeline.driver`)."""
+    if config is None:
+        config = from_options(SynthesizeConfig, options, "synthesize")
     config = check_synthesize(config)
     contamination = None
     if config.decontaminate is not None:

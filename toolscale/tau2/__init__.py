@@ -8,6 +8,7 @@ Importing this package imports no tau2 module; tau2 is loaded when a tau2 domain
 Holds:
 - `agreement`: does toolscale's verdict equal tau2's reward? Gold and deliberately broken attempts
   at every task of a tau2 domain, judged by both.
+- `bench`: run the tasks of `toolscale export --format tau2` in tau2-bench, with tau2's own CLI.
 - `domain`: the toolscale Domain of a tau2 spec: tau2's database as the run's world, tasks from a
   task file.
 - `evaluator`: tau2's own verdict on a toolscale attempt: the trace turned into a tau2 trajectory

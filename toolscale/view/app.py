@@ -90,13 +90,14 @@ def view(
     source: str,
     host: str = "127.0.0.1",
     port: int = 8765,
-    html: Path | None = None,
+    html: Path | str | None = None,
     say: Callable[[str], None] = print,
 ) -> None:
     """Serve the pages of an output (a folder or a Hub id ORG/NAME) on host:port until
     interrupted, or with `html` write them there as static files and return."""
-    index = OutputIndex(open_output(source))
+    index = OutputIndex(open_output(str(source)))
     if html is not None:
+        html = Path(html)
         count = write_html(index, html)
         say(f"wrote {count} pages under {html}; open {html / 'index.html'}")
         return
