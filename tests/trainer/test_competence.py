@@ -31,7 +31,7 @@ def _task(i: int, template: str, difficulty: str, calculator: bool, expert: bool
     }
 
 
-def test_competence_is_each_route_s_right_share_shrunk_towards_the_coarser_skill():
+def test_competence_is_each_route_s_right_share_shrunk_towards_the_coarser_skill() -> None:
     rows = [
         _task(0, "sum", "hard", True, True),
         _task(1, "sum", "hard", False, True),
@@ -53,7 +53,7 @@ def test_competence_is_each_route_s_right_share_shrunk_towards_the_coarser_skill
     assert learnt.p_right("search", hard) == pytest.approx(0.5)
 
 
-def test_fit_reads_at_most_n_tasks_drawn_across_domains():
+def test_fit_reads_at_most_n_tasks_drawn_across_domains() -> None:
     rows = [_task(i, "sum", "easy", True, False) for i in range(10)]
     rows += [{**_task(i, "fact", "easy", False, True), "domain": "knowledge", "id": f"k{i}"}
              for i in range(10)]  # fmt: skip
@@ -63,8 +63,8 @@ def test_fit_reads_at_most_n_tasks_drawn_across_domains():
     assert learnt.played[("calculator", ("knowledge",))] == 2
 
 
-def test_the_router_takes_the_best_expected_reward_so_prices_and_preference_decide():
-    right = {("calculator", ()): 9, ("expert-1", ()): 8}
+def test_the_router_takes_the_best_expected_reward_so_prices_and_preference_decide() -> None:
+    right: dict[tuple[str, tuple[str, ...]], int] = {("calculator", ()): 9, ("expert-1", ()): 8}
     learnt = Competence(right, {("calculator", ()): 10, ("expert-1", ()): 8}, 10)
     row = {"domain": "math", "template": "sum", "difficulty": "easy"}
     p_calc, p_expert = 10 / 12, 9 / 10  # (9 + 1) / 12, (8 + 1) / 10
@@ -100,7 +100,9 @@ class _Task:
         self.preference = type("P", (), {"profile": "cost_saver"})()
 
 
-def test_the_evaluation_row_plays_the_route_the_router_chose(monkeypatch):
+def test_the_evaluation_row_plays_the_route_the_router_chose(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.setattr(router_rows.router, "fit_by_domain", lambda rows: {})  # its own tests
     calc = Route("calculator", [], "calc")
     expert = Route("expert-1", [], "expert")
@@ -126,7 +128,7 @@ def test_the_evaluation_row_plays_the_route_the_router_chose(monkeypatch):
     assert about["competence_tasks"] == 6
 
 
-def test_route_shares_per_profile_count_each_profile_s_tasks():
+def test_route_shares_per_profile_count_each_profile_s_tasks() -> None:
     def scored(i: int, route: str, profile: str) -> Scored:
         return Scored(str(i), True, 1.0, 0.0, 0.0, True, route, "calculator", profile)
 
