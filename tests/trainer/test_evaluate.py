@@ -289,8 +289,8 @@ def test_the_command_evaluates_a_checkpoint_and_writes_both_tables(
     names = {s["name"] for t in drawn for s in t["route_table"] if not s["detour"]}
     assert len(names) >= 3  # several routes drawn, so the row set below is a real check
     assert {r["policy"] for r in body["rows"]} == {
-        "checkpoint", "oracle", "expected oracle", "router baseline", "always cheapest",
-        "always dearest", *(f"always {name}" for name in names),
+        "checkpoint", "oracle", "expected oracle", "router baseline", "competence router",
+        "always cheapest", "always dearest", *(f"always {name}" for name in names),
     }  # fmt: skip
     assert policy["mean_reward"] == pytest.approx(sum(a["reward_total"] for a in attempts) / 4)
     assert sum(sum(c.values()) for c in policy["confusion"].values()) == 4
