@@ -7,9 +7,11 @@ generation's LLM teacher plays (`trainer.endpoint_rollouts`). Its tools run in t
 attempt is judged by the dataset's Rubric and scored with the dataset's reward (its run.json), and
 the table (`trainer.table`) sets it beside the oracle and every fixed route, played at the same
 tasks (`trainer.reference_routes`), and, at tasks with routes, beside the expected-reward oracle
-and the router baseline (`trainer.router_rows`: a light router trained on the training side's
-labels, the first row an orchestrator must beat). With no `--model`, the table holds the
-reference rows only.
+the router baseline (`trainer.router_rows`: a light router trained on the training side's
+labels, the first row an orchestrator must beat) and the competence-and-cost router
+(`trainer.competence`: each route's accuracy per task kind learnt from `--competence_tasks`
+training tasks, weighed against its cost under each task's prices and preference). With no
+`--model`, the table holds the reference rows only.
 
 The tasks: the dataset's `tasks` rows (filtered by `--domains`, `--templates`, `--difficulties`),
 the split `--split all|train|heldout` of `--heldout_fraction` (the content-disjoint split training
@@ -46,6 +48,7 @@ from toolscale.sandbox.guard import check_isolation, isolation_warning
 from toolscale.sandbox.isolation import isolation_level
 from toolscale.write.output import Output
 from trainer.checkpoint_rollouts import evaluate_checkpoint
+from trainer.competence import DEFAULT_TASKS
 from trainer.data import grpo_rows, load_config
 from trainer.endpoint_rollouts import endpoint_records, teacher_options
 from trainer.environment import TASK_FIELDS
@@ -146,6 +149,10 @@ class EvaluateArguments(UserArguments):
     reference_rows: bool = field(
         default=True, metadata={"help": "Play the oracle and every fixed route at the tasks."}
     )
+    competence_tasks: int = field(
+        default=DEFAULT_TASKS,
+        metadata={"help": "Training tasks the competence router learns routes' accuracy from."},
+    )
     sandbox_workers: int = field(default=2, metadata={"help": "Sandbox worker processes."})
     isolation: str = field(default="bwrap", metadata={"help": ISOLATION_HELP})
 
@@ -233,6 +240,7 @@ def _scored(record: dict[str, Any], task: Task) -> Scored:
         compliant=bool(record["preference_compliant"]),
         route=UNKNOWN_TOOL if unknown else record["route"],
         oracle=oracle_class(task),
+        profile=task.preference.profile,
     )
 
 
@@ -251,6 +259,11 @@ def evaluation(options: EvaluateArguments) -> Table:
         raise ConfigError("--base_model is a checkpoint folder; it goes with a checkpoint --model")
     if options.model is None and not options.reference_rows:
         raise ConfigError("nothing to evaluate: give --model, or leave --reference_rows on")
+    if options.competence_tasks < 1:
+        raise ConfigError(
+            f"--competence_tasks {options.competence_tasks}: give at least 1 training task "
+            f"(the default, {DEFAULT_TASKS}, is a few dozen)"
+        )
     rows = task_rows(options)
     # The orchestrator writes the programs code_executor runs: only where the sandbox holds.
     model_code = options.model is not None
@@ -298,7 +311,9 @@ def evaluation(options: EvaluateArguments) -> Table:
         if any(t.route_table for t in tasks):  # the router baseline, on the training side
             everything = load_config(options.dataset, "tasks").to_list()
             train = training_rows(everything, options.heldout_fraction)
-            routed, about["router"] = router_attempts(train, rows.to_list(), played)
+            routed, about["router"] = router_attempts(
+                train, rows.to_list(), played, options.competence_tasks
+            )
             reference.update(routed)
     evaluated = {}
     if endpoint is not None:

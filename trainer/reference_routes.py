@@ -46,10 +46,13 @@ BY_COST = (("always cheapest", min), ("always dearest", max))
 
 @dataclass(frozen=True)
 class PlayedTask:
-    """Every route played at one task, the oracle's first, the declined attempt last."""
+    """Every route played at one task, the oracle's first, the declined attempt last; `judged`:
+    each route's reward_total judged right and judged wrong under the task (its prices and
+    preference), in the order of `routes` (what `trainer.competence` weighs)."""
 
     task: Task
     routes: tuple[tuple[Route, RouteScore], ...]
+    judged: tuple[tuple[float, float], ...] = ()
 
     def scored(self, route: Route, score: RouteScore) -> Scored:
         return Scored(
@@ -61,6 +64,7 @@ class PlayedTask:
             compliant=score.compliant,
             route=route_class((a.name, a.arguments) for a in route.actions),
             oracle=oracle_class(self.task),
+            profile=self.task.preference.profile,
         )
 
     def admitted(self) -> dict[str, tuple[Route, RouteScore]]:
@@ -109,7 +113,14 @@ async def play_task(
     item = replace(item, routes=[*item.routes, declined])
     played = await oracle.play(item, pool, rubric)  # what the rebuild played is not run again
     table = oracle.scores(item.task, played, rubric)
-    return PlayedTask(task, tuple((p.route, s) for p, s in zip(played, table, strict=True)))
+    # every route judged as if right (odds 1) and as if wrong (odds 0): its expected reward then
+    right, wrong = (oracle.scores(item.task, played, rubric, {p.route.name: odds for p in played})
+                    for odds in (1.0, 0.0))  # fmt: skip
+    judged = tuple(
+        (float(r.expected_reward or 0.0), float(w.expected_reward or 0.0))
+        for r, w in zip(right, wrong, strict=True)
+    )
+    return PlayedTask(task, tuple((p.route, s) for p, s in zip(played, table, strict=True)), judged)
 
 
 async def play_tasks(

@@ -16,13 +16,19 @@ checkpoint's rollout, an endpoint's attempt, or a route played for reference
 - preference compliance: the share of attempts that keep their profile's hard constraints;
 - route = oracle: the share of tasks whose attempt took the oracle route's class
   (`toolscale.stats.routes.route_class`: "calculator", "search+calculator", "expert-3", ...;
-  an attempt that called a tool its task does not offer is in class `unknown_tool`).
+  an attempt that called a tool its task does not offer is in class `unknown_tool`);
+- route shares per preference profile (`Row.profile_routes`: the counts, in evaluation.json;
+  the shares in a table under the markdown one, for every row that is no fixed route): of the
+  tasks of each profile, the share whose attempt took each route class. A policy that
+  collapses onto one route whatever the user asked shows the same shares under every profile.
 
 The confusion of a row counts its attempts by (chosen class, oracle class). Example: attempts
 (calculator, oracle calculator, verified, $0.01), (expert-1, oracle calculator, verified, $0.05),
 (no_tool, oracle search, wrong, $0.002) give success 2/3, $ per solved (0.01 + 0.05 + 0.002) / 2
 = $0.031, route = oracle 1/3, confusion {calculator: {calculator: 1}, expert-1: {calculator: 1},
-no_tool: {search: 1}}.
+no_tool: {search: 1}}; if the first two tasks are of profile "cheap" and the third of "fast",
+profile routes {cheap: {calculator: 1, expert-1: 1}, fast: {no_tool: 1}}: route shares under
+"cheap" calculator 50%, expert-1 50%.
 """
 
 from __future__ import annotations
@@ -36,7 +42,12 @@ from typing import Any
 
 ORACLE = "oracle"
 # The kind of each reference row that is no fixed route (`trainer.router_rows` adds the last two).
-KINDS = {ORACLE: ORACLE, "expected oracle": "expected", "router baseline": "baseline"}
+KINDS = {
+    ORACLE: ORACLE,
+    "expected oracle": "expected",
+    "router baseline": "baseline",
+    "competence router": "baseline",
+}
 UNKNOWN_TOOL = "unknown_tool"  # the class of an attempt that called a tool its task lacks
 
 
@@ -64,6 +75,7 @@ class Scored:
     compliant: bool
     route: str  # the route class the attempt took
     oracle: str  # the route class of the task's oracle route
+    profile: str = ""  # the task's preference profile
 
 
 @dataclass(frozen=True)
@@ -83,6 +95,8 @@ class Row:
     compliance: float
     oracle_route_share: float
     confusion: dict[str, dict[str, int]] = field(default_factory=dict)  # chosen -> oracle -> n
+    # preference profile -> chosen route class -> tasks
+    profile_routes: dict[str, dict[str, int]] = field(default_factory=dict)
 
 
 def row_of(policy: str, kind: str, attempts: Sequence[Scored], oracle_mean: float | None) -> Row:
@@ -94,8 +108,10 @@ def row_of(policy: str, kind: str, attempts: Sequence[Scored], oracle_mean: floa
     spent = sum(a.total_cost for a in attempts)
     mean = sum(a.reward_total for a in attempts) / n
     confusion: dict[str, Counter[str]] = {}
+    by_profile: dict[str, Counter[str]] = {}
     for a in attempts:
         confusion.setdefault(a.route, Counter())[a.oracle] += 1
+        by_profile.setdefault(a.profile, Counter())[a.route] += 1
     return Row(
         policy=policy,
         kind=kind,
@@ -110,6 +126,7 @@ def row_of(policy: str, kind: str, attempts: Sequence[Scored], oracle_mean: floa
         compliance=sum(a.compliant for a in attempts) / n,
         oracle_route_share=sum(a.route == a.oracle for a in attempts) / n,
         confusion={c: dict(sorted(o.items())) for c, o in sorted(confusion.items())},
+        profile_routes={p: dict(sorted(c.items())) for p, c in sorted(by_profile.items())},
     )
 
 
@@ -155,6 +172,10 @@ class Table:
         lines += [line for note in notes for line in ("", note)]
         if self.about.get("isolation_warning"):  # an explicit, weaker --isolation
             lines[:0] = [f"**Warning: weaker sandbox.** {self.about['isolation_warning']}.", ""]
+        shown = [r for r in self.rows if r.kind != "fixed" and r.profile_routes]
+        if shown:
+            lines += ["", "Route shares per preference profile (of that profile's tasks):", ""]
+            lines.append(markdown_profile_shares(shown))
         for r in self.rows:
             if r.kind == "policy":
                 lines += ["", f"Chosen route class (rows) vs oracle route class: {r.policy}", ""]
@@ -209,3 +230,16 @@ def markdown_confusion(confusion: dict[str, dict[str, int]]) -> str:
         for chosen, counts in confusion.items()
     ]
     return "\n".join([head, rule, *body])
+
+
+def markdown_profile_shares(rows: Sequence[Row]) -> str:
+    """One line per (row, profile): the share of each route class, largest first."""
+    lines = ["| policy | profile | tasks | route shares |", "|---|---|---|---|"]
+    for r in rows:
+        for profile, counts in r.profile_routes.items():
+            n = sum(counts.values())
+            said = ", ".join(
+                f"{c} {100 * k / n:.0f}%" for c, k in sorted(counts.items(), key=lambda x: -x[1])
+            )
+            lines.append(f"| {r.policy} | {profile or '?'} | {n} | {said} |")
+    return "\n".join(lines)

@@ -109,6 +109,16 @@ def test_the_router_baseline_row_stands_beside_the_oracle_and_fixed_routes(datas
         played_one = any(attempt.reward_total == pytest.approx(v) for v in scores)
         assert played_one or (not attempt.verified and attempt.route == "no_tool")
     assert "| router baseline |" in table.to_markdown()
+    # the competence router: a kind of router, learnt from at most 48 of the tasks, each of its
+    # attempts one of the routes the task admits, scored as the route table scores it
+    assert kinds["competence router"] == "baseline"
+    assert table.about["router"]["competence_tasks"] == min(48, len(tasks))
+    for attempt in table.attempts["competence router"]:
+        scores = [s for s in by_id[attempt.task_id]["route_table"] if not s["detour"]]
+        assert any(attempt.reward_total == pytest.approx(s["reward_total"]) for s in scores)
+    profiles = {json.loads(t["preference"])["profile"] for t in picked}
+    assert set(table.row("competence router").profile_routes) == profiles
+    assert "Route shares per preference profile" in table.to_markdown()
 
 
 def test_a_fixed_route_declines_a_task_that_does_not_admit_it(dataset, tmp_path):
@@ -279,8 +289,8 @@ def test_the_command_evaluates_a_checkpoint_and_writes_both_tables(
     names = {s["name"] for t in drawn for s in t["route_table"] if not s["detour"]}
     assert len(names) >= 3  # several routes drawn, so the row set below is a real check
     assert {r["policy"] for r in body["rows"]} == {
-        "checkpoint", "oracle", "expected oracle", "router baseline", "always cheapest",
-        "always dearest", *(f"always {name}" for name in names),
+        "checkpoint", "oracle", "expected oracle", "router baseline", "competence router",
+        "always cheapest", "always dearest", *(f"always {name}" for name in names),
     }  # fmt: skip
     assert policy["mean_reward"] == pytest.approx(sum(a["reward_total"] for a in attempts) / 4)
     assert sum(sum(c.values()) for c in policy["confusion"].values()) == 4
@@ -299,6 +309,14 @@ def assert_one_line_error(result: subprocess.CompletedProcess[str], *words: str)
 def test_an_unknown_dataset_folder_is_one_line(tmp_path):
     result = evaluate_cli("--dataset", str(tmp_path / "nope"), "--output_dir", str(tmp_path / "o"))
     assert_one_line_error(result, "nope", "not a toolscale output")
+    assert not (tmp_path / "o").exists()
+
+
+def test_a_competence_router_of_no_tasks_is_one_line(tmp_path):
+    result = evaluate_cli(
+        "--dataset", str(tmp_path), "--competence_tasks", "0", "--output_dir", str(tmp_path / "o")
+    )  # fmt: skip
+    assert_one_line_error(result, "--competence_tasks 0", "at least 1")
     assert not (tmp_path / "o").exists()
 
 
