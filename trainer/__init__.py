@@ -14,6 +14,8 @@ Holds:
 - `checkpoint_rollouts`: evaluate a local checkpoint on tasks: multi-turn rollouts with its tools
   run in the sandbox, judged by the verifier and scored with the reward it was trained on
   (`toolscale-train evaluate` puts the result in its table, `trainer.evaluate`).
+- `competence`: the competence-and-cost router: each route's accuracy per kind of task, learnt
+  from a few dozen training tasks, weighed against its cost under the task's own prices.
 - `cli`: `toolscale-train grpo|sft|evaluate [--config FILE] [--key value ...]`: a thin shell over
   the trainer (`trainer.grpo.grpo`, `trainer.sft.sft`, `trainer.evaluate.evaluate`).
 - `cli_options`: the CPU defaults `toolscale-train grpo|sft` adds to its arguments before TRL parses

@@ -25,6 +25,8 @@ Holds:
 - `metrics`: per-call prices and per-trace metrics: calls, turns, tokens, cost, modelled latency,
   size.
 - `pasting`: check `pasting`: the final answer states the answer instead of pasting a tool result.
+- `readings`: what one input text shows the figures check: its numbers, counts, dates, periods
+  and percentages.
 - `refusal`: check `refusal reason`: a refusal gives the task's own reason, not another rule's.
 - `rewards`: the multi-objective reward: its three components, their weighted total, and the
   ToolOrchestra group-normalised reward.
