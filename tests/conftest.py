@@ -6,6 +6,9 @@ from __future__ import annotations
 import os
 import tempfile
 
+import datasets.config
+import pytest
+
 FAULTY = "faulty=tests.fixtures.faulty:FaultyDomain"
 _added = [e for e in os.environ.get("TOOLSCALE_DOMAINS", "").split(",") if e.strip()]
 os.environ["TOOLSCALE_DOMAINS"] = ",".join([*_added, *([FAULTY] if FAULTY not in _added else [])])
@@ -14,3 +17,15 @@ os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
 # A fresh datasets cache per test session: it keys loaded folders by name, so two outputs with
 # the same folder name in one session could otherwise be served from a stale cache.
 os.environ.setdefault("HF_DATASETS_CACHE", tempfile.mkdtemp(prefix="toolscale-hf-cache-"))
+
+
+@pytest.fixture(autouse=True)
+def _fresh_datasets_cache(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+):
+    """A datasets cache per test: datasets keys a loaded folder by its name and config, so two
+    tests' outputs both named "out" would otherwise share one cached copy (read at call time
+    from `datasets.config`, and by subprocesses from the environment)."""
+    cache = str(tmp_path_factory.mktemp("hf-datasets-cache"))
+    monkeypatch.setenv("HF_DATASETS_CACHE", cache)
+    monkeypatch.setattr(datasets.config, "HF_DATASETS_CACHE", cache)

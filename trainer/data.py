@@ -40,8 +40,11 @@ def load_config(dataset: str, config: str) -> Any:
 
     if Path(dataset).exists() and not (Path(dataset) / "data" / config).is_dir():
         raise ConfigError(f"{dataset} has no {config} config (no data/{config} folder)")
+    # A local folder is read afresh: datasets' cache keys a folder by its name and config, so two
+    # runs both in folders named "out" would share one cached copy (the first one loaded).
+    fresh = datasets.DownloadMode.FORCE_REDOWNLOAD if Path(dataset).exists() else None
     try:
-        return datasets.load_dataset(dataset, config, split="train")
+        return datasets.load_dataset(dataset, config, split="train", download_mode=fresh)
     except (OSError, ValueError, datasets.exceptions.DatasetNotFoundError) as exc:
         # OSError: a missing file, or ConnectionError for a Hub id that cannot be reached
         reason = (str(exc).splitlines() or [exc.__class__.__name__])[0]
