@@ -186,6 +186,10 @@ def sample_preference(
                 vector=PreferenceVector(tools={tool: -1.0}, cost=BASE, latency=BASE),
                 forbidden_tools=[tool],
             )
+        rest = {n: w for n, w in spread.items() if n != "avoid_tool" and w > 0}
+        if rest:  # nothing to avoid here (a question judged on its look-ups): another of the
+            # configured profiles, not a preference nobody asked for
+            return sample_preference(rest, rng, domain, offered, gold, alternatives, budget, manner)
     if profile == "json_confidence":
         return Preference(
             profile=profile,
