@@ -11,6 +11,7 @@ the domains in proportion (`trainer.selection.stratified`), for GRPO and SFT ali
 from __future__ import annotations
 
 import json
+import tempfile
 import typing
 from collections.abc import Callable
 from pathlib import Path
@@ -40,11 +41,16 @@ def load_config(dataset: str, config: str) -> Any:
 
     if Path(dataset).exists() and not (Path(dataset) / "data" / config).is_dir():
         raise ConfigError(f"{dataset} has no {config} config (no data/{config} folder)")
-    # A local folder is read afresh: datasets' cache keys a folder by its name and config, so two
-    # runs both in folders named "out" would share one cached copy (the first one loaded).
-    fresh = datasets.DownloadMode.FORCE_REDOWNLOAD if Path(dataset).exists() else None
     try:
-        return datasets.load_dataset(dataset, config, split="train", download_mode=fresh)
+        if not Path(dataset).exists():
+            return datasets.load_dataset(dataset, config, split="train")
+        # A local folder is read into memory through a cache of its own: datasets' shared cache
+        # keys a folder by its name and config, so two runs both in folders named "out" would
+        # share one cached copy, and two ranks rebuilding that copy at once break each other.
+        with tempfile.TemporaryDirectory(prefix="toolscale-read-") as cache:
+            return datasets.load_dataset(
+                dataset, config, split="train", cache_dir=cache, keep_in_memory=True
+            )
     except (OSError, ValueError, datasets.exceptions.DatasetNotFoundError) as exc:
         # OSError: a missing file, or ConnectionError for a Hub id that cannot be reached
         reason = (str(exc).splitlines() or [exc.__class__.__name__])[0]
