@@ -14,7 +14,14 @@ from rich.table import Table
 from toolscale.check.check_domain import CheckDomainConfig
 from toolscale.cli.new_domain import new_domain_command
 from toolscale.cli.options import GENERATE_FLAGS, argument, flag, flags_of
-from toolscale.cli.progress import StageProgress, budget_stopped, console, fail, show_errors
+from toolscale.cli.progress import (
+    StageProgress,
+    budget_stopped,
+    console,
+    fail,
+    run_funnel,
+    show_errors,
+)
 from toolscale.cli.publishing import card_command, export_command, push_command
 from toolscale.cli.synthesize_domain import synthesize_domain_command
 from toolscale.config.files import with_run_config
@@ -141,7 +148,6 @@ def generate(ctx: typer.Context, **flags: Any) -> None:
 def synthesize(ctx: typer.Context, **flags: Any) -> None:
     """An LLM proposes tasks over a domain's tools and world; execution, a do-nothing check,
     de-duplication and K solver attempts filter them (docs/synthesize.md)."""
-    from toolscale.pipeline.driver import BudgetStop
     from toolscale.synthesize.synthesis import SYNTHESIZE_COMMAND
     from toolscale.synthesize.synthesis import synthesize as run
 
@@ -152,17 +158,7 @@ def synthesize(ctx: typer.Context, **flags: Any) -> None:
         settings = from_flags(SynthesizeConfig, flags)
     except ConfigError as exc:
         fail(str(exc))
-    try:
-        summary = run(settings)
-    except ConfigError as exc:
-        fail(str(exc))
-    except BudgetStop as stopped:
-        budget_stopped(SYNTHESIZE_COMMAND, stopped.summary["stop_reason"])
-    funnel = summary["synthesis"]["funnel"]
-    console.print(
-        f"wrote {out}: " + " -> ".join(f"{k.replace('_', ' ')} {v}" for k, v in funnel.items()),
-        highlight=False,
-    )
+    run_funnel(SYNTHESIZE_COMMAND, lambda: run(settings), out, "synthesis")
 
 
 @app.command()

@@ -6,6 +6,7 @@ and its line for a run stopped at `--max-cost-usd`.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import typer
@@ -33,6 +34,23 @@ def budget_stopped(command: Command, reason: str) -> NoReturn:
     """What a run stopped at `--max-cost-usd` says (`Command.budget_line`), then exit 3."""
     console.print(command.budget_line(reason), highlight=False)
     raise typer.Exit(3)
+
+
+def run_funnel(command: Command, run: Callable[[], dict[str, Any]], out: Any, stage: str) -> None:
+    """Run a funnel command (synthesize, synthesize-domain): a ConfigError is one `error:` line,
+    a budget stop its line and exit 3; then "wrote OUT: " and the funnel's counts in order."""
+    from toolscale.core.errors import ConfigError
+    from toolscale.pipeline.driver import BudgetStop
+
+    try:
+        summary = run()
+    except ConfigError as exc:
+        fail(str(exc))
+    except BudgetStop as stopped:
+        budget_stopped(command, stopped.summary["stop_reason"])
+    funnel = summary[stage]["funnel"]
+    counts = " -> ".join(f"{k.replace('_', ' ')} {v}" for k, v in funnel.items())
+    console.print(f"wrote {out}: {counts}", highlight=False)
 
 
 LOG_EVERY_S = 10.0  # where stderr is no terminal (a log file, CI), a plain line this often

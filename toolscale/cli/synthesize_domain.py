@@ -7,7 +7,7 @@ from typing import Any
 import typer
 
 from toolscale.cli.options import flags_of
-from toolscale.cli.progress import budget_stopped, console, fail
+from toolscale.cli.progress import fail, run_funnel
 from toolscale.config.files import with_run_config
 from toolscale.config.option import from_flags
 from toolscale.core.errors import ConfigError
@@ -26,19 +26,13 @@ def synthesize_domain_command(ctx: typer.Context, **flags: Any) -> None:
     """An LLM writes kit v2 domains from topics; only those that pass every execution gate in
     the sandbox are kept (docs/synthesize-domain.md)."""
     from toolscale.domaingen.domain_synthesis import SYNTHESIZE_DOMAIN_COMMAND, synthesize_domain
-    from toolscale.pipeline.driver import BudgetStop
 
     if flags["out"] is None:
         fail("--out is required (on the command line or in --config)")
     try:
-        summary = synthesize_domain(from_flags(DomainGenConfig, flags))
+        settings = from_flags(DomainGenConfig, flags)
     except ConfigError as exc:
         fail(str(exc))
-    except BudgetStop as stopped:
-        budget_stopped(SYNTHESIZE_DOMAIN_COMMAND, stopped.summary["stop_reason"])
-    funnel = summary["domaingen"]["funnel"]
-    console.print(
-        f"wrote {flags['out']}: "
-        + " -> ".join(f"{k.replace('_', ' ')} {v}" for k, v in funnel.items()),
-        highlight=False,
+    run_funnel(
+        SYNTHESIZE_DOMAIN_COMMAND, lambda: synthesize_domain(settings), flags["out"], "domaingen"
     )
