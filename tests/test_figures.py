@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from toolscale.core.registry import get_domain
 from toolscale.judge.figures import unbacked_figures
+from toolscale.judge.readings import worded_amount
 
 ORDER = (
     '{"order_id": "O1", "placed_on": "2025-09-13", "items": [{"name": "Tent", "price": 185.99}, '
@@ -262,3 +263,20 @@ def test_a_time_after_a_date_and_a_listed_day_with_its_weekday() -> None:
     closed = ['{"restaurant_id": "R1", "closed": "thursday", "today": "2025-07-14"}']
     offer = "For example Wednesday 16 or Friday 18 July at 13:00 would work."
     assert unbacked_figures([offer], closed) == []
+
+
+def test_an_amount_the_caller_says_in_words_backs_its_figure() -> None:
+    # A bank caller asks for "thirty-five hundred dollars" (domains/bank/entities.LIMITS); the
+    # agent refusing "$3,500" repeats the caller's amount, which no record holds.
+    said = ["I cannot set a daily limit of $3,500; the most for your tier is $3,000."]
+    policy = ["A gold customer's card daily limit is at most $3,000."]
+    for words in ("thirty-five hundred dollars", "three thousand five hundred dollars"):
+        caller = [f"Could you raise my daily limit to {words}?"]
+        assert unbacked_figures(said, caller, policy) == []
+    # Other words are another amount, and a count in words before no currency is no amount.
+    caller = ["Could you raise my daily limit to twenty-five hundred dollars for three cards?"]
+    assert unbacked_figures(said, caller, policy) == [
+        "stated amount not backed by any record: '$3500'"
+    ]
+    assert worded_amount("a thousand") == 1000 and worded_amount("fifteen hundred") == 1500
+    assert worded_amount("one hundred and twenty") == 120 and worded_amount("and") is None

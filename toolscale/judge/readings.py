@@ -33,6 +33,14 @@ COUNT_WORDS = {w: i for i, w in enumerate(_UNITS)} | {"once": 1, "twice": 2, "bo
 _PERIOD = re.compile(r"\b(\d+|an?|one|two|three|four|six|twelve)[ -](day|week|month|year)s?\b")
 _PERIOD_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "six": 6}
 DAYS = {"day": 1, "week": 7}
+_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70,
+         "eighty": 80, "ninety": 90}  # fmt: skip
+_NUMBER_WORDS = {w: i for i, w in enumerate(_UNITS)} | _TENS
+# An amount a caller says in words: "a thousand dollars", "thirty-five hundred dollars".
+_WORDED_AMOUNT = re.compile(
+    r"\b((?:(?:an?|and|" + "|".join(_NUMBER_WORDS) + r"|hundred|thousand)[\s-]+)+)"
+    r"(?:us\s+)?(?:dollars|euros|pounds|bucks)\b"
+)
 
 
 def _counts(text: str) -> Iterator[int]:
@@ -52,6 +60,35 @@ def _counts(text: str) -> Iterator[int]:
     for word in re.findall(r"[a-z]+", text.casefold()):
         if word in COUNT_WORDS:
             yield COUNT_WORDS[word]
+
+
+def worded_amount(words: str) -> int | None:
+    """The value of number words ("thirty-five hundred": 3500, "a thousand": 1000, "two
+    thousand five hundred": 2500), or None where they hold no number."""
+    total = current = 0
+    seen = False
+    for word in re.split(r"[\s-]+", words.strip()):
+        if word in _NUMBER_WORDS:
+            current, seen = current + _NUMBER_WORDS[word], True
+        elif word in ("a", "an"):
+            current += 1
+        elif word == "hundred":
+            current, seen = (current or 1) * 100, True
+        elif word == "thousand":
+            total, current, seen = total + (current or 1) * 1000, 0, True
+        elif word != "and":
+            return None
+    return total + current if seen else None
+
+
+def _worded_amounts(text: str) -> list[Figure]:
+    """The amounts `text` says in words before a currency, as money."""
+    found = []
+    for m in _WORDED_AMOUNT.finditer(text.casefold()):
+        value = worded_amount(m.group(1))
+        if value:
+            found.append(Figure(float(value), m.group(0), True, m.start()))
+    return found
 
 
 def _periods(text: str) -> Iterator[tuple[int, str]]:
@@ -82,7 +119,7 @@ def reading(text: str) -> Reading:
         figures = [Figure(figures[0].value, figures[0].text, True)]
     mentions = dates(text)
     return Reading(
-        tuple(figures + _money_fields(text)),
+        tuple(figures + _money_fields(text) + _worded_amounts(text)),
         frozenset(_counts(text)),
         frozenset(dt.date(m.year, m.month, m.day) for m in mentions if m.year is not None),
         tuple(m for m in mentions if m.year is None),
