@@ -209,3 +209,32 @@ def test_a_request_for_an_id_they_lack_in_a_message_that_offers_is_no_yes() -> N
     )
     kind, text = talk(user(known={"customer id": "K2975"}), said)[0]
     assert kind == "give" and "K2975" in str(text)
+
+
+def test_an_assurance_of_what_it_will_not_need_is_no_refusal() -> None:
+    # round K: "I won't need to look at your payees" read as a refusal, after which the caller
+    # turned down its own limit change ("Please don't do that; I just wanted to set ...")
+    caller = user(
+        known={"email": "a@b.test"},
+        wants="set the daily cap on my Visa debit card ending in 0645 at a thousand dollars",
+        accepts_changes=True,
+    )
+    assure = "I can help with that, and I won't need to look at your payees. " + IDENTIFY
+    offer = "I am about to set the daily spending limit of this card to $1,000. Shall I go ahead?"
+    assert [kind for kind, _ in talk(caller, assure, offer)] == ["give", "yes"]
+    # a refusal stays one: the caller, refused, turns an offer of another change down
+    refused = "I'm sorry, I won't raise the limit above your tier's $3,000. Shall I set $3,000?"
+    other = user(wants="make the daily limit of my card 3500 dollars", accepts_changes=True)
+    assert talk(other, refused)[0][0] == "no"
+
+
+def test_a_limit_change_in_other_words_is_the_change_it_called_for() -> None:
+    # "raise", "set", "update", "lower" name one change; a refusal before it does not make the
+    # caller decline its own request
+    caller = user(wants="raise the daily limit on my card to two thousand dollars",
+                  accepts_changes=True)  # fmt: skip
+    for offer in (
+        "I cannot do it without your card. Found it. Shall I set the daily limit to $2,000?",
+        "I can't see a problem. Shall I update the daily limit of card 1 to $2,000?",
+    ):
+        assert talk(caller, offer)[0][0] == "yes", offer

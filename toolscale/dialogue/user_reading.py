@@ -55,10 +55,11 @@ CONDITIONAL = re.compile(
 # The verbs of one change: a caller who asked to "drop" a stay asked for what "cancel" does.
 VERBS = (
     ("cancel", "drop", "remove", "delete", "call", "stop", "block"),
-    ("swap", "exchange", "change", "move", "switch", "shift", "reschedule", "rebook"),
+    ("swap", "exchange", "change", "move", "switch", "shift", "reschedule", "rebook", "set",
+     "raise", "lower", "increase", "decrease", "update", "adjust", "allow"),
     ("book", "reserve", "buy", "get"),
     ("return", "refund"),
-)
+)  # fmt: skip
 # A proposal whose scope is several records ("all three alerts", "both tickets").
 SCOPE = re.compile(
     r"\ball (?:of )?(?:the |your |my |our |these |those )?(?:\d+|two|three|four|five|six)\b"
@@ -97,13 +98,14 @@ def scope(message: str) -> bool:
 
 # The agent says it cannot or will not do what was asked: "I can't upgrade your tickets", "saver
 # tickets can't be changed", "that isn't allowed", "it is fully booked". An apology, "I can't find
-# it", "I don't have your booking id" or an order's "reason no longer needed" is no refusal.
+# it", "I don't have your booking id", "I won't need to look at your payees" (an assurance) or an
+# order's "reason no longer needed" is no refusal.
 REFUSAL = re.compile(
     r"\b(?:(?:(?:i|we) (?:can(?:no|')t|cannot|won't be able to|won't|will not)|(?:i'm|i am"
     r"|we're|we are) (?:unable|not able|not allowed) to)(?: \w+ly)? "
     r"(?!find|locate|see|look|identify|access|verify|match|tell"
     r"|confirm|pull|spot|seem|get hold|reach|read|open|check|search|give out|share|disclose"
-    r"|skip|\w+ (?:it |that |this |anything )?without)\w+"
+    r"|skip|need|be needing|have to|bother|touch|\w+ (?:it |that |this |anything )?without)\w+"
     r"|(?:is|are|was|were)(?:n't| not) (?:possible|allowed|eligible|permitted|available)"
     r"|not (?:possible|eligible|permitted)|(?:can(?:no|')t|cannot) be (?:changed|done|cancel|"
     r"refund|upgrad|moved|booked|processed|swapped|exchanged|returned)|sold out|fully booked)",
