@@ -25,6 +25,13 @@ def test_its_own_rule_or_words_the_records_describe_are_no_citation() -> None:
     # "Free plan" describes the account's plan: a correct alert-limit refusal
     said = "I'm sorry, I can't set that up: the Free plan allows 2 active alerts."
     assert cited_rules("alert_limit", RULES, said, [PLAN]) == []
+    # round K: the plan the caller asks for, found by name, is the "Free plan" too; another
+    # record's name is no plan
+    said = "I'm sorry, I can't move you to the Free plan: you used 22,253 calls of its 1,000."
+    found = '{"plan_id": "AP1", "name": "Free", "quota": 1000}'
+    assert cited_rules("over_quota", RULES, said, [found]) == []
+    person = '{"account_id": "AC1", "name": "Free", "plan": "Pro"}'
+    assert cited_rules("over_quota", RULES, said, [person]) == ["free_plan"]
     # a sentence that refuses nothing cites nothing
     assert cited_rules("", RULES, "Your order is final sale stock, now delivered.", [ITEM]) == []
 

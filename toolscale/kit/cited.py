@@ -10,7 +10,8 @@ A rule is *cited* when the words of its name ("final sale", "not active", "alrea
 transferred") appear, as whole words, in a sentence of the final answer that refuses ("can't",
 "cannot", "unable", "not able", "not possible", "not allowed", "sorry", "unfortunately"). It is
 not cited where the records the agent was shown hold those words (a value, a value with its
-field as "Free plan" for `"plan": "Free"`, or a field that is true as "final sale" for
+field as "Free plan" for `"plan": "Free"`, a record's name with its kind as "Free plan" for
+`{"plan_id": "AP1", "name": "Free"}`, or a field that is true as "final sale" for
 `"final_sale": true`): there the words describe the caller's records, as in "the Free plan
 allows 2 active alerts" on a refused alert. Nothing here samples; the verifier asks it through
 `KitDomain.refusal_problems`.
@@ -28,6 +29,7 @@ _REFUSES = re.compile(
     r"unfortunately|won't be able)\b"
 )
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+_NAMES = ("name", "title")  # the fields that name a record of the kind its "<kind>_id" says
 
 
 def words(text: str) -> str:
@@ -45,18 +47,16 @@ def rule_of(template: str) -> str:
     return ""
 
 
-def _pairs(value: Any) -> Iterator[tuple[str, Any]]:
+def _records(value: Any) -> Iterator[dict[str, Any]]:
+    """Every object `value` holds, each with its plain fields only."""
     stack = [value]
     while stack:
         item = stack.pop()
         if isinstance(item, list):
             stack += item
         elif isinstance(item, dict):
-            for key, field in item.items():
-                if isinstance(field, dict | list):
-                    stack.append(field)
-                else:
-                    yield key, field
+            stack += [f for f in item.values() if isinstance(f, dict | list)]
+            yield {k: f for k, f in item.items() if not isinstance(f, dict | list)}
 
 
 def described(records: Iterable[str]) -> str:
@@ -68,11 +68,15 @@ def described(records: Iterable[str]) -> str:
             value = json.loads(text)
         except (ValueError, RecursionError):
             continue
-        for key, field in _pairs(value):
-            if field is True:
-                phrases.append(words(key))
-            elif isinstance(field, str) and field:
-                phrases += [words(field), words(f"{field} {key}")]
+        for record in _records(value):
+            kinds = [key[: -len("_id")] for key in record if key.endswith("_id")]
+            for key, field in record.items():
+                if field is True:
+                    phrases.append(words(key))
+                elif isinstance(field, str) and field:
+                    phrases += [words(field), words(f"{field} {key}")]
+                    if key in _NAMES:  # a plan's "name": "Free" is the "Free plan"
+                        phrases += [words(f"{field} {kind}") for kind in kinds]
     return "\n".join(phrases)
 
 
