@@ -54,17 +54,27 @@ def test_a_complete_question_is_answered_by_every_alias_the_same_way_twice(row: 
             assert reply.startswith("Part 1: ") and f"Part {len(row['parts'])}: " in reply
 
 
-def test_a_chain_is_right_or_wrong_alike_asked_whole_or_as_parts() -> None:
+def test_a_chain_is_never_rerolled_right_and_its_parts_agree() -> None:
     # One draw per problem and alias: rewording a chain never turns a wrong answer right (no
-    # reroll by rephrasing); a wrong answer's name may differ with the wording.
+    # reroll by rephrasing). Asked as parts, the second part starts from the founder the expert
+    # named: a wrong founder's birth town, never the right founder's (round K: "Part 1: Holly
+    # Shavuzeim. Part 2: Jorivonton." named the mentor wrong and the mentor's town right).
     kit = KnowledgeDomain().toolkit(dict(B1))
-    right = []
+    corpus = kit._index().corpus  # type: ignore[attr-defined]
+    founder = corpus.companies["Woukel Foundry"].founder
+    right, split_right = [], []
     for alias in EXPERTS:
         whole = kit.ask_expert(alias, "In which town was the founder of Woukel Foundry born?")
         split = kit.ask_expert(alias, "Who founded Woukel Foundry? Where was he born?")
-        assert ("The answer is Viheivarby." in whole) == ("Part 2: Viheivarby." in split)
-        right.append("Viheivarby" in whole)
+        named = split.split("Part 1: ")[1].split(". Part 2: ")[0]
+        town = split.split("Part 2: ")[1].split(". (")[0]
+        right.append("The answer is Viheivarby." in whole)
+        split_right.append(town == "Viheivarby")
+        if named != founder:
+            assert town != "Viheivarby" and town in corpus.towns
     assert right == [True, False, True]  # as drawn: expert-2 (0.25) wrong, expert-3 (0.35) right
+    assert all(w or not s for w, s in zip(right, split_right, strict=True))
+    assert split_right == [True, False, False]  # expert-3 names another founder, born elsewhere
 
 
 def test_the_parts_of_a_question() -> None:
@@ -102,3 +112,21 @@ def test_an_incomplete_question_is_refused_saying_what_it_lacks(
     for alias in EXPERTS:
         reply = kit.ask_expert(alias, question)
         assert reply.startswith(REFUSED) and says in reply, reply
+
+
+def test_a_question_that_asks_for_the_role_or_says_his_is_read_whole() -> None:
+    # round K, seed 939127: "Who was the mentor of X? Answer with the mentor's full name only."
+    # was two parts naming the mentor twice, and statements naming X before "Who was his
+    # mentor?" were refused as naming no one
+    kit = KnowledgeDomain().toolkit({"corpus": {"seed": 939127, "size": 300}})
+    mentor = "Steven Restoustax"  # corpus.mentors["Timothy Wonougas"], read by hand
+    for question in (
+        "Who was the mentor of Timothy Wonougas? Answer with the mentor's full name only.",
+        "Timothy Wonougas was a shipwright born in Drafamhaven in 1888 who founded Zenoudrosh "
+        "Works in 1947. Who was his mentor? Answer with the mentor's full name only.",
+    ):
+        found = kit.known(question)
+        assert found is not None and found.answer == mentor and found.parts == ()
+        assert kit.ask_expert("expert-1", question).startswith("The answer is ")
+    chain = kit.known("In which town was the mentor of Timothy Wonougas born? Name the mentor.")
+    assert chain is not None and [p.answer for p in chain.parts] == [mentor, "Mouquoulholt"]

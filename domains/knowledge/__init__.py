@@ -18,7 +18,7 @@ from toolscale.core.contract import Domain, TaskSpec
 
 class KnowledgeDomain(Domain):
     name = "knowledge"
-    version = "3.2"
+    version = "3.3"
     family = "orchestration"
     toolkit = KnowledgeTools
     policy = (Path(__file__).parent / "policy.md").read_text()

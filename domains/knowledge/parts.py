@@ -13,7 +13,8 @@ asked of it, too many entities.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import partial
 
 from domains.knowledge.corpus import Corpus
 from domains.knowledge.expert import (
@@ -21,6 +22,7 @@ from domains.knowledge.expert import (
     _HOPS,
     _MENTOR,
     _asked,
+    _Edge,
     _follow,
     _lexicon,
     _question_sentence,
@@ -32,12 +34,13 @@ from toolscale.core.contract import Difficulty
 from toolscale.tools.experts import question_parts
 from toolscale.tools.skills import Known
 
-# Words that refer back to an earlier part's answer; masked so their role noun ("that mentor")
-# is not read as a relation of its own.
+# Words that refer back to an earlier part's answer or to the entity the statements before the
+# question name; masked so the role noun of "that mentor" is not read as a relation of its own
+# (the one of "his mentor" is: the mentor of him).
 _REFERENCE = re.compile(
-    r"\b(?:that|this|the|his|her|its|their|said)\s+(?:same\s+)?(?:mentor|founder|inventor|"
+    r"\b(?:that|this|the|said)\s+(?:same\s+)?(?:mentor|founder|inventor|"
     r"person|man|woman|company|firm|invention|town|city|place|river|sea)s?\b"
-    r"|\b(?:he|she|they|him|them|it)\b",
+    r"|\b(?:he|she|they|him|them|it|his|her|its|their)\b",
     re.IGNORECASE,
 )
 _NAME_ROLE = re.compile(
@@ -70,6 +73,7 @@ class _Node:
     value: str
     hops: int
     obscure: bool
+    source: Known | None = None  # the part reading whose answer this node is
 
 
 def _nodes(corpus: Corpus, part: str, found: Known) -> list[_Node]:
@@ -88,7 +92,7 @@ def _nodes(corpus: Corpus, part: str, found: Known) -> list[_Node]:
         return [subject]
     path = _asked(entity, target, masked)
     hops = len(path[0]) if path else 1
-    return [_Node(target, found.answer, hops, found.kind == "obscure fact"), subject]
+    return [_Node(target, found.answer, hops, found.kind == "obscure fact", found), subject]
 
 
 def _referred(masked: str, nodes: list[_Node]) -> list[_Node]:
@@ -115,19 +119,37 @@ def _continued(corpus: Corpus, part: str, nodes: list[_Node]) -> tuple[Known, li
         paths = _asked(before.kind, target, masked)
         if len(paths) != 1:
             continue
-        value = _follow(corpus, before.value, paths[0])
+        found = _step(corpus, text, masked, target, paths[0], before, before.value)
+        if before.source is not None:
+            again = partial(_step, corpus, text, masked, target, paths[0], before)
+            found = replace(found, follows=before.source, given=again)
+        obscure = found.kind == "obscure fact"
         hops = before.hops + len(paths[0])
-        obscure = before.obscure or bool(_MENTOR.search(masked) or _DISPUTED.search(masked))
-        kind: str
-        level: Difficulty
-        if obscure:
-            kind, level = "obscure fact", "hard"
-        else:
-            kind, level = "multi-hop" if hops > 1 else "look-up", _HOPS[min(hops, 3)]
-        found = Known(value, _wrong(_lexicon(corpus), target, value, text), kind, level)
-        after = [_Node(target, value, hops, obscure)] if target in _ENTITY_KINDS else []
-        return found, [*after, before]
+        after = [_Node(target, found.answer, hops, obscure, found)]
+        return found, [*(after if target in _ENTITY_KINDS else []), before]
     return None
+
+
+def _step(
+    corpus: Corpus,
+    text: str,
+    masked: str,
+    target: str,
+    path: tuple[_Edge, ...],
+    before: _Node,
+    value: str,
+) -> Known:
+    """A continued part's reading from `value`, the answer of the part it refers to."""
+    hops = before.hops + len(path)
+    obscure = before.obscure or bool(_MENTOR.search(masked) or _DISPUTED.search(masked))
+    kind: str
+    level: Difficulty
+    if obscure:
+        kind, level = "obscure fact", "hard"
+    else:
+        kind, level = "multi-hop" if hops > 1 else "look-up", _HOPS[min(hops, 3)]
+    found = _follow(corpus, value, path)
+    return Known(found, _wrong(_lexicon(corpus), target, found, text), kind, level)
 
 
 def _named_role(corpus: Corpus, question: str, part: str) -> Known | None:
@@ -144,6 +166,30 @@ def _named_role(corpus: Corpus, question: str, part: str) -> Known | None:
     return known(corpus, f"Who was the {role} of {the}{names[0]}?")
 
 
+def _through(corpus: Corpus, part: str, value: str) -> Known | None:
+    """The reading of a chain through a role ("In which town was the mentor of X born?") whose
+    person is `value`: the same question asked of that person ("... was Y born?")."""
+    names = _lexicon(corpus).pattern.findall(part)
+    if len(names) != 1:
+        return None
+    chain = rf"\bthe (?:mentor|founder|inventor) of (?:the )?{re.escape(names[0])}\b"
+    said = re.sub(chain, value, part, count=1, flags=re.IGNORECASE)
+    return known(corpus, said) if said != part else None
+
+
+def _context(corpus: Corpus, part: str) -> list[_Node]:
+    """The entity the statements before a part's question name first, which its "he" or
+    "its" may mean."""
+    sentence = _question_sentence(part)
+    stated = part[: part.rfind(sentence)] if sentence in part else ""
+    lexicon = _lexicon(corpus)
+    first = lexicon.pattern.search(stated)
+    if first is None:
+        return []
+    name = first.group().casefold()
+    return [_Node(lexicon.kind_of[name], lexicon.canonical[name], 0, False)]
+
+
 def parts(corpus: Corpus, question: str) -> list[Known | None]:
     """Each part's reading in order (None: not understood), a part that refers back read from
     the previous part's answer; a chain whose middle person the question asks to name gives
@@ -151,12 +197,20 @@ def parts(corpus: Corpus, question: str) -> list[Known | None]:
     lexicon = _lexicon(corpus)
     found: list[Known | None] = []
     split = question_parts(question)
-    if len(split) == 1 and (role := _named_role(corpus, question, split[0])) is not None:
-        found.append(role)
+    role = _named_role(corpus, question, split[0]) if len(split) == 1 else None
+    if role is not None and (whole := known(corpus, split[0])) and whole.answer != role.answer:
+        found.append(role)  # a question that asks for the role itself needs no part for it
+    else:
+        role = None
     before: list[_Node] = []
     for part in split:
+        if not before:  # "X was born in 1888 and founded Y. Who was his mentor?": X
+            before = _context(corpus, part)
         if lexicon.pattern.search(_question_sentence(part)):
             reading = known(corpus, part)
+            if reading is not None and role is not None:  # the chain runs through the role
+                again = partial(_through, corpus, _question_sentence(part))
+                reading = replace(reading, follows=role, given=again)
             before = [] if reading is None else _nodes(corpus, part, reading)
         elif before and (read := _continued(corpus, part, before)) is not None:
             reading, before = read

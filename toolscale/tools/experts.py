@@ -9,7 +9,8 @@ profile gives for that kind and difficulty (`toolscale.tools.skills.PROFILES`) a
 gives a plausible wrong answer; a question that does not state what is needed gets "cannot
 answer" and the reason (`ExpertTool.expert_missing`: what detail it lacks). A question of several
 parts (`question_parts`: several "?", or "Who founded X, and where was that founder born?") is
-answered part by part, each part drawn as if asked alone. Every choice is a deterministic
+answered part by part, each part drawn as if asked alone, a part that starts from an earlier
+part's answer from the answer drawn for it (`Known.follows`). Every choice is a deterministic
 function of (alias, question), so replaying a call reproduces it exactly. A reply states the
 answer and how many reasoning tokens the model spent; its completion tokens are those reasoning
 tokens plus the reply's own, marked simulated, and the price table prices them. Endpoint-backed
@@ -90,6 +91,24 @@ def _draw(alias: str, profile: SkillProfile, known: Known) -> tuple[str, float, 
     return answer, p, rng.randint(*profile.reasoning[known.difficulty])
 
 
+def _drawn_parts(
+    alias: str, profile: SkillProfile, parts: tuple[Known, ...]
+) -> list[tuple[str, float, int]]:
+    """Each part drawn as if asked alone, except that a part which starts from an earlier
+    part's answer starts from the answer drawn for it: an expert that names a wrong mentor gives
+    that person's birth town, as a model reasoning along its own chain would."""
+    drawn: list[tuple[str, float, int]] = []
+    said: dict[int, str] = {}
+    for part in parts:
+        asked, first = part, part.follows
+        before = said.get(id(first)) if first is not None else None
+        if first is not None and part.given is not None and before not in (None, first.answer):
+            asked = part.given(str(before)) or part
+        drawn.append(_draw(alias, profile, asked))
+        said[id(part)] = drawn[-1][0]
+    return drawn
+
+
 def parts_text(answers: list[tuple[str, float]], reasoning: int) -> str:
     """What a simulated expert writes to a question of several parts: each part's answer."""
     said = " ".join(f"Part {n}: {a}." for n, (a, _) in enumerate(answers, 1))
@@ -113,7 +132,7 @@ def simulated_answer(
         reasoning = rng.randint(*profile.reasoning["easy"]) // 4
         reply = refusal(missing)
     elif known.parts:
-        drawn = [_draw(alias, profile, part) for part in known.parts]
+        drawn = _drawn_parts(alias, profile, known.parts)
         reasoning = sum(r for _, _, r in drawn)
         reply = parts_text([(a, p) for a, p, _ in drawn], reasoning)
     else:

@@ -13,7 +13,7 @@ and the sentence changes. This module answers nothing itself: `toolscale.tools.e
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from toolscale.core.contract import Difficulty
@@ -37,6 +37,10 @@ class Known:
     kind: str = "general"
     difficulty: Difficulty = "medium"
     parts: tuple[Known, ...] = ()
+    # A part that starts from an earlier part's answer ("In which town was that mentor born?"):
+    # that part, and this part's reading had that part been answered another value.
+    follows: Known | None = field(default=None, compare=False, repr=False)
+    given: Callable[[str], Known | None] | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
