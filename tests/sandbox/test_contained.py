@@ -11,6 +11,7 @@ import os
 import re
 import shutil
 import socket
+import sys
 import tempfile
 import textwrap
 from collections.abc import Iterator
@@ -18,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+import toolscale
 from toolscale.core import registry
 from toolscale.core.errors import ConfigError
 from toolscale.sandbox.contained import MARK, mark_of, untrusted
@@ -140,6 +142,22 @@ def test_a_model_written_domain_turning_hostile_late_is_contained(
     assert "Read-only file system" in last.traceback or "No such file" in last.traceback
     assert not target.exists()
     assert _seen(listener) == b""
+
+
+@pytest.mark.skipif(found_level() != "bwrap", reason="needs a usable bubblewrap")
+def test_the_worker_imports_toolscale_when_the_path_lacks_its_folder(
+    folder: Path, listener: socket.socket, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An editable install puts toolscale's folder on no sys.path entry (an import hook finds
+    it), and the worker's interpreter loads no hook: run from the `toolscale` script, every
+    worker of a model-written domain died with ModuleNotFoundError (issue 47's run E)."""
+    _install(folder, listener.getsockname()[1], MODEL, monkeypatch)
+    root = Path(toolscale.__file__).resolve().parents[1]
+    kept = [p for p in sys.path if Path(p or ".").resolve() != root]
+    monkeypatch.setattr(sys, "path", kept)
+    outcomes, contained = asyncio.run(_calls(["late_harm"]))
+    assert contained is True
+    assert [o.status for o in outcomes[:3]] == ["ok"] * 3
 
 
 @pytest.mark.skipif(found_level() != "bwrap", reason="needs a usable bubblewrap")

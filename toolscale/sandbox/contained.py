@@ -130,7 +130,10 @@ def start_worker(boot: str, fd: int, call_timeout_s: float) -> subprocess.Popen[
     # Programs a tool of the domain runs start inside this same sandbox (LEVEL_ENV above).
     process = subprocess.Popen(command, pass_fds=[fd], stdin=subprocess.PIPE, env=env, cwd="/")
     header = f"{WORKER_CPU_S} {WORKER_MEMORY_MB} {WORKER_PROCESSES}\n"
-    code = f"import sys\nsys.path[:] = {sys.path!r}\n{boot.format(fd=fd, timeout=call_timeout_s)}"
+    # toolscale's own folder first: an editable install is found by an import hook the worker's
+    # isolated interpreter does not load, so the parent's sys.path alone may lack it.
+    path = list(dict.fromkeys([roots[0], *sys.path]))
+    code = f"import sys\nsys.path[:] = {path!r}\n{boot.format(fd=fd, timeout=call_timeout_s)}"
     stdin = cast(IO[bytes], process.stdin)
     stdin.write(header.encode() + code.encode())
     stdin.close()
