@@ -44,3 +44,17 @@ def test_quiet_prints_nothing_but_errors(tmp_path):
         == [line for line in refused.stderr.splitlines() if line.startswith("error:")]
         != []
     )
+
+
+def test_validate_counts_rows_only_when_it_takes_a_while():
+    from rich.console import Console
+
+    from toolscale.cli.progress import RowCount
+
+    for every, expected in ((0.0, ["1/3", "2/3", "3/3"]), (3600.0, [])):
+        out = Console(record=True, width=80)
+        count = RowCount(every=every, out=out)
+        for done in (1, 2, 3):
+            count(done, 3)
+        lines = out.export_text().splitlines()
+        assert lines == [f"validate: {n} rows checked" for n in expected]

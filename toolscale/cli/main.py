@@ -15,6 +15,7 @@ from toolscale.check.check_domain import CheckDomainConfig
 from toolscale.cli.new_domain import new_domain_command
 from toolscale.cli.options import GENERATE_FLAGS, argument, flag, flags_of
 from toolscale.cli.progress import (
+    RowCount,
     StageProgress,
     budget_stopped,
     console,
@@ -174,7 +175,7 @@ def validate(
     from toolscale.publish.validate import validate_output
 
     try:
-        report = validate_output(out, workers=workers, isolation=isolation)
+        report = validate_output(out, workers=workers, isolation=isolation, progress=RowCount())
     except ConfigError as exc:
         fail(str(exc))
     for row_id, problem in report.problems:

@@ -56,6 +56,22 @@ def run_funnel(command: Command, run: Callable[[], dict[str, Any]], out: Any, st
 LOG_EVERY_S = 10.0  # where stderr is no terminal (a log file, CI), a plain line this often
 
 
+class RowCount:
+    """`validate`'s progress: a plain line "validate: N/M rows checked" every `every` seconds
+    and, once one was shown, at the last row; a check done (or failed) sooner prints none."""
+
+    def __init__(self, every: float = LOG_EVERY_S, out: Console = console) -> None:
+        self._every, self._out = every, out
+        self._shown = time.monotonic()
+        self._any = False
+
+    def __call__(self, done: int, total: int) -> None:
+        now = time.monotonic()
+        if now - self._shown >= self._every or (done == total and self._any):
+            self._shown, self._any = now, True
+            self._out.print(f"validate: {done}/{total} rows checked", highlight=False)
+
+
 class StageProgress:
     """A progress bar with live counts per stage, shown from the first finished task on (so
     that a configuration error prints alone); for an LLM teacher also its requests and the

@@ -20,9 +20,10 @@ from __future__ import annotations
 import asyncio
 import json
 from collections import defaultdict
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import ValidationError
 
@@ -42,6 +43,9 @@ from toolscale.sandbox.guard import check_isolation
 from toolscale.sandbox.pool import SandboxError, SandboxPool
 from toolscale.tau2.nl_assertions import judge_verdict
 from toolscale.write.output import Output
+
+T = TypeVar("T")
+Progress = Callable[[int, int], None]  # (rows checked, rows)
 
 
 @dataclass
@@ -189,7 +193,9 @@ def group_problems(
     return problems
 
 
-async def _validate(output: Output, workers: int, isolation: str) -> Report:
+async def _validate(
+    output: Output, workers: int, isolation: str, progress: Progress | None = None
+) -> Report:
     report = Report()
     task_rows = [row for _, row in output.read_rows("tasks")]
     trace_rows = [(c, row) for c in ("traces", "rejected") for _, row in output.read_rows(c)]
@@ -198,16 +204,26 @@ async def _validate(output: Output, workers: int, isolation: str) -> Report:
     model_written = any(row["teacher"] != "reference" for _, row in trace_rows)
     check_isolation(isolation, {row["domain"] for row in task_rows}, model_written)
     report.rows = len(task_rows) + len(trace_rows)
+    done = 0
+
+    async def counted(check: Awaitable[T]) -> T:
+        nonlocal done
+        result = await check
+        done += 1
+        if progress is not None:
+            progress(done, report.rows)
+        return result
+
     tasks: dict[str, Task] = {}
     settings = run_settings(output)
     async with SandboxPool(workers) as pool:
-        checked = await asyncio.gather(*(check_task(r, pool, settings) for r in task_rows))
+        checked = await asyncio.gather(*(counted(check_task(r, pool, settings)) for r in task_rows))
         for row, (task, problems) in zip(task_rows, checked, strict=True):
             if task is not None:
                 tasks[task.id] = task
             report.problems += [(str(row.get("id")), p) for p in problems]
         results = await asyncio.gather(
-            *(check_trace(c, r, tasks, pool, settings) for c, r in trace_rows)
+            *(counted(check_trace(c, r, tasks, pool, settings)) for c, r in trace_rows)
         )
     for (_, row), problems in zip(trace_rows, results, strict=True):
         report.problems += [(str(row.get("id")), p) for p in problems]
@@ -215,16 +231,19 @@ async def _validate(output: Output, workers: int, isolation: str) -> Report:
     return report
 
 
-def validate_output(root: Path | str, workers: int = 2, isolation: str = "bwrap") -> Report:
+def validate_output(
+    root: Path | str, workers: int = 2, isolation: str = "bwrap", progress: Progress | None = None
+) -> Report:
     """Re-verify every row of the output at `root` (`toolscale validate`): schema, ids,
-    grounding replay, verdict, metrics; the report lists each row's problems."""
+    grounding replay, verdict, metrics; the report lists each row's problems. `progress` is
+    told (rows checked, rows) after each row."""
     root = Path(root)
     output = Output(root)
     if not root.is_dir():
         raise ConfigError(f"{root} does not exist; give the --out folder of a generate run")
     if not output.is_toolscale_output():
         raise ConfigError(f"{root} is not a toolscale output (no .toolscale folder)")
-    return asyncio.run(_validate(output, workers, isolation))
+    return asyncio.run(_validate(output, workers, isolation, progress))
 
 
 def validate_rows(root: Path, workers: int = 2, isolation: str = "bwrap") -> Report:
