@@ -280,3 +280,36 @@ def test_an_amount_the_caller_says_in_words_backs_its_figure() -> None:
     ]
     assert worded_amount("a thousand") == 1000 and worded_amount("fifteen hundred") == 1500
     assert worded_amount("one hundred and twenty") == 120 and worded_amount("and") is None
+
+
+def test_a_policy_price_per_unit_times_a_shown_number_backs_its_amount() -> None:
+    # round K/L: "your 19,000 points ($190.00)" and a renewal "$1,224.00, or $61.20 per game"
+    points = ["- Points are redeemed in steps of 100, each point worth $0.01, on a booked trip."]
+    caller = ["I want to redeem 19000 points against my holiday."]
+    assert unbacked_figures(["Your 19,000 points ($190.00) could go to TP1."], caller, points) == []
+    assert unbacked_figures(["19,000 points make $191.00."], caller, points) == [
+        "stated amount not backed by any record: '$191.00'"
+    ]
+    # the policy's per-game price on a wrapped line, times the pass's 20 games, less 10%
+    renew = [
+        "- The price is the per-game price of its section (upper $30, lower\n  $68) times the "
+        "plan's games (full 41, half 20), less 2% per season\n  already held, at most 10%."
+    ]
+    passes = ['[{"games": 20, "price_paid": 1400.0, "seasons": 8, "section": "lower"}]']
+    said = ["A renewal would come to $1,224.00, or $61.20 per game."]  # 68 x 20 = 1,360 less 136
+    assert unbacked_figures(said, passes, renew) == []
+    said = ["A renewal would come to $1,225.00."]
+    assert unbacked_figures(said, passes, renew) == [
+        "stated amount not backed by any record: '$1225.00'"
+    ]
+
+
+def test_a_date_proposed_in_a_question_need_only_be_on_the_calendar() -> None:
+    # round L: "Would you like me to check, say, Thursday 31 July or Saturday 2 August?"
+    shown = ['{"closed_on": "Friday"}', "A table on Friday 1 August 2025, please."]
+    ask = "Would you like me to check, say, Thursday 31 July or Saturday 2 August at 13:00?"
+    assert unbacked_figures([ask], shown) == []
+    wrong = "Shall I check Thursday 30 July instead?"  # 30 July 2025 is a Wednesday
+    assert unbacked_figures([wrong], shown) == [
+        "stated date not backed by any record: 'thursday 30 july'"
+    ]

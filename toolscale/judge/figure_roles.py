@@ -44,7 +44,8 @@ _OPS = {"x": "*", "\u00d7": "*", "*": "*", "times": "*", "+": "+", "plus": "+", 
 _OFFER = re.compile(
     r"\b(?:for example|for instance|e\.g\.|such as|how about|what about|instead|alternatively"
     r"|another (?:date|day|night|time|showing|slot)|other (?:dates|days|nights|showings)"
-    r"|a different (?:date|day|night))"
+    r"|a different (?:date|day|night)|say,|would you like me to (?:check|book|try|look)"
+    r"|shall i (?:check|book|try|look)|should i (?:check|book|try|look))"
 )
 _SENTENCE_END = re.compile(r"[.!?](?=\s|$)|\n")
 _PER = re.compile(r"\b(?:per|each|every|apiece)\b")

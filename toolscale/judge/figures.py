@@ -38,12 +38,13 @@ none of these; the verifier rejects an attempt that states one (on the domains t
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from itertools import combinations
 
 from toolscale.core.judging import Formula
-from toolscale.core.written import Written
+from toolscale.core.written import Written, plain
 from toolscale.judge.attributed import Fields, fields, misdated, record_facts
 from toolscale.judge.figure_roles import (
     offered,
@@ -57,6 +58,7 @@ from toolscale.judge.stated import Figure, stated
 
 MAX_COUNT = 20  # the largest count a shown amount is multiplied by ("3 tickets at $45.00")
 MONEY_INT = 100  # a whole number this large in a record may be an amount ("daily_limit": 750)
+_UNWRAP = re.compile(r"\n(?![\n#|-])")  # a line break inside a paragraph or a list item
 
 
 @dataclass(frozen=True)
@@ -74,13 +76,17 @@ class Shown:
     changed: frozenset[int] = frozenset()
     percents: frozenset[float] = frozenset()  # the rates the inputs state ("a 20% fee")
     derived: frozenset[int] = frozenset()  # cents of the message's own worked arithmetic
+    # cents the policy prices per unit ("$68 per game", "each point worth $0.01"), and those
+    # prices times a number the caller or the records give (19,000 points are $190.00)
+    units: frozenset[int] = frozenset()
+    scaled: frozenset[int] = frozenset()
 
     def by_rate(self, said: Figure) -> bool:
         """Whether the amount `said` is a stated rate of a record's amount (or of the
         message's worked result), or that amount less or plus it: 20% of 106.20 is 21.24,
         leaving 84.96; 1,360 less 10% is 1,224."""
         bases = {abs(n.cents) for n in self.records if n.money or n.value >= MONEY_INT}
-        for a in bases | self.derived:
+        for a in bases | self.derived | self.units | self.scaled:
             for p in self.percents:
                 part = round(a * p / 100)
                 if any(abs(said.cents - c) <= 1 for c in (part, a - part, a + part)):
@@ -103,6 +109,8 @@ class Shown:
         amounts = {n.cents for n in self.numbers if n.money or n.value >= MONEY_INT}
         if said.cents in amounts or -said.cents in amounts or said.cents in self.made:
             return True  # a negative amount is said by its size: "-76.95" is "$76.95 lower"
+        if said.cents in self.scaled:
+            return True
         if self.by_rate(said):
             return True
         # by their size: two purchases of -316.87 and -136.48 "add up to $453.35"
@@ -194,8 +202,12 @@ def shown(
     percents: set[float] = set()
     asked: set[int] = set()  # the caller's whole numbers ("four servings")
     held: set[int] = set()  # the tool results' whole numbers (not money)
+    units: set[int] = set()  # the policy's prices per unit
     for text, of_records in (*((t, True) for t in records), *((t, False) for t in instructions)):
         got = read(text)
+        if not of_records:  # a wrapped line goes on its sentence (same length, same offsets)
+            said = _UNWRAP.sub(" ", plain(text))
+            units.update(f.cents for f in got.figures if f.money and per_unit(said, f))
         if of_records:
             whole = {int(f.value) for f in got.figures if not f.money and f.value.is_integer()}
             tool = text.lstrip().startswith(("{", "["))
@@ -210,6 +222,7 @@ def shown(
     counts.update(abs((b - a).days) for a, b in combinations(sorted(full), 2))
     days = tuple(sorted(full | _placed(partial, {d.year for d in full})))
     changed = {a + h for a in asked for h in held} | {abs(a - h) for a in asked for h in held}
+    scaled = {u * n for u in units for n in asked | held | counts if n > 1}
     return Shown(
         tuple(found),
         tuple(mine),
@@ -219,6 +232,8 @@ def shown(
         frozenset(periods),
         changed=frozenset(changed),
         percents=frozenset(percents),
+        units=frozenset(units),
+        scaled=frozenset(scaled),
     )
 
 
