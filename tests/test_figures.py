@@ -313,3 +313,17 @@ def test_a_date_proposed_in_a_question_need_only_be_on_the_calendar() -> None:
     assert unbacked_figures([wrong], shown) == [
         "stated date not backed by any record: 'thursday 30 july'"
     ]
+
+
+def test_dates_listed_under_an_offer_need_only_be_on_the_calendar() -> None:
+    # issue 47 run E: a teacher's free slots listed, then "Would you like me to move it to one
+    # of these?"
+    shown = ['{"teaching_days": ["Monday", "Tuesday", "Saturday"]}', "Move it to Wednesday 1 "
+             "October 2025, please."]  # fmt: skip
+    offer = (
+        "Her closest free slots are:\n- Monday 29 September at 17:00\n- Tuesday 30 September "
+        "at 17:00\nWould you like me to move it to one of these?"
+    )
+    assert unbacked_figures([offer], shown) == []
+    stated = offer.replace("Would you like me to move it to one of these?", "I moved it.")
+    assert len(unbacked_figures([stated], shown)) == 2  # stated, not offered: each unbacked

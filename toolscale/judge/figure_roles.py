@@ -44,11 +44,11 @@ _OPS = {"x": "*", "\u00d7": "*", "*": "*", "times": "*", "+": "+", "plus": "+", 
 _OFFER = re.compile(
     r"\b(?:for example|for instance|e\.g\.|such as|how about|what about|instead|alternatively"
     r"|another (?:date|day|night|time|showing|slot)|other (?:dates|days|nights|showings)"
-    r"|a different (?:date|day|night)|say,|would you like me to (?:check|book|try|look)"
-    r"|shall i (?:check|book|try|look)|should i (?:check|book|try|look))"
+    r"|a different (?:date|day|night)|say,|would you like|do you want|(?:shall|should|can|may) i)"
 )
 _SENTENCE_END = re.compile(r"[.!?](?=\s|$)|\n")
 _PER = re.compile(r"\b(?:per|each|every|apiece)\b")
+_ITEM = re.compile(r"\s*(?:[-*\u2022]|\d{1,2}[.)])\s")  # a list item's mark
 
 
 @dataclass(frozen=True)
@@ -129,8 +129,13 @@ def per_unit(text: str, figure: Figure) -> bool:
 
 def offered(text: str, mention: Written) -> bool:
     """Whether the date `mention` stands in a sentence that offers ("for example Tuesday 29
-    July or Sunday 27 July", "how about 3 May?") rather than states."""
-    return _OFFER.search(_sentence(text, *mention.span)) is not None
+    July or Sunday 27 July", "how about 3 May?") rather than states, or in an item of a list
+    that a sentence of the message offers ("- Monday 29 September at 17:00 ... Would you like
+    one of these?")."""
+    if _OFFER.search(_sentence(text, *mention.span)) is not None:
+        return True
+    line = text.rfind("\n", 0, mention.span[0]) + 1
+    return _ITEM.match(text, line) is not None and _OFFER.search(text) is not None
 
 
 def on_the_calendar(mention: Written, years: Iterable[int]) -> bool:
