@@ -327,3 +327,23 @@ def test_dates_listed_under_an_offer_need_only_be_on_the_calendar() -> None:
     assert unbacked_figures([offer], shown) == []
     stated = offer.replace("Would you like me to move it to one of these?", "I moved it.")
     assert len(unbacked_figures([stated], shown)) == 2  # stated, not offered: each unbacked
+
+
+def test_todays_date_and_a_list_items_date_are_no_other_records() -> None:
+    # issue 47 run E: "MS14712 was moved ..., effective today (2025-09-15)" and a list of two
+    # unpaid visits, each item's date read as the next item's record
+    policy = ["Today is 2025-09-15."]
+    member = ['{"membership_id": "MS14712", "start_date": "2024-05-21"}']
+    said = ["Done: MS14712 was moved to dedicated_desk, effective today (2025-09-15)."]
+    assert unbacked_figures(said, member, policy) == []
+    visits = [
+        '[{"appointment_id": "AP31138", "date": "2025-08-21", "fee": 106.5}, '
+        '{"appointment_id": "AP31141", "date": "2025-08-31", "fee": 65.0}]'
+    ]
+    listed = "Unpaid:\n- AP31138: boarding on 2025-08-21, $106.50\n- AP31141: checkup on 2025-08-31"
+    assert unbacked_figures([listed], visits, policy) == []
+    swapped = "Unpaid:\n- AP31138: boarding on 2025-08-31\n- AP31141: checkup on 2025-08-21"
+    assert unbacked_figures([swapped], visits, policy) == [
+        "stated date is not that of AP31138: '2025-08-31'",
+        "stated date is not that of AP31141: '2025-08-21'",
+    ]

@@ -37,6 +37,8 @@ from toolscale.judge.stated import MONEY_KEY
 
 _LINK = re.compile(r"\s*(?:is|was|of|:|=)\s*$")
 _CLAUSE = re.compile(r"[.;:!?](?=\s|$)|,\s+(?:and|but|while)\s")
+_ITEM_CLAUSE = re.compile(r"[.;!?](?=\s|$)|,\s+(?:and|but|while)\s")  # "- AP1: ..." is one
+_ITEM = re.compile(r"\s*(?:[-*\u2022]|\d{1,2}[.)])\s")  # a list item's mark
 MAX_COUNT = 20  # as in `figures`: the largest count a field's amount is multiplied by
 
 
@@ -179,13 +181,19 @@ def fields(records: Iterable[str], read: Callable[[str], RecordFacts] = record_f
 
 
 def clauses(text: str) -> Iterator[tuple[int, int]]:
-    """The spans of `text`'s clauses (between ".", ";", ":", "!" and "?" that end a word, and
-    ", and", ", but", ", while")."""
+    """The spans of `text`'s clauses: its lines, each split at ".", ";", ":", "!" and "?" that
+    end a word and at ", and", ", but", ", while"; a list item ("- AP1: boarding on 21 August")
+    is not split at its colon, which follows its record's label."""
     start = 0
-    for m in _CLAUSE.finditer(text):
-        yield start, m.start()
-        start = m.end()
-    yield start, len(text)
+    for line in text.split("\n"):
+        end = start + len(line)
+        split = _ITEM_CLAUSE if _ITEM.match(line) else _CLAUSE
+        at = start
+        for m in split.finditer(line):
+            yield at, start + m.start()
+            at = start + m.end()
+        yield at, end
+        start = end + 1
 
 
 def named_ids(known: Fields, text: str, span: tuple[int, int]) -> list[str]:

@@ -260,11 +260,13 @@ def unbacked_figures(
     "stated amount not backed by any record: '$52.99'". A backed figure said of a field or a
     record must be that one's (`toolscale.judge.attributed`). `readings` keeps each input's
     reading for the next call (`Readings`); `formulas` are the domain's (`made`)."""
-    records = list(records)
+    records, instructions = list(records), list(instructions)
     seen = shown(records, instructions, readings)
     if formulas:
         seen = replace(seen, made=made(seen.records, formulas))
     known = fields(records, record_facts if readings is None else readings.facts)
+    read_text = reading if readings is None else readings.read
+    told = {day for text in instructions for day in read_text(text).full}
     problems: list[str] = []
     for text in said:
         mentions, numbers, read = stated(text)
@@ -275,7 +277,8 @@ def unbacked_figures(
             and not (offered(read, mention) and on_the_calendar(mention, seen.years()))
         ]
         problems += _unbacked_numbers(read, numbers, seen, known)
-        backed = [(m, words) for m, words in mentions if seen.has_date(m)]
+        # a date the policy gives (today) is no record's: "moved ... effective today (15 Sep)"
+        backed = [(m, w) for m, w in mentions if seen.has_date(m) and not any(map(m.means, told))]
         problems += misdated(known, read, backed, seen.moved)
     return list(dict.fromkeys(problems))
 
