@@ -238,3 +238,17 @@ def test_a_limit_change_in_other_words_is_the_change_it_called_for() -> None:
         "I can't see a problem. Shall I update the daily limit of card 1 to $2,000?",
     ):
         assert talk(caller, offer)[0][0] == "yes", offer
+
+
+def test_records_described_together_are_no_proposal_on_several() -> None:
+    # issue 47 run E: "I see two booked drums lessons, both on Wednesdays ... shall I cancel
+    # lesson LS34136?" was answered "Hmm, not all of them, I think. Only LS34136, please."
+    caller = user(wants="cancel my drums lesson on Wednesday 24 September", accepts_changes=True,
+                  manner="unsure")  # fmt: skip
+    offer = (
+        "I see two booked drums lessons, both on Wednesdays at 15:00: LS34135 on 17 September "
+        "and LS34136 on 24 September. If it's 24 September, shall I cancel lesson LS34136?"
+    )
+    assert talk(caller, offer)[0][0] == "yes"
+    several = "I see two lessons. Shall I cancel both lessons, LS34135 and LS34136?"
+    assert talk(caller, several)[0][0] == "only"

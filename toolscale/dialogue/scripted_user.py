@@ -248,7 +248,10 @@ class ScriptedUser:
         only the one they mean (the option their details pick, else what they asked for). A
         proposal of the several things they did ask for is no such thing."""
         wants = self.scenario.wants
-        if not read.scope(message) or read.SCOPE.search(wants):
+        # what it proposes, not what it describes ("I see two lessons, both on Wednesdays")
+        sentences = _SENTENCE.split(message)
+        asked = " ".join(s for s in sentences if s.rstrip().endswith("?") or read.PROCEED.search(s))
+        if not read.scope(asked) or read.SCOPE.search(wants):
             return None
         if read.each_asked(read.options(message), wants):  # "both": the two things they asked
             return None
