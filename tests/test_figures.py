@@ -347,3 +347,12 @@ def test_todays_date_and_a_list_items_date_are_no_other_records() -> None:
         "stated date is not that of AP31138: '2025-08-31'",
         "stated date is not that of AP31141: '2025-08-21'",
     ]
+
+
+def test_a_stays_nights_move_its_check_in_to_its_check_out() -> None:
+    # round L: "from Tuesday 30 September for 5 nights (check-out 5 October)"
+    caller = ["Book Sable House for 5 nights from 30 September 2025, please."]
+    said = ["A stay from Tuesday 30 September for 5 nights (check-out 5 October) fits."]
+    assert unbacked_figures(said, caller) == []
+    wrong = ["A stay from Tuesday 30 September (check-out 6 October) fits."]
+    assert unbacked_figures(wrong, caller) == ["stated date not backed by any record: '6 october'"]

@@ -30,9 +30,12 @@ _UNITS = (
 )  # fmt: skip
 COUNT_WORDS = {w: i for i, w in enumerate(_UNITS)} | {"once": 1, "twice": 2, "both": 2, "pair": 2}
 # A period an input states: "30 days", "a year", "two weeks", "12 months".
-_PERIOD = re.compile(r"\b(\d+|an?|one|two|three|four|six|twelve)[ -](day|week|month|year)s?\b")
-_PERIOD_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "six": 6}
-DAYS = {"day": 1, "week": 7}
+_PERIOD = re.compile(
+    r"\b(\d+|an?|one|two|three|four|five|six|seven|twelve)[ -](day|night|week|month|year)s?\b"
+)
+_PERIOD_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+                 "seven": 7}  # fmt: skip
+DAYS = {"day": 1, "night": 1, "week": 7}
 _TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70,
          "eighty": 80, "ninety": 90}  # fmt: skip
 _NUMBER_WORDS = {w: i for i, w in enumerate(_UNITS)} | _TENS
@@ -94,7 +97,8 @@ def _worded_amounts(text: str) -> list[Figure]:
 def _periods(text: str) -> Iterator[tuple[int, str]]:
     for n, unit in _PERIOD.findall(text.casefold()):
         count = int(n) if n.isdigit() else _PERIOD_WORDS.get(n, 12)
-        if count * DAYS.get(unit, MIN_DAYS) >= MIN_DAYS:
+        # a stay's nights move its check-in to its check-out, however few
+        if count * DAYS.get(unit, MIN_DAYS) >= MIN_DAYS or unit == "night":
             yield count, unit
 
 
