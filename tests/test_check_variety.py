@@ -106,7 +106,12 @@ def test_below_says_each_figure_under_the_floor_and_nothing_at_it() -> None:
     problems = below(worse, floor)
     assert len(problems) == 3
     assert problems[0].startswith(
-        "first-message 3-gram ratio 0.41 is below the bundled domains' floor 0.63 (400 tasks)"
+        "first-message 3-gram ratio 0.4100 is below the bundled domains' floor 0.6300 (400 tasks)"
+    )
+    # four places: 0.6289 against 0.6319 no longer reads "0.63 is below 0.63"
+    close = {**at, "trigram_ratio": 0.6289}
+    assert below(close, Floor(400, 0.6319, 0.01, 265))[0].startswith(
+        "first-message 3-gram ratio 0.6289 is below the bundled domains' floor 0.6319"
     )
     assert problems[1].startswith(
         "2.5% of the tasks share their masked reason for the call, above the bundled domains' "

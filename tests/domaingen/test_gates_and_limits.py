@@ -47,8 +47,10 @@ def test_a_writing_read_tool_a_fuzzer_crash_and_monotonous_tasks_land_in_their_s
     # trike hire: bike rental with one wording and one motive per goal, correct otherwise
     trike = topics["trike_hire"]
     assert trike["stage"] == "variety" and not trike["contained"]
-    assert any(p.startswith("first-message 3-gram ratio 0.56 is below") for p in trike["problems"])
-    assert trike["measured"]["variety"]["trigram_ratio"] < FLOOR.trigram_ratio
+    ratio = trike["measured"]["variety"]["trigram_ratio"]
+    said = f"first-message 3-gram ratio {ratio:.4f} is below the bundled domains' floor 0.6319"
+    assert any(p.startswith(said) for p in trike["problems"]) and 0.55 < ratio < 0.57
+    assert ratio < FLOOR.trigram_ratio
     assert trike["measured"]["variety"]["tasks"] == FLOOR.tasks
     assert summary["funnel"]["parrot"] == 1 and summary["funnel"]["variety"] == 0
     assert summary["rejected_by_stage"] == {"check_domain": 1, "fuzz": 1, "variety": 1}

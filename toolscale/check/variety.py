@@ -231,8 +231,9 @@ def weakest(rows: list[dict[str, Any]]) -> Floor:
 
 def below(found: dict[str, Any], floor: Floor = FLOOR) -> list[str]:
     """One problem line per figure of `found` (figures of `floor.tasks` tasks) below `floor`:
-    a 3-gram ratio of 0.41 against a floor of 0.63 at 400 tasks is "first-message 3-gram ratio
-    0.41 is below the bundled domains' floor 0.63 (400 tasks): give the goals ...". Figures of
+    a 3-gram ratio of 0.41 against a floor of 0.6319 at 400 tasks is "first-message 3-gram ratio
+    0.4100 is below the bundled domains' floor 0.6319 (400 tasks): give the goals ..." (four
+    places: a capable author met "0.63 is below the floor 0.63" at two). Figures of
     another task count are a bug (ValueError): scale the floor with `Floor.at`."""
     if found["tasks"] != floor.tasks:
         raise ValueError(f"figures of {found['tasks']} tasks against a floor of {floor.tasks}")
@@ -240,8 +241,8 @@ def below(found: dict[str, Any], floor: Floor = FLOOR) -> list[str]:
     problems = []
     if found["trigram_ratio"] < floor.trigram_ratio:
         problems.append(
-            f"first-message 3-gram ratio {found['trigram_ratio']:.2f} is below {where} "
-            f"{floor.trigram_ratio:.2f} ({floor.tasks} tasks): give the goals more ways to say "
+            f"first-message 3-gram ratio {found['trigram_ratio']:.4f} is below {where} "
+            f"{floor.trigram_ratio:.4f} ({floor.tasks} tasks): give the goals more ways to say "
             "what the user wants (`words`) and more `motives`"
         )
     if found["reason_shared"] > floor.reason_shared:

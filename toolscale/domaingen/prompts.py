@@ -12,6 +12,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from toolscale.check.variety import FLOOR
 from toolscale.domaingen.files import FILES, as_text
 from toolscale.domaingen.spec import KIT_TOOLS, SCHEMA
 
@@ -102,8 +103,13 @@ rules`, `from .tools import ...`). `__init__.py` defines `class {class_name(name
 (StatefulDomain)` with `name = "{name}"`. Every tool must be in some task's gold path, every rule
 reached by a refusal, READ tools change nothing, and a tool given a bad value raises a
 ToolError (lookup, number, a PolicyError), never another exception. Follow the documentation's
-"Rules the author must follow": check-domain enforces each of them. Answer with the five blocks
-only."""
+"Rules the author must follow": check-domain enforces each of them. Then a variety gate samples
+{FLOOR.tasks} tasks and asks them to be as varied as the bundled domains' (their weakest: a
+first-message distinct-3-gram ratio of at least {FLOOR.trigram_ratio}, at most
+{FLOOR.reason_shared:.0%} of tasks sharing their reason for calling with names and values
+masked, at least {FLOOR.user_followups} distinct user follow-ups): give each goal several
+wordings in `words` and several `motives`, and the entities labelled details a caller can be
+asked for. Answer with the five blocks only."""
     return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": ask}]
 
 
