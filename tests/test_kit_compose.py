@@ -78,6 +78,8 @@ def test_a_refusal_makes_no_write_and_the_tool_would_refuse(kind: str) -> None:
         names = [a.name for a in spec.gold_actions]
         assert not any(SPECS[n].kind is ToolKind.WRITE for n in names)
         assert (names[-1] == "transfer_to_human_agents") == (".handoff." in kind)
+        if ".handoff." in kind:  # judged on the transfer, as a hand-off goal (run E: a drug
+            assert spec.required_facts == []  # class "opioid pain reliever" was required)
         # its reason, never an id the caller had, and the look-up that establishes it
         assert not [f for f in spec.required_facts if held(spec.initial_state, f)]
         assert any(SPECS[n].kind is ToolKind.READ for n in names)

@@ -31,7 +31,7 @@ class BankDomain(StatefulDomain):
     """A retail bank's customer service: one bank of about 1,700 records per run seed."""
 
     name = "bank"
-    version = "4.7"
+    version = "4.8"
     invariants = INVARIANTS
     identification = Identification("customer", ("email", "customer_id"))
     toolkit = BankTools

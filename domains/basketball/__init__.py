@@ -306,7 +306,7 @@ class BasketballDomain(StatefulDomain):
     """A league ticket desk: 12 teams, 108 games, 200 fans, ~560 tickets, 90 season passes."""
 
     name = "basketball"
-    version = "1.9"
+    version = "1.10"
     invariants = INVARIANTS
     identification = Identification("fan", ("email", "fan_id"))
     toolkit = BasketballTools

@@ -366,7 +366,7 @@ class EcommerceDomain(StatefulDomain):
     """An online shop's support desk: ~60 products, 150 customers, ~500 orders, gift cards."""
 
     name = "ecommerce"
-    version = "1.8"
+    version = "1.9"
     invariants = INVARIANTS
     identification = Identification("customer", ("email", "customer_id"), records=("order",))
     toolkit = EcommerceTools

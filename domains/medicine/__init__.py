@@ -274,7 +274,7 @@ class MedicineDomain(StatefulDomain):
     """A clinic desk: 30 doctors, 7 pharmacies, 200 patients, ~450 visits, ~500 prescriptions."""
 
     name = "medicine"
-    version = "1.8"
+    version = "1.9"
     invariants = INVARIANTS
     identification = Identification("patient", ("email", "phone", "patient_id"))
     toolkit = ClinicTools

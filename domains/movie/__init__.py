@@ -288,7 +288,7 @@ class MovieDomain(StatefulDomain):
     """A cinema chain's desk: 8 cinemas, ~320 showings, 180 customers, ~450 bookings."""
 
     name = "movie"
-    version = "1.8"
+    version = "1.9"
     invariants = INVARIANTS
     identification = Identification("customer", ("email", "customer_id"))
     toolkit = MovieTools

@@ -339,7 +339,7 @@ class RailwayDomain(StatefulDomain):
     """Train tickets of one railway: 16 stations, ~220 trains, 140 customers, ~400 bookings."""
 
     name = "railway"
-    version = "4.7"
+    version = "4.8"
     invariants = INVARIANTS
     identification = Identification("customer", ("email", "customer_id"), records=("booking",))
     toolkit = RailwayTools

@@ -245,7 +245,7 @@ class RestaurantDomain(StatefulDomain):
     """Reservations at a city's restaurants: 24 restaurants, 160 customers, ~450 reservations."""
 
     name = "restaurant"
-    version = "1.8"
+    version = "1.9"
     invariants = INVARIANTS
     identification = Identification("customer", ("email", "phone", "customer_id"))
     toolkit = RestaurantTools

@@ -293,7 +293,7 @@ class SchoolDomain(StatefulDomain):
     """A school office: 45 classes, 160 families, ~250 students, ~1,100 enrolments, 10 trips."""
 
     name = "school"
-    version = "1.7"
+    version = "1.8"
     invariants = INVARIANTS
     identification = Identification("guardian", ("email", "guardian_id"), records=("student",))
     toolkit = SchoolTools

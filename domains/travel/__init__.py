@@ -187,7 +187,7 @@ class TravelDomain(StatefulDomain):
     """A travel agency's desk: 40 hotels in ten cities, 150 travellers, ~300 trips, their stays."""
 
     name = "travel"
-    version = "1.7"
+    version = "1.8"
     invariants = INVARIANTS
     identification = Identification("traveller", ("email", "phone", "traveller_id"))
     toolkit = TravelTools

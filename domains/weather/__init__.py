@@ -327,7 +327,7 @@ class WeatherDomain(StatefulDomain):
     """A weather service's account desk: 36 locations, 150 accounts, ~320 alerts, ~110 stations."""
 
     name = "weather"
-    version = "1.7"
+    version = "1.8"
     invariants = INVARIANTS
     identification = Identification("account", ("email", "account_id"))
     toolkit = WeatherDeskTools

@@ -311,7 +311,9 @@ class Composer:
             return None  # a second reason to refuse (the check already ruled those out)
         words, _ = wordings(self.graph, goal, plan, draw)
         said = " ".join([*words, *goal.motives, *plan.known.values(), *plan.stated.values()])
-        facts = reason_facts(error, plan.outputs, world, said)
+        # a hand-off requires no facts, as a hand-off goal reports none (`shots.reported`):
+        # transferring the caller is the task; its reason goes in the summary
+        facts = [] if rule.handoff else reason_facts(error, plan.outputs, world, said)
         if rule.handoff:
             plan.do(HANDOFF, summary=f"Caller's request: {words[0]}. Policy: {error}.")
             final = (

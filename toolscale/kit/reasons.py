@@ -1,4 +1,5 @@
-"""The required facts of a refusal or hand-off: the reason it gives, as a careful grader reads it.
+"""The required facts of a refusal: the reason it gives, as a careful grader reads it (a hand-off,
+of a rule or of a goal, requires none: transferring the caller is what it is judged on).
 
 A refusal must tell the caller why: the values that prove its rule applies. They are, in order,
 the first of these that is not empty, each without what the caller says or can say (a party of
