@@ -11,8 +11,10 @@ from typing import Any, Literal
 from toolscale.config.teacher import ISOLATION_HELP
 from toolscale.core.errors import ConfigError
 from trainer.cli_options import with_cpu_defaults
+from trainer.data import check_domain_filter
 from trainer.model import check_model
 from trainer.selection import variant_filter
+from trainer.split import check_fraction
 from trainer.user_seat import UserArguments
 
 
@@ -124,7 +126,8 @@ class ToolscaleArguments(UserArguments):
         default=0.0,
         metadata={
             "help": "Share of task contents (normalised instruction and answer) kept out of "
-            "training for evaluation, content-disjoint (trainer.split); 0: train on every task."
+            "training for evaluation, content-disjoint (trainer.split), 0 <= F < 1; 0: train on "
+            "every task."
         },
     )
     sandbox_workers: int = field(default=2, metadata={"help": "Sandbox worker processes."})
@@ -167,6 +170,8 @@ def parse(trl_config: type, argv: Sequence[str]) -> tuple[ToolscaleArguments, An
     except (OSError, ValueError) as exc:
         raise ConfigError(str(exc).splitlines()[0]) from None
     variant_filter(options.variants)  # a bad --variants fails before any data is read
+    check_domain_filter(options.domains)  # as do a misspelt domain and a fraction out of range
+    check_fraction(options.heldout_fraction)
     check_model(options.model)  # a missing model folder too (not minutes of Hub retries)
     if cpu:
         print(f"no GPU: training on the CPU ({', '.join(cpu)})", file=sys.stderr)

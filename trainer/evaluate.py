@@ -49,7 +49,7 @@ from toolscale.sandbox.isolation import isolation_level
 from toolscale.write.output import Output
 from trainer.checkpoint_rollouts import evaluate_checkpoint
 from trainer.competence import DEFAULT_TASKS
-from trainer.data import grpo_rows, load_config
+from trainer.data import check_domain_filter, grpo_rows, load_config
 from trainer.endpoint_rollouts import endpoint_records, teacher_options
 from trainer.environment import TASK_FIELDS
 from trainer.model import load
@@ -57,6 +57,7 @@ from trainer.reference_routes import oracle_class, play_tasks, reference_attempt
 from trainer.reward_config import stored_reward
 from trainer.router_rows import router_attempts, training_rows
 from trainer.selection import stratified
+from trainer.split import check_fraction
 from trainer.table import UNKNOWN_TOOL, Scored, Table, build
 from trainer.user_seat import USER_STAGE, UserArguments
 from trainer.verdict import DEFINITIONS, too_small, training_helped
@@ -169,6 +170,8 @@ def parse(argv: Sequence[str]) -> EvaluateArguments:
         raise ConfigError(f"no file {exc.filename}: give --config a YAML file") from None
     except (OSError, ValueError) as exc:
         raise ConfigError(str(exc).splitlines()[0]) from None
+    check_domain_filter(options.domains)
+    check_fraction(options.heldout_fraction)
     return options
 
 

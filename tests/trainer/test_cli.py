@@ -69,6 +69,49 @@ def test_bad_variants_flag_is_one_line_before_any_data_is_read(tmp_path, flag, w
     assert not (tmp_path / "run").exists()
 
 
+@pytest.mark.parametrize(
+    ("flag", "words"),
+    [
+        (["--heldout_fraction", "1.5"], ["--heldout_fraction", "0 <= F < 1", "not 1.5"]),
+        (["--heldout_fraction", "-0.1"], ["--heldout_fraction", "0 <= F < 1"]),
+        (["--domains", "bank,bnak"], ["unknown domain 'bnak' in --domains", "bank, "]),
+    ],
+)
+@pytest.mark.slow
+def test_a_bad_filter_flag_is_one_line_naming_it_before_any_data_is_read(tmp_path, flag, words):
+    result = train(
+        "sft",
+        "--dataset",
+        str(tmp_path / "never-read"),
+        "--output_dir",
+        str(tmp_path / "run"),
+        *flag,
+    )
+    assert_one_line_error(result, *words)
+    assert [line for line in result.stderr.splitlines() if line.startswith("error:")] == [
+        result.stderr.strip().splitlines()[-1]
+    ]
+    assert not (tmp_path / "run").exists()
+
+
+def test_the_domain_filter_names_each_unknown_domain_and_the_installed_ones():
+    from toolscale.core.errors import ConfigError
+    from toolscale.core.registry import names
+    from trainer.data import check_domain_filter
+
+    with pytest.raises(ConfigError) as raised:
+        check_domain_filter("bnak, math,mth")
+    assert str(raised.value) == (
+        f"unknown domains 'bnak', 'mth' in --domains; installed domains: {', '.join(names())}"
+    )
+    check_domain_filter("all")
+    check_domain_filter("bank,math")
+    check_domain_filter("tau2:airline")  # a domain source's name: the rows will tell
+    check_domain_filter("tau2:airline,bank", present={"tau2:airline"})
+    with pytest.raises(ConfigError, match="unknown domain 'tau2:airline' in --domains"):
+        check_domain_filter("tau2:airline", present={"bank"})
+
+
 @pytest.mark.slow
 def test_missing_dataset(tmp_path):
     result = train(
