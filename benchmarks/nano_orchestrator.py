@@ -173,6 +173,8 @@ def run_seed(work: Path, seed: int, args: Any) -> dict[str, Any]:
                 *(["--per_device_train_batch_size", str(args.sft_batch)] if args.sft_batch else []),
                 "--output_dir",
                 str(work / "sft"),
+                "--overwrite_output_dir",  # a leftover checkpoint: trained anew
+                "true",
                 *common,
             ]
         ),
@@ -190,6 +192,8 @@ def run_seed(work: Path, seed: int, args: Any) -> dict[str, Any]:
                 str(args.grpo_steps),
                 "--output_dir",
                 str(work / "grpo"),
+                "--overwrite_output_dir",  # a leftover checkpoint: trained anew
+                "true",
                 *common,
             ]
         ),

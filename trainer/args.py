@@ -130,6 +130,13 @@ class ToolscaleArguments(UserArguments):
             "every task."
         },
     )
+    overwrite_output_dir: bool = field(
+        default=False,
+        metadata={
+            "help": "Train into an --output_dir that holds a trained model or a checkpoint "
+            "already (refused without, unless --resume_from_checkpoint continues it)."
+        },
+    )
     sandbox_workers: int = field(default=2, metadata={"help": "Sandbox worker processes."})
     isolation: str = field(default="bwrap", metadata={"help": ISOLATION_HELP})
 
@@ -180,13 +187,34 @@ def parse(trl_config: type, argv: Sequence[str]) -> tuple[ToolscaleArguments, An
     return options, config
 
 
-def resume_target(config: Any) -> str | bool | None:
+TRAINED = ("model.safetensors", "model.safetensors.index.json")  # what save_model writes
+
+
+def _trained(folder: Path) -> str | None:
+    """What in `folder` shows a trained model (a saved model or a checkpoint), or None."""
+    if not folder.is_dir():
+        return None
+    found = [name for name in TRAINED if (folder / name).exists()]
+    found += sorted(p.name for p in folder.glob("checkpoint-*") if p.is_dir())[:1]
+    return found[0] if found else None
+
+
+def resume_target(config: Any, overwrite: bool = False) -> str | bool | None:
     """What `Trainer.train(resume_from_checkpoint=...)` gets from `--resume_from_checkpoint`:
-    a checkpoint folder, or `true`/`last` for the newest checkpoint in the output folder."""
+    a checkpoint folder, or `true`/`last` for the newest checkpoint in the output folder. A run
+    that does not resume into an output folder holding a trained model is a ConfigError unless
+    `overwrite` (`--overwrite_output_dir`)."""
     from transformers.trainer_utils import get_last_checkpoint
 
     value = config.resume_from_checkpoint
     if value in (None, "", "false", "False"):
+        found = _trained(Path(config.output_dir))
+        if found is not None and not overwrite:
+            raise ConfigError(
+                f"--output_dir {config.output_dir} already holds a trained model ({found}); "
+                "choose another folder or remove it, continue it with --resume_from_checkpoint "
+                "last, or pass --overwrite_output_dir true"
+            )
         return None
     if str(value).lower() in ("true", "last"):
         folder = Path(config.output_dir)
