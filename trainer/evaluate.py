@@ -33,7 +33,7 @@ import functools
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
@@ -254,8 +254,14 @@ def _label(options: EvaluateArguments) -> str:
     return f"endpoint {name}" if options.base_url else Path(name).name or name
 
 
-def evaluation(options: EvaluateArguments) -> Table:
-    """The table of the orchestrator the options name (if any) and the reference rows."""
+def warning(text: str) -> None:
+    """A warning line on stderr."""
+    print(f"warning: {text}", file=sys.stderr, flush=True)
+
+
+def evaluation(options: EvaluateArguments, warn: Callable[[str], None] = warning) -> Table:
+    """The table of the orchestrator the options name (if any) and the reference rows; `warn`
+    is told when the tasks are too few to tell policies apart."""
     if options.model is None and options.base_url is not None:
         raise ConfigError("--base_url needs --model, the name the endpoint serves")
     if options.base_model is not None and options.base_url is not None:
@@ -356,7 +362,7 @@ def evaluation(options: EvaluateArguments) -> Table:
     small = too_small(len(tasks), sum(s.verified for s in first) if first else len(tasks) // 2)
     if small:
         about["small_sample_warning"] = small
-        print(f"warning: {small}", file=sys.stderr, flush=True)
+        warn(small)
     about["notes"] = [*notes, DEFINITIONS]
     return build(evaluated, reference, about)
 
@@ -372,9 +378,9 @@ def write(table: Table, folder: str | Path) -> Path:
     return root
 
 
-def evaluate(argv: Sequence[str]) -> Table:
+def evaluate(argv: Sequence[str], warn: Callable[[str], None] = warning) -> Table:
     """Parse the flags, evaluate, write the table to --output_dir; returns the table."""
     options = parse(argv)
-    table = evaluation(options)
+    table = evaluation(options, warn)
     write(table, options.output_dir)
     return table
