@@ -32,30 +32,35 @@ import statistics
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from toolscale.config.generate import GenerateConfig
 from toolscale.pipeline.generate import generate
-from trainer.evaluate import evaluate
+from trainer.evaluate import evaluate, warning
 from trainer.grpo import grpo
 from trainer.nano import save_base
 from trainer.sft import sft
 from trainer.table import HEAD, Row, Scored, markdown_line, row_of
-from trainer.verdict import paired_gap
+from trainer.verdict import paired_gap, said_once
 
 DOMAINS = "math,knowledge"
 FRACTION = "0.2"
 CONFIGS = Path(__file__).resolve().parent.parent / "trainer" / "configs"
 
 
-def evaluated(work: Path, name: str, argv: list[str]) -> dict[str, Any]:
-    """`toolscale-train evaluate` on the held-out split (kept in WORK/eval_NAME once done)."""
+def evaluated(
+    work: Path, name: str, argv: list[str], warn: Callable[[str], None] = warning
+) -> dict[str, Any]:
+    """`toolscale-train evaluate` on the held-out split (kept in WORK/eval_NAME once done);
+    `warn` is told its warnings (the run's `said_once`: each kind once)."""
     folder = work / f"eval_{name}"
     if not (folder / "evaluation.json").exists():
         begin = time.perf_counter()
         split = ["--split", "heldout", "--heldout_fraction", FRACTION, "--domains", DOMAINS]
-        evaluate(["--dataset", str(work / "data"), *split, "--output_dir", str(folder), *argv])
+        argv = ["--dataset", str(work / "data"), *split, "--output_dir", str(folder), *argv]
+        evaluate(argv, warn)
         (folder / "seconds.txt").write_text(f"{time.perf_counter() - begin:.1f}\n")
     return json.loads((folder / "evaluation.json").read_text())
 
@@ -69,7 +74,9 @@ def checkpoints(run: Path) -> list[tuple[int, Path]]:
     return sorted(found)
 
 
-def curve(work: Path, phase: str, offset: int, args: Any) -> list[dict[str, Any]]:
+def curve(
+    work: Path, phase: str, offset: int, args: Any, warn: Callable[[str], None]
+) -> list[dict[str, Any]]:
     """Held-out reward, success, $ per solved task and route shares of every checkpoint."""
     points = []
     runs = [(0, work / "base")] if phase == "sft" else []
@@ -90,6 +97,7 @@ def curve(work: Path, phase: str, offset: int, args: Any) -> list[dict[str, Any]
                 "--reference_rows",
                 "false",
             ],
+            warn,
         )
         found = attempts(record, label)
         solved = [a for a in found if a.verified]
@@ -121,7 +129,9 @@ def metrics(run: Path) -> list[dict[str, Any]]:
     )
 
 
-def run_seed(work: Path, seed: int, args: Any) -> dict[str, Any]:
+def run_seed(
+    work: Path, seed: int, args: Any, warn: Callable[[str], None] = warning
+) -> dict[str, Any]:
     """Every phase of one seed; returns its rows, curves and wall times."""
     clock: dict[str, float] = {}
 
@@ -173,6 +183,8 @@ def run_seed(work: Path, seed: int, args: Any) -> dict[str, Any]:
                 *(["--per_device_train_batch_size", str(args.sft_batch)] if args.sft_batch else []),
                 "--output_dir",
                 str(work / "sft"),
+                "--overwrite_output_dir",  # a leftover checkpoint: trained anew
+                "true",
                 *common,
             ]
         ),
@@ -190,6 +202,8 @@ def run_seed(work: Path, seed: int, args: Any) -> dict[str, Any]:
                 str(args.grpo_steps),
                 "--output_dir",
                 str(work / "grpo"),
+                "--overwrite_output_dir",  # a leftover checkpoint: trained anew
+                "true",
                 *common,
             ]
         ),
@@ -208,16 +222,18 @@ def run_seed(work: Path, seed: int, args: Any) -> dict[str, Any]:
             "--base_model",
             str(work / "base"),
         ],
+        warn,
     )
     second = evaluated(
         work,
         "grpo",
         [*flags, "--model", str(work / "grpo"), "--label", "SFT+GRPO", "--reference_rows", "false"],
+        warn,
     )
     clock["evaluate"] = round(time.perf_counter() - begin, 1)
     begin = time.perf_counter()
     sft_steps = max([0, *(s for s, _ in checkpoints(work / "sft"))])
-    points = curve(work, "sft", 0, args) + curve(work, "grpo", sft_steps, args)
+    points = curve(work, "sft", 0, args, warn) + curve(work, "grpo", sft_steps, args, warn)
     clock["curves"] = round(time.perf_counter() - begin, 1)
     policies = {**first["attempts"], "SFT+GRPO": second["attempts"]["SFT+GRPO"]}
     oracle = statistics.fmean(a["reward_total"] for a in policies["oracle"])
@@ -339,9 +355,10 @@ def main() -> None:
     args = parser.parse_args()
     os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
     results = []
+    warn = said_once(warning)  # the curve's evaluations would repeat one warning each
     for seed in (int(s) for s in args.seeds.split(",")):
         begin = time.perf_counter()
-        result = run_seed(args.work / f"seed{seed}", seed, args)
+        result = run_seed(args.work / f"seed{seed}", seed, args, warn)
         result["seconds"]["total_this_invocation"] = round(time.perf_counter() - begin, 1)
         result["load_average"] = os.getloadavg()
         results.append(result)

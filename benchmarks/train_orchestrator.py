@@ -150,6 +150,8 @@ def train_sft(work: Path, args: Any) -> None:
             "1",
             "--output_dir",
             str(work / "sft"),
+            "--overwrite_output_dir",  # a leftover checkpoint: trained anew
+            "true",
         ]
     )
 
@@ -169,6 +171,8 @@ def train_grpo(work: Path, args: Any) -> None:
             *grpo_flags(args, args.grpo_batch),
             "--output_dir",
             str(work / "grpo"),
+            "--overwrite_output_dir",  # a leftover checkpoint: trained anew
+            "true",
         ]
     )
 

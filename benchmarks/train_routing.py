@@ -166,6 +166,8 @@ def train_sft(work: Path, seed: int, args: Any) -> Path:
                 str(seed),
                 "--output_dir",
                 str(out),
+                "--overwrite_output_dir",  # a leftover checkpoint: trained anew
+                "true",
             ]
         )
     return out
@@ -189,6 +191,8 @@ def train_grpo(work: Path, seed: int, args: Any) -> Path:
                 str(seed),
                 "--output_dir",
                 str(out),
+                "--overwrite_output_dir",  # a leftover checkpoint: trained anew
+                "true",
             ]
         )
     return out

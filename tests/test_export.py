@@ -244,6 +244,26 @@ def test_sft_export_mistakes_are_one_error_line_and_write_nothing(dataset, tmp_p
         assert line.startswith("error:") and words in line, line
 
 
+def test_a_folder_that_holds_files_is_refused_unless_overwrite_is_asked(dataset, tmp_path):
+    (tmp_path / "notes.txt").write_text("mine")
+    with pytest.raises(ConfigError, match="already holds files; choose another folder or remove"):
+        export(dataset, tmp_path, "sft")
+    assert [p.name for p in tmp_path.iterdir()] == ["notes.txt"]
+    command = ["export", str(dataset), str(tmp_path), "--format", "sft", "--overwrite"]
+    result = subprocess.run(
+        [sys.executable, "-m", "toolscale", *command],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt", "sft.jsonl"]
+    assert (tmp_path / "notes.txt").read_text() == "mine"  # written over by name only
+    (tmp_path / "sft.jsonl").write_text("stale\n")
+    (path,) = export(dataset, tmp_path, "sft", overwrite=True)
+    assert path.read_text() != "stale\n" and path.read_text().count("\n") >= 1
+
+
 def test_unknown_format_is_a_config_error(dataset, tmp_path):
     with pytest.raises(ConfigError, match="unknown --format"):
         export(dataset, tmp_path, "csv")

@@ -37,6 +37,10 @@ MISTAKES = {
     "LLM teacher, no endpoint": (["generate", "--teacher", "openai", "--out", "o"], "--base-url"),
     "unknown export format": (["export", "good", "d", "--format", "csv"], "unknown --format"),
     "missing argument": (["export", "good"], "Missing argument 'dest'"),
+    "export over a used folder": (
+        ["export", "good", "exported", "--format", "sft"],
+        "already holds files; choose another folder or remove it (--overwrite",
+    ),
     "bad repo id": (["push", "good", "--repo-id", "not an id"], "ORG/NAME"),
     "bad domain name": (["new-domain", "Lib!", "--into", "d"], "lower-case Python identifier"),
 }

@@ -11,8 +11,10 @@ from typing import Any, Literal
 from toolscale.config.teacher import ISOLATION_HELP
 from toolscale.core.errors import ConfigError
 from trainer.cli_options import with_cpu_defaults
+from trainer.data import check_domain_filter
 from trainer.model import check_model
 from trainer.selection import variant_filter
+from trainer.split import check_fraction
 from trainer.user_seat import UserArguments
 
 
@@ -124,7 +126,15 @@ class ToolscaleArguments(UserArguments):
         default=0.0,
         metadata={
             "help": "Share of task contents (normalised instruction and answer) kept out of "
-            "training for evaluation, content-disjoint (trainer.split); 0: train on every task."
+            "training for evaluation, content-disjoint (trainer.split), 0 <= F < 1; 0: train on "
+            "every task."
+        },
+    )
+    overwrite_output_dir: bool = field(
+        default=False,
+        metadata={
+            "help": "Train into an --output_dir that holds a trained model or a checkpoint "
+            "already (refused without, unless --resume_from_checkpoint continues it)."
         },
     )
     sandbox_workers: int = field(default=2, metadata={"help": "Sandbox worker processes."})
@@ -167,6 +177,8 @@ def parse(trl_config: type, argv: Sequence[str]) -> tuple[ToolscaleArguments, An
     except (OSError, ValueError) as exc:
         raise ConfigError(str(exc).splitlines()[0]) from None
     variant_filter(options.variants)  # a bad --variants fails before any data is read
+    check_domain_filter(options.domains)  # as do a misspelt domain and a fraction out of range
+    check_fraction(options.heldout_fraction)
     check_model(options.model)  # a missing model folder too (not minutes of Hub retries)
     if cpu:
         print(f"no GPU: training on the CPU ({', '.join(cpu)})", file=sys.stderr)
@@ -175,13 +187,34 @@ def parse(trl_config: type, argv: Sequence[str]) -> tuple[ToolscaleArguments, An
     return options, config
 
 
-def resume_target(config: Any) -> str | bool | None:
+TRAINED = ("model.safetensors", "model.safetensors.index.json")  # what save_model writes
+
+
+def _trained(folder: Path) -> str | None:
+    """What in `folder` shows a trained model (a saved model or a checkpoint), or None."""
+    if not folder.is_dir():
+        return None
+    found = [name for name in TRAINED if (folder / name).exists()]
+    found += sorted(p.name for p in folder.glob("checkpoint-*") if p.is_dir())[:1]
+    return found[0] if found else None
+
+
+def resume_target(config: Any, overwrite: bool = False) -> str | bool | None:
     """What `Trainer.train(resume_from_checkpoint=...)` gets from `--resume_from_checkpoint`:
-    a checkpoint folder, or `true`/`last` for the newest checkpoint in the output folder."""
+    a checkpoint folder, or `true`/`last` for the newest checkpoint in the output folder. A run
+    that does not resume into an output folder holding a trained model is a ConfigError unless
+    `overwrite` (`--overwrite_output_dir`)."""
     from transformers.trainer_utils import get_last_checkpoint
 
     value = config.resume_from_checkpoint
     if value in (None, "", "false", "False"):
+        found = _trained(Path(config.output_dir))
+        if found is not None and not overwrite:
+            raise ConfigError(
+                f"--output_dir {config.output_dir} already holds a trained model ({found}); "
+                "choose another folder or remove it, continue it with --resume_from_checkpoint "
+                "last, or pass --overwrite_output_dir true"
+            )
         return None
     if str(value).lower() in ("true", "last"):
         folder = Path(config.output_dir)

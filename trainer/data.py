@@ -3,9 +3,9 @@
 GRPO reads the `tasks` config: every row becomes a chat prompt (system prompt + instruction)
 and keeps all task columns, which the environment's `reset` rebuilds the task from. SFT reads the
 `traces` config: the traces `--variants` keeps (by default each task's best trace: its expected
-route's where it has routes, else its gold route; `trainer.selection`) become conversations with
-their tools. `--max_tasks N` draws N tasks across
-the domains in proportion (`trainer.selection.stratified`), for GRPO and SFT alike.
+route's where it has routes and that trace is verified, else its gold route; `trainer.selection`)
+become conversations with their tools. `--max_tasks N` draws N tasks across the domains in
+proportion (`trainer.selection.stratified`), for GRPO and SFT alike.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import tempfile
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -57,6 +57,24 @@ def load_config(dataset: str, config: str) -> Any:
         raise ConfigError(f"cannot load {config} from {dataset}: {reason}") from None
 
 
+def check_domain_filter(domains: str, present: Iterable[str] | None = None) -> None:
+    """A ConfigError naming the `--domains` entries that are no installed domain, nor one of
+    `present` (the rows' domains, such as a `tau2:NAME`); without rows, a `PREFIX:NAME` (a
+    domain source's) waits for them."""
+    if domains.strip() == "all":
+        return
+    installed = names()
+    known = set(installed) | set(present or ())
+    wanted = [d.strip() for d in domains.split(",") if d.strip()]
+    unknown = [d for d in wanted if d not in known and (present is not None or ":" not in d)]
+    if unknown:
+        label = "domain" if len(unknown) == 1 else "domains"
+        raise ConfigError(
+            f"unknown {label} {', '.join(repr(d) for d in unknown)} in --domains; installed "
+            f"domains: {', '.join(installed)}"
+        )
+
+
 def check_rows(rows: Any, needed: list[str], config: str, domains: str) -> Any:
     # A card that declares the features makes `datasets` fill an absent column with nulls, so a
     # column that is null in the first row (none of the needed ones can be) counts as missing.
@@ -76,6 +94,8 @@ def check_rows(rows: Any, needed: list[str], config: str, domains: str) -> Any:
             f"{','.join(sorted(installed))}"
         )
     if domains != "all":
+        present = set(rows["domain"])
+        check_domain_filter(domains, present)
         wanted = {d.strip() for d in domains.split(",")}
         rows = rows.filter(lambda d: d in wanted, input_columns="domain")
     if len(rows) == 0:

@@ -33,7 +33,7 @@ import functools
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
@@ -49,7 +49,7 @@ from toolscale.sandbox.isolation import isolation_level
 from toolscale.write.output import Output
 from trainer.checkpoint_rollouts import evaluate_checkpoint
 from trainer.competence import DEFAULT_TASKS
-from trainer.data import grpo_rows, load_config
+from trainer.data import check_domain_filter, grpo_rows, load_config
 from trainer.endpoint_rollouts import endpoint_records, teacher_options
 from trainer.environment import TASK_FIELDS
 from trainer.model import load
@@ -57,6 +57,7 @@ from trainer.reference_routes import oracle_class, play_tasks, reference_attempt
 from trainer.reward_config import stored_reward
 from trainer.router_rows import router_attempts, training_rows
 from trainer.selection import stratified
+from trainer.split import check_fraction
 from trainer.table import UNKNOWN_TOOL, Scored, Table, build
 from trainer.user_seat import USER_STAGE, UserArguments
 from trainer.verdict import DEFINITIONS, too_small, training_helped
@@ -169,6 +170,8 @@ def parse(argv: Sequence[str]) -> EvaluateArguments:
         raise ConfigError(f"no file {exc.filename}: give --config a YAML file") from None
     except (OSError, ValueError) as exc:
         raise ConfigError(str(exc).splitlines()[0]) from None
+    check_domain_filter(options.domains)
+    check_fraction(options.heldout_fraction)
     return options
 
 
@@ -251,8 +254,14 @@ def _label(options: EvaluateArguments) -> str:
     return f"endpoint {name}" if options.base_url else Path(name).name or name
 
 
-def evaluation(options: EvaluateArguments) -> Table:
-    """The table of the orchestrator the options name (if any) and the reference rows."""
+def warning(text: str) -> None:
+    """A warning line on stderr."""
+    print(f"warning: {text}", file=sys.stderr, flush=True)
+
+
+def evaluation(options: EvaluateArguments, warn: Callable[[str], None] = warning) -> Table:
+    """The table of the orchestrator the options name (if any) and the reference rows; `warn`
+    is told when the tasks are too few to tell policies apart."""
     if options.model is None and options.base_url is not None:
         raise ConfigError("--base_url needs --model, the name the endpoint serves")
     if options.base_model is not None and options.base_url is not None:
@@ -353,7 +362,7 @@ def evaluation(options: EvaluateArguments) -> Table:
     small = too_small(len(tasks), sum(s.verified for s in first) if first else len(tasks) // 2)
     if small:
         about["small_sample_warning"] = small
-        print(f"warning: {small}", file=sys.stderr, flush=True)
+        warn(small)
     about["notes"] = [*notes, DEFINITIONS]
     return build(evaluated, reference, about)
 
@@ -369,9 +378,9 @@ def write(table: Table, folder: str | Path) -> Path:
     return root
 
 
-def evaluate(argv: Sequence[str]) -> Table:
+def evaluate(argv: Sequence[str], warn: Callable[[str], None] = warning) -> Table:
     """Parse the flags, evaluate, write the table to --output_dir; returns the table."""
     options = parse(argv)
-    table = evaluation(options)
+    table = evaluation(options, warn)
     write(table, options.output_dir)
     return table

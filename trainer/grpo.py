@@ -51,7 +51,7 @@ def grpo(argv: Sequence[str]) -> str:
     check_batch(options, config)
     if options.shared_head_generation:
         check_cached_generation(config)
-    resume = resume_target(config)
+    resume = resume_target(config, options.overwrite_output_dir)
     rows = grpo_rows(options)
     # The policy writes the programs code_executor runs: only where the sandbox holds.
     check_isolation(options.isolation, rows["domain"], model_writes_code=True)

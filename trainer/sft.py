@@ -51,7 +51,7 @@ def sft_trainer(config: Any, model: Any, tokenizer: Any, rows: Any, record: bool
 def sft(argv: Sequence[str]) -> str:
     """Fine-tune on verified traces; returns the output folder."""
     options, config = parse(argv)
-    resume = resume_target(config)
+    resume = resume_target(config, options.overwrite_output_dir)
     rows = sft_rows(options, say=lambda line: print(line, file=sys.stderr))
     model, tokenizer = load(
         options.model, options.chat_template, conversations(rows), options.tiny_size()

@@ -22,6 +22,8 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from toolscale.core.errors import ConfigError
+
 
 def _plain(text: str) -> str:
     return " ".join(text.casefold().split())
@@ -39,6 +41,16 @@ def content_key(row: Mapping[str, Any]) -> str:
     answer = row.get("expected_answer")
     outcome = answer if answer is not None else row.get("expected_state_hash", "")
     return f"{_plain(instruction)}|{_plain(str(outcome))}"
+
+
+def check_fraction(fraction: float) -> None:
+    """A ConfigError naming `--heldout_fraction` unless 0 <= `fraction` < 1 (1 would leave
+    nothing to train on)."""
+    if not 0 <= fraction < 1:
+        raise ConfigError(
+            f"--heldout_fraction must be at least 0 and below 1 (0 <= F < 1), not {fraction}; "
+            "e.g. 0.2 keeps a fifth of the task contents out of training"
+        )
 
 
 def held_out(key: str, fraction: float, salt: str = "heldout") -> bool:

@@ -15,7 +15,7 @@ so on 10 tasks a 50% success rate says only "between 24% and 76%".
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from trainer.table import Scored
 
@@ -80,6 +80,30 @@ def too_small(n: int, solved: int) -> str | None:
         f"[{low:.2f}, {high:.2f}] (95%), so differences between rows inside that say nothing; "
         f"score at least {ENOUGH_TASKS} held-out tasks (a larger --heldout_fraction or dataset)"
     )
+
+
+def said_once(say: Callable[[str], None]) -> Callable[[str], None]:
+    """`say`, but each kind of warning once: for a caller that evaluates many times over (a
+    training curve, every checkpoint on the same few tasks), where `too_small` would repeat
+    itself. A kind is the text before its first colon ("only 32 tasks"); the set of kinds said
+    lives as long as the returned function.
+
+        >>> lines = []
+        >>> warn = said_once(lines.append)
+        >>> for text in ("only 32 tasks: 0/32", "only 32 tasks: 1/32", "only 8 tasks: 0/8"):
+        ...     warn(text)
+        >>> lines
+        ['only 32 tasks: 0/32', 'only 8 tasks: 0/8']
+    """
+    said: set[str] = set()
+
+    def once(text: str) -> None:
+        kind = text.split(":", 1)[0]
+        if kind not in said:
+            said.add(kind)
+            say(text)
+
+    return once
 
 
 def training_helped(trained: Sequence[Scored], base: Sequence[Scored], label: str) -> str:

@@ -67,6 +67,18 @@ def test_ordinary_expressions_keep_their_values(expression, value):
     assert evaluate(expression) == value
 
 
+@pytest.mark.parametrize("expression", ["1or 2", "2if 1 else 3", "3in (3,)", "0x1Fand 1"])
+def test_a_number_run_into_a_word_is_invalid_and_prints_no_warning(expression, capfd):
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with pytest.raises(ToolError, match="invalid expression"):
+            evaluate(expression)
+    assert caught == [] and capfd.readouterr().err == ""
+    assert evaluate("1e5+0x1F") == "100031"  # literals that only look like one: still numbers
+
+
 def test_depth_counts_nesting_without_recursing():
     import ast
 

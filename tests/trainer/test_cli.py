@@ -69,6 +69,98 @@ def test_bad_variants_flag_is_one_line_before_any_data_is_read(tmp_path, flag, w
     assert not (tmp_path / "run").exists()
 
 
+@pytest.mark.parametrize(
+    ("flag", "words"),
+    [
+        (["--heldout_fraction", "1.5"], ["--heldout_fraction", "0 <= F < 1", "not 1.5"]),
+        (["--heldout_fraction", "-0.1"], ["--heldout_fraction", "0 <= F < 1"]),
+        (["--domains", "bank,bnak"], ["unknown domain 'bnak' in --domains", "bank, "]),
+    ],
+)
+@pytest.mark.slow
+def test_a_bad_filter_flag_is_one_line_naming_it_before_any_data_is_read(tmp_path, flag, words):
+    result = train(
+        "sft",
+        "--dataset",
+        str(tmp_path / "never-read"),
+        "--output_dir",
+        str(tmp_path / "run"),
+        *flag,
+    )
+    assert_one_line_error(result, *words)
+    assert [line for line in result.stderr.splitlines() if line.startswith("error:")] == [
+        result.stderr.strip().splitlines()[-1]
+    ]
+    assert not (tmp_path / "run").exists()
+
+
+@pytest.mark.parametrize("saved", ["model.safetensors", "checkpoint-4/trainer_state.json"])
+@pytest.mark.slow
+def test_training_into_a_trained_model_s_folder_is_refused_unless_asked(tmp_path, saved):
+    run = tmp_path / "run"
+    (run / saved).parent.mkdir(parents=True, exist_ok=True)
+    (run / saved).write_text("{}")
+    before = sorted(str(p) for p in run.rglob("*"))
+    result = train("sft", "--dataset", str(tmp_path / "never-read"), "--output_dir", str(run))
+    found = saved.split("/")[0]
+    assert_one_line_error(
+        result,
+        f"--output_dir {run} already holds a trained model ({found})",
+        "--overwrite_output_dir true",
+    )
+    assert sorted(str(p) for p in run.rglob("*")) == before
+    # with the flag the run goes on to read its data (here: none there)
+    result = train(
+        "sft",
+        "--dataset",
+        str(tmp_path / "never-read"),
+        "--output_dir",
+        str(run),
+        "--overwrite_output_dir",
+        "true",
+    )
+    assert_one_line_error(result, "cannot load traces", "never-read")
+
+
+def test_only_a_run_that_does_not_resume_is_refused_a_trained_folder(tmp_path):
+    from types import SimpleNamespace
+
+    from toolscale.core.errors import ConfigError
+    from trainer.args import resume_target
+
+    def config(resume: str | None) -> SimpleNamespace:
+        return SimpleNamespace(output_dir=str(tmp_path), resume_from_checkpoint=resume)
+
+    assert resume_target(config(None)) is None  # an empty folder
+    (tmp_path / "metrics.jsonl").write_text("")
+    assert resume_target(config(None)) is None  # metrics alone: no model
+    (tmp_path / "checkpoint-2").mkdir()
+    (tmp_path / "checkpoint-2" / "trainer_state.json").write_text("{}")
+    with pytest.raises(ConfigError, match=r"holds a trained model \(checkpoint-2\)"):
+        resume_target(config(None))
+    assert resume_target(config(None), overwrite=True) is None
+    assert resume_target(config("last")) is True  # resuming is what the checkpoint is for
+    assert resume_target(config(str(tmp_path / "checkpoint-2"))) == str(tmp_path / "checkpoint-2")
+
+
+def test_the_domain_filter_names_each_unknown_domain_and_the_installed_ones():
+    from toolscale.core.errors import ConfigError
+    from toolscale.core.registry import names
+    from trainer.data import check_domain_filter
+
+    with pytest.raises(ConfigError) as raised:
+        check_domain_filter("bnak, math,mth")
+    assert str(raised.value) == (
+        f"unknown domains 'bnak', 'mth' in --domains; installed domains: {', '.join(names())}"
+    )
+    check_domain_filter("all")
+    check_domain_filter("bank,math")
+    check_domain_filter("tau2:airline")  # a domain source's name: the rows will tell
+    check_domain_filter("tau2:airline,bank", present={"tau2:airline"})
+    with pytest.raises(ConfigError, match="unknown domain 'tau2:airline' in --domains"):
+        check_domain_filter("tau2:airline", present={"bank"})
+
+
 @pytest.mark.slow
 def test_missing_dataset(tmp_path):
     result = train(

@@ -47,7 +47,7 @@ def admits(task: dict, route: str) -> bool:
     return any(s["name"] == route and not s["detour"] for s in task["route_table"])
 
 
-def test_always_calculator_is_what_its_played_traces_give(dataset, tmp_path):
+def test_always_calculator_is_what_its_played_traces_give(dataset, tmp_path, capfd):
     """The row of `always calculator` on math tasks that admit it, recomputed from the traces
     generation wrote for that route (variant "calculator", or "gold" where it is the oracle)."""
     tasks = [t for t in rows(dataset, "tasks") if t["domain"] == "math" and admits(t, "calculator")]
@@ -62,7 +62,10 @@ def test_always_calculator_is_what_its_played_traces_give(dataset, tmp_path):
     options = EvaluateArguments(
         dataset=str(dataset), tasks_from=ids_file(tmp_path / "ids", [t["id"] for t in tasks])
     )
-    table = evaluation(options)
+    said: list[str] = []
+    table = evaluation(options, warn=said.append)  # the caller says the warning, or not
+    assert said == [table.about["small_sample_warning"]] and "only 4 tasks" in said[0]
+    assert "warning" not in capfd.readouterr().err
     row = table.row("always calculator")
     solved = [p for p in played if p["verified"]]
     assert row.tasks == 4 and row.solved == len(solved)

@@ -68,9 +68,14 @@ def test_resume_continues_from_the_checkpoint_step(tmp_path, monkeypatch):
     assert steps_logged(out) == [1, 2, 3]
     assert (out / "metrics.jsonl").read_text().splitlines()[:2] == first[:2]  # the same rows
 
-    # A new run in the same folder starts a fresh metrics file.
+    # A new run in the same folder is refused unless asked for; then it starts a fresh
+    # metrics file.
     calls.clear()
-    grpo_module.grpo([*common, "--max_steps", "1", "--save_strategy", "no"])
+    with pytest.raises(ConfigError, match="already holds a trained model"):
+        grpo_module.grpo([*common, "--max_steps", "1", "--save_strategy", "no"])
+    assert calls == [] and steps_logged(out) == [1, 2, 3]
+    fresh = ["--max_steps", "1", "--save_strategy", "no", "--overwrite_output_dir", "true"]
+    grpo_module.grpo([*common, *fresh])
     assert calls == [0] and steps_logged(out) == [1]
 
 

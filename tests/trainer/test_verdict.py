@@ -8,7 +8,14 @@ import math
 import pytest
 
 from trainer.table import Scored
-from trainer.verdict import ENOUGH_TASKS, paired_gap, too_small, training_helped, wilson
+from trainer.verdict import (
+    ENOUGH_TASKS,
+    paired_gap,
+    said_once,
+    too_small,
+    training_helped,
+    wilson,
+)
 
 
 def scored(rewards: list[float], solved: list[bool]) -> list[Scored]:
@@ -50,3 +57,17 @@ def test_the_verdict_says_yes_only_when_the_interval_clears_zero():
     worse = scored([-1.0, -0.9, -1.1, -1.0, -0.95, -1.05], [False] * 6)
     line = training_helped(worse, base, "SFT")
     assert "no: it made the policy worse" in line and "tasks solved 0 -> 0" in line
+
+
+def test_a_run_that_evaluates_many_times_says_each_kind_of_warning_once():
+    lines: list[str] = []
+    warn = said_once(lines.append)
+    curve = [too_small(32, solved) for solved in (0, 0, 1, 0, 0, 0)]  # six checkpoints
+    for text in [*curve, too_small(100, 5), too_small(8, 0)]:
+        if text is not None:
+            warn(text)
+    assert lines == [curve[0], too_small(8, 0)]  # 100 tasks are enough: no warning
+    assert lines[0].startswith("only 32 tasks: a success rate of 0/32")
+    again: list[str] = []
+    said_once(again.append)(curve[0])  # another run has its own memory: said again
+    assert again == [curve[0]]

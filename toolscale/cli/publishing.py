@@ -68,6 +68,9 @@ def export_command(
     dest: Annotated[Path, typer.Argument(help="Folder to write into.")],
     format: Annotated[str, typer.Option(help="tau2 (task files) or sft (chat JSONL).")] = "tau2",
     variants: Annotated[str | None, typer.Option(help=VARIANTS_HELP)] = None,
+    overwrite: Annotated[
+        bool, typer.Option(help="Write into a DEST that holds files already (refused without).")
+    ] = False,
 ) -> None:
     """Write the dataset as tau2-bench task files or as chat-format JSONL for SFT (by default the
     traces toolscale-train sft selects, with their variant and rewards)."""
@@ -77,7 +80,7 @@ def export_command(
         console.print(line, highlight=False, markup=False, soft_wrap=True)
 
     try:
-        written = export(out, dest, format, variants=variants, say=say)
+        written = export(out, dest, format, variants=variants, say=say, overwrite=overwrite)
     except ConfigError as exc:
         fail(str(exc))
     console.print(f"wrote {len(written)} files under {dest}", highlight=False)

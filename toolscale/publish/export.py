@@ -28,17 +28,21 @@ def export(
     format: str = "tau2",
     variants: str | None = None,
     say: Callable[[str], None] | None = None,
+    overwrite: bool = False,
 ) -> list[Path]:
     """Write OUT's data to DEST in `format` ("tau2" or "sft"); returns the files written.
 
     Args:
         out: A toolscale output folder.
-        dest: The folder to write into (created if missing).
+        dest: The folder to write into (created if missing); one that holds files already is
+            refused unless `overwrite`.
         format: "tau2" for tau2-bench task files, "sft" for chat-format JSONL.
         variants: sft only: which traces (`toolscale.stats.sft_choice`); None means "best", the
             trainer's default: one trace per task, never a detour.
         say: Told what was written: for sft how many traces of which variants, for tau2 the
             command that runs the tasks in tau2-bench.
+        overwrite: Write into a DEST that holds files already (files of the same names are
+            replaced, others left as they are).
     """
     out, dest = Path(out), Path(dest)
     if format not in FORMATS:
@@ -49,6 +53,11 @@ def export(
         raise ConfigError(f"{out} holds no data/tasks folder; give the --out folder of a run")
     if dest.exists() and not dest.is_dir():
         raise ConfigError(f"{dest} is a file; choose a folder to export into")
+    if not overwrite and dest.is_dir() and any(dest.iterdir()):
+        raise ConfigError(
+            f"{dest} already holds files; choose another folder or remove it "
+            "(--overwrite writes over it)"
+        )
     output = Output(out)
     if format == "tau2":
         return export_tau2(output, dest, say)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import operator
+import warnings
 from collections.abc import Callable
 
 from toolscale.core.contract import ToolError
@@ -37,7 +38,11 @@ def evaluate(expression: str) -> str:
     if len(expression) > 500:
         raise ToolError("expression too long (at most 500 characters)")
     try:
-        tree = ast.parse(expression.strip(), mode="eval")
+        # A number run into a word ("1or 2", "2if x") is only a SyntaxWarning to Python, printed
+        # on stderr as a bare "<unknown>:1" line; as an error it is the invalid expression it is.
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", SyntaxWarning)
+            tree = ast.parse(expression.strip(), mode="eval")
     except (SyntaxError, ValueError, MemoryError, RecursionError):  # ValueError: a NUL byte
         raise ToolError(f"invalid expression: {expression!r}") from None
     bounded_arith.check_shape(tree)
