@@ -37,8 +37,7 @@ def test_the_documented_example_runs(tmp_path):
     assert (tmp_path / "out/api-demo/README.md").is_file()
     lines = (tmp_path / "out/api-sft/sft.jsonl").read_text().splitlines()
     assert done.stdout.strip().endswith(f"{len(lines)} SFT lines")
-    # one per task: every task (a verified gold each) gives one, its expected route's or its gold
-    assert len({json.loads(line)["task_id"] for line in lines}) == len(lines) == 20
+    assert len({json.loads(line)["task_id"] for line in lines}) == len(lines)  # one per task
 
 
 def test_every_subcommand_has_its_function_and_import_stays_lazy():

@@ -52,8 +52,8 @@ Holds:
 - `router_rows`: the router baseline's row of an evaluation, and the expected-reward oracle's.
 - `selection`: which rows training reads: `--max_tasks` as a stratified draw across domains, and
   `--variants`, the SFT traces per task (by default the one best trace: for a task with routes, its
-  `expected_route`'s, the best route by expected reward, which is what a policy can know, where
-  that trace is verified; else its gold route).
+  `expected_route`'s, the best route by expected reward, which is what a policy can know; else its
+  gold route).
 - `sft`: `toolscale-train sft`: an optional warm start on the verified `traces`, with TRL's
   SFTTrainer.
 - `split`: a content-disjoint held-out split of `tasks` rows: no held-out problem is a training

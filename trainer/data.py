@@ -3,9 +3,9 @@
 GRPO reads the `tasks` config: every row becomes a chat prompt (system prompt + instruction)
 and keeps all task columns, which the environment's `reset` rebuilds the task from. SFT reads the
 `traces` config: the traces `--variants` keeps (by default each task's best trace: its expected
-route's where it has routes and that trace is verified, else its gold route; `trainer.selection`)
-become conversations with their tools. `--max_tasks N` draws N tasks across the domains in
-proportion (`trainer.selection.stratified`), for GRPO and SFT alike.
+route's where it has routes, else its gold route; `trainer.selection`) become conversations with
+their tools. `--max_tasks N` draws N tasks across
+the domains in proportion (`trainer.selection.stratified`), for GRPO and SFT alike.
 """
 
 from __future__ import annotations

@@ -1,9 +1,8 @@
 """Which rows training reads: `--max_tasks` as a stratified draw across domains, and `--variants`,
 the SFT traces per task (by default the one best trace: for a task with routes, its
-`expected_route`'s, the best route by expected reward, which is what a policy can know, where that
-trace is verified; else its gold route). The `--variants` choice is `toolscale.stats.sft_choice`,
-shared with `toolscale export --format sft` so that both take the same traces; its names are
-importable from here too.
+`expected_route`'s, the best route by expected reward, which is what a policy can know; else its
+gold route). The `--variants` choice is `toolscale.stats.sft_choice`, shared with `toolscale export
+--format sft` so that both take the same traces; its names are importable from here too.
 
 `stratified` gives every domain a share of the N tasks in proportion to its tasks (largest
 remainders, ties by domain name), at least one each when N allows, and draws each domain's share by

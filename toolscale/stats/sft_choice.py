@@ -2,11 +2,10 @@
 (`toolscale-train sft`) and `toolscale export --format sft`, so both take the same traces.
 
 `best` (the default) keeps one trace per task. A task with routes keeps the verified trace of its
-`expected_route` (the gold trace when that is the oracle route too, else the variant of that name);
-where that trace is not verified (the expected route answered wrong on this draw, or was not
-played: no `--detours`) it keeps its verified `gold` trace instead, so no task with a verified gold
-is dropped. Any other task keeps its verified `gold` trace (the reference teacher's oracle route),
-else its best verified trace by the oracle's own order
+`expected_route` (the gold trace when that is the oracle route too, else the variant of that name;
+none when it answered wrong on this draw: the ex-post `oracle_route`, which knows which expert
+happened to be right, would teach that luck). Any other task keeps its verified `gold` trace (the
+reference teacher's oracle route), else its best verified trace by the oracle's own order
 (`toolscale.oracle.played.best`: preference kept, then reward_total, fewer calls, lower cost; then
 the trace id), never a deliberate detour or format slip (`toolscale.stats.variants.kind`), which are
 there as GRPO contrast and the worse side of preference pairs. `all` keeps every trace; a list of
@@ -62,27 +61,25 @@ def best_traces(
 ) -> list[int]:
     """The index of each task's best trace (see the module docstring), ascending; `tables` maps a
     task id to its route table as route name -> detour, `labels` a task id to the variant of its
-    label (`label_variant`). A task with a label gives that variant's verified trace, else its
-    verified gold trace (its expected route answered wrong on this draw, or was not played: no
-    `--detours`), else none; a task whose verified traces are all detours gives none."""
+    label (`label_variant`). A task with a label gives that variant's verified trace, or none
+    when there is none (its expected route answered wrong on this draw, or was not played: no
+    `--detours`); a task whose verified traces are all detours gives none."""
     labels = labels or {}
     by_task: dict[str, list[int]] = defaultdict(list)
     for i, trace in enumerate(traces):
-        task = trace["task_id"]
-        label = labels.get(task)
-        if not trace["verified"]:
-            continue
+        label = labels.get(trace["task_id"])
         if label is not None:
-            if trace["variant"] in (label, "gold"):
-                by_task[task].append(i)
-        elif kind(trace["variant"], tables.get(task, {})) not in NOT_IMITATED:
-            by_task[task].append(i)
+            if trace["verified"] and trace["variant"] == label:
+                by_task[trace["task_id"]].append(i)
+        elif (
+            trace["verified"]
+            and kind(trace["variant"], tables.get(trace["task_id"], {})) not in NOT_IMITATED
+        ):
+            by_task[trace["task_id"]].append(i)
     chosen = []
-    for task, rows in by_task.items():
-        first = labels.get(task, "gold")  # the label's trace, else gold, else the best by rank
-        preferred = [i for i in rows if traces[i]["variant"] == first]
+    for rows in by_task.values():
         gold = [i for i in rows if traces[i]["variant"] == "gold"]
-        chosen.append(min(preferred or gold or rows, key=lambda i: _rank(traces[i])))
+        chosen.append(min(gold or rows, key=lambda i: _rank(traces[i])))
     return sorted(chosen)
 
 
