@@ -220,7 +220,12 @@ def test_sft_export_by_default_is_the_trainer_s_selection(dataset, tmp_path):
     assert not {line["variant"] for line in lines} & {"guessed_id", "repeat_read", "lookup_loop"}
     gold = sum(line["variant"] == "gold" for line in lines)
     assert said[0].startswith(f"--variants best: {len(lines)} traces (gold {gold}")
-    assert said[0].endswith(f"of {len(lines)} tasks")
+    # every task has its line, or the count of those without one says why they have none
+    assert f"of {len(lines)} tasks" in said[0]
+    missing = len(tasks) - len(lines)
+    assert (missing == 0) == said[0].endswith(f"of {len(lines)} tasks")
+    if missing:
+        assert f"; {missing} of the {len(tasks)} tasks have none (no verified trace" in said[0]
     (named,) = export(dataset, tmp_path / "named", "sft", variants="guessed_id")
     variants = {json.loads(line)["variant"] for line in named.read_text().splitlines()}
     assert variants == {"guessed_id"}

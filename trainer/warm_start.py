@@ -47,7 +47,8 @@ def warm_start(options: Any, config: Any, model: Any, tokenizer: Any, rows: Any)
     losses = [log["loss"] for log in trainer.state.log_history if "loss" in log]
     loss = float(losses[-1]) if losses else float("nan")
     print(
-        f"warm start: {options.warm_start_steps} SFT steps on {len(rows)} traces, loss {loss:.3f}",
+        f"warm start: {options.warm_start_steps} SFT steps on {len(rows)} "
+        f"trace{'' if len(rows) == 1 else 's'}, loss {loss:.3f}",
         file=sys.stderr,
         flush=True,
     )

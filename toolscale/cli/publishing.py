@@ -83,4 +83,5 @@ def export_command(
         written = export(out, dest, format, variants=variants, say=say, overwrite=overwrite)
     except ConfigError as exc:
         fail(str(exc))
-    console.print(f"wrote {len(written)} files under {dest}", highlight=False)
+    files = "file" if len(written) == 1 else "files"
+    console.print(f"wrote {len(written)} {files} under {dest}", highlight=False)

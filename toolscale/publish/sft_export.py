@@ -81,4 +81,12 @@ def export_sft(output: Output, dest: Path, variants: str = "best") -> tuple[list
     path = dest / "sft.jsonl"
     atomic_write(path, "".join(line + "\n" for line in lines).encode("utf-8"))
     about = sft_choice.described([row["variant"] for row in kept], variants)
-    return [path], f"{about} of {len({row['task_id'] for row in kept})} tasks"
+    covered = {row["task_id"] for row in kept}
+    line = f"{about} of {len(covered)} tasks"
+    if variants == "best" and len(covered) < len(tasks):
+        # a task whose expected route answered wrong on this draw has no trace to imitate
+        line += (
+            f"; {len(tasks) - len(covered)} of the {len(tasks)} tasks have none (no verified "
+            "trace of their expected route: SFT does not imitate an after-the-fact lucky route)"
+        )
+    return [path], line
