@@ -356,3 +356,14 @@ def test_a_stays_nights_move_its_check_in_to_its_check_out() -> None:
     assert unbacked_figures(said, caller) == []
     wrong = ["A stay from Tuesday 30 September (check-out 6 October) fits."]
     assert unbacked_figures(wrong, caller) == ["stated date not backed by any record: '6 october'"]
+
+
+def test_a_margin_of_two_figures_the_message_states_is_backed() -> None:
+    # round M: "the final score was Lakeshore Hawks 124, Harbor Mariners 108, so the Hawks won
+    # by 16 points"
+    game = ['{"away_score": 124, "home_score": 108, "seats_left": {"upper": 235}}']
+    said = ["The final score was Hawks 124, Mariners 108, so the Hawks won by 16 points."]
+    assert unbacked_figures(said, game) == []
+    assert unbacked_figures(["The Hawks won by 17 points."], game) == [
+        "stated amount not backed by any record: '17'"
+    ]

@@ -180,6 +180,9 @@ def test_a_count_said_in_words_or_as_nothing_left_is_stated() -> None:
     assert fact_stated("0", "The restaurant is fully booked that evening.")
     assert fact_stated("3", "I've changed it to three guests.")
     assert fact_stated("12", "Twelve seats are left.")
+    # round M: a booking's "luggage": 0 said as "no bags"; "no problem" states no count
+    assert fact_stated("0", "Booking BK3863 is unchanged, with no bags added.")
+    assert not fact_stated("0", "No problem, I'll leave it as it is.")
     assert not fact_stated("0", "No problem at all, happy to help.")
     assert not fact_stated("1", "The one at the hilltop site, please.")  # "one" says too much else
     assert not fact_stated("3", "I've changed it to thirty guests.")

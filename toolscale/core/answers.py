@@ -82,15 +82,15 @@ def _bare(text: str) -> str:
 # A count of nothing said as people say it: "no table left", "none remaining", "sold out".
 _NONE_LEFT = re.compile(
     r"\b(?:no(?:\s+\w+){0,3}\s+(?:left|remaining|available|free)|none\s+(?:left|remaining|"
-    r"available)|nothing\s+left|sold\s+out|fully\s+booked)\b",
+    r"available)|nothing\s+left|sold\s+out|fully\s+booked|no(?:\s+[a-z]+){0,2}\s+[a-z]+s)\b",
     re.IGNORECASE,
-)
+)  # the last: a count of things said as none of them, "no bags added", "no checked bags"
 
 
 def _count_in_words(value: float, message: str) -> bool:
     """Whether a small whole count is said in words ("three guests"), or a count of nothing as
-    "no table left", "none remaining", "sold out" or "fully booked". One is left out: "one" and
-    "a" say too much else ("the one at the hilltop") to state a count."""
+    "no table left", "none remaining", "sold out", "fully booked" or "no bags". One is left out:
+    "one" and "a" say too much else ("the one at the hilltop") to state a count."""
     if not value.is_integer() or not 0 <= value < len(NUMBERS) or value == 1:
         return False
     if value == 0 and _NONE_LEFT.search(message):

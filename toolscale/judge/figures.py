@@ -305,6 +305,8 @@ def _unbacked_numbers(read: str, numbers: list[Figure], seen: Shown, known: Fiel
             continue
         elif seen.backs(figure):
             label_at = figure.start
+        elif _between(figure, numbers, seen):
+            continue  # "124 to 108, so the Hawks won by 16 points"
         else:
             problems.append(f"stated amount not backed by any record: {figure.text!r}")
             continue
@@ -316,3 +318,12 @@ def _unbacked_numbers(read: str, numbers: list[Figure], seen: Shown, known: Fiel
         ):
             problems.append(f"stated {label} is not the records': {figure.text!r}")
     return problems
+
+
+def _between(figure: Figure, numbers: list[Figure], seen: Shown) -> bool:
+    """Whether `figure` is the difference or the sum of two other figures of its message that
+    are backed, of its kind (money of money): a margin ("won by 16 points" after "124 to 108"),
+    a remainder, a total the message shows both parts of without the sign."""
+    others = [f for f in numbers if f is not figure and f.money == figure.money]
+    shown = [abs(f.cents) for f in others if seen.backs(f)]
+    return any(abs(figure.cents) in (a + b, abs(a - b)) for a, b in combinations(shown, 2))
