@@ -367,3 +367,14 @@ def test_a_margin_of_two_figures_the_message_states_is_backed() -> None:
     assert unbacked_figures(["The Hawks won by 17 points."], game) == [
         "stated amount not backed by any record: '17'"
     ]
+
+
+def test_an_age_worked_out_from_a_birth_date_is_backed() -> None:
+    # round M: "Going by the date of birth on your account (14 October 2010), you will still be
+    # 14 on 24 September", for a showing on 2025-09-24
+    shown = ['{"birth_date": "2010-10-14"}', '[{"date": "2025-09-24", "rating": "15"}]']
+    said = ["Born 14 October 2010, you will still be 14 on 24 September 2025."]
+    assert unbacked_figures(said, shown) == []
+    assert unbacked_figures(["You will be 13 on the day."], shown) == [
+        "stated amount not backed by any record: '13'"
+    ]

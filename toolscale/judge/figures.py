@@ -220,6 +220,7 @@ def shown(
         full.update(got.full)
         partial += got.partial
     counts.update(abs((b - a).days) for a, b in combinations(sorted(full), 2))
+    counts.update(_whole_years(a, b) for a, b in combinations(sorted(full), 2))  # an age
     days = tuple(sorted(full | _placed(partial, {d.year for d in full})))
     changed = {a + h for a in asked for h in held} | {abs(a - h) for a in asked for h in held}
     scaled = {u * n for u in units for n in asked | held | counts if n > 1}
@@ -235,6 +236,12 @@ def shown(
         units=frozenset(units),
         scaled=frozenset(scaled),
     )
+
+
+def _whole_years(a: dt.date, b: dt.date) -> int:
+    """The whole years from `a` to a later `b`: a person born 14 October 2010 is 14 on 24
+    September 2025."""
+    return b.year - a.year - ((b.month, b.day) < (a.month, a.day))
 
 
 def made(records: Iterable[Figure], formulas: Sequence[Formula]) -> frozenset[int]:
