@@ -200,9 +200,9 @@ class ScriptedUser:
             self.kind = "yes"
             return self._pick(say.YES)
         self.kind = "no"
-        if scenario.wants:
+        if scenario.wants and not self._own(message):  # "No, I only wanted to ..."
             return self._pick(say.NO, wants=scenario.wants)
-        return self._pick(say.NO_PLAIN)
+        return self._pick(say.NO_PLAIN)  # its own change, which it no longer wants: a plain no
 
     def _own(self, message: str) -> bool:
         """Whether `message` proposes the change the user called for: a verb of it ("cancel" for

@@ -50,8 +50,11 @@ OFFER = re.compile(
 )
 # An offer made as a condition: "If you'd like a replacement card, just let me know."
 CONDITIONAL = re.compile(
-    r"\bif you(?:'d| would)? like\b|\blet me know if you(?:'d| would)? (?:like|want)\b", re.I
-)
+    r"\bif you(?:'d| would)?(?: ever| still)? (?:like|want|wish|decide|choose|prefer)\b"
+    r"|\bif you change your mind\b|\bwhenever you(?:'d| would)? like\b"
+    r"|\blet me know if you(?:'d| would)? (?:like|want)\b",
+    re.I,
+)  # an offer for later, "If you decide to return it, just tell me": no question to answer
 # The verbs of one change: a caller who asked to "drop" a stay asked for what "cancel" does.
 VERBS = (
     ("cancel", "drop", "remove", "delete", "call", "stop", "block"),
