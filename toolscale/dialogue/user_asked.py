@@ -28,6 +28,7 @@ _SYNONYMS = {
     "city": ("city", "town", "where", "live"),
 }
 _FILLER = {"of", "the", "a", "an", "for", "your", "my"}
+_HEAD = re.compile(r"\s(?:of|to|for|on|from|at|in)\s")  # where a key's head noun phrase ends
 # A key made of these only is a slot of the opening's wording ("what", "soon"), no detail asked for.
 _SLOTS = {"what", "which", "how", "when", "where", "who", "why", "soon", "other", "sum", "it"}
 # A sentence that asks for something without a question mark ("Please tell me your email.").
@@ -55,11 +56,24 @@ def asks_for(message: str, key: str) -> bool:
     name" by "your child's name")."""
     bare = {w.rstrip("?.,!:;") for w in _words(message)}  # "address." is "address"
     said = _words(message) | bare | {w.rstrip("s") for w in bare}
-    words = [w.removesuffix("'s") for w in key.casefold().split() if w not in _FILLER]
+
+    def named(phrase: str) -> list[str]:  # "check-in date" is three words, as in the message
+        return [w.removesuffix("'s") for w in phrase.replace("-", " ").split() if w not in _FILLER]
+
+    words = named(key.casefold())
     if all(w in _SLOTS for w in words):
         return False
     # a key of filler alone ("a", a goal's placeholder name) names nothing an agent can ask for
-    return bool(words) and all(any(s in said for s in _SYNONYMS.get(w, (w,))) for w in words)
+    if bool(words) and all(any(s in said for s in _SYNONYMS.get(w, (w,))) for w in words):
+        return True
+    # a long key is asked by its head ("check-in date" of "check-in date of the stay to
+    # cancel") when the head names a detail of its own (two words or more)
+    head = named(_HEAD.split(key.casefold(), maxsplit=1)[0])
+    return (
+        len(head) >= 2
+        and len(head) < len(words)
+        and all(any(s in said for s in _SYNONYMS.get(w, (w,))) for w in head)
+    )
 
 
 def mentions(message: str, value: str) -> bool:

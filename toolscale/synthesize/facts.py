@@ -17,7 +17,9 @@ task then requires the field's own value (the form the judge looks for in any wr
 so a fact it keeps is one an agent that made the gold call can state. A bare name is also
 looked for in every record of the result (a list of bookings holds "travel_date" in each).
 Free-text assertions are not facts: a candidate may carry `nl_assertions` only when an
-assertion judge is configured.
+assertion judge is configured. A yes/no value or a zero amount is left out (no caller is told
+"true"; "no fee" is no figure the fact matching reads), and a refusal whose error states no
+value has no fact, as the kit's.
 """
 
 from __future__ import annotations
@@ -205,12 +207,9 @@ def _refused(
         )
     message = refusal.output
     if not fact.value:
+        # none found: the refusal has no fact to state, as a kit refusal whose reason no value
+        # states; it is judged on the state and on the look-up before it
         found = refused_facts(message, outputs, said)
-        if not found:
-            return [], (
-                f"{where}: the refused call's error ({message[:200]!r}) states no value a "
-                "look-up shows and no number: the refusal has no fact to state; leave it out"
-            )
         return [fact.model_copy(update={"value": v}) for v in found], ""
     if domain.missing_facts([fact.value], message, [message]):
         return [], (
@@ -297,7 +296,19 @@ def check_facts(
             f"{where}: gold action {fact.action}'s result has no field {fact.field!r} and no "
             f"field of it states the value (its fields: {fields}){hint}"
         )
-    return kept, problems
+    return [f for f in kept if not _unsayable(f.value)], problems
+
+
+def _unsayable(value: str) -> bool:
+    """Whether a fact's value is no value a caller is told: a yes/no field ("true") or a zero
+    amount ("0.0": "no fee", "free"), which the judge's fact matching cannot find in words;
+    the kit's reports leave zero amounts out alike."""
+    if value.casefold() in ("true", "false"):
+        return True
+    try:
+        return float(value.replace(",", "")) == 0
+    except ValueError:
+        return False
 
 
 def _same(domain: Domain, fact: Fact, values: list[Any]) -> Fact | None:
