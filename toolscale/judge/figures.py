@@ -38,13 +38,12 @@ none of these; the verifier rejects an attempt that states one (on the domains t
 from __future__ import annotations
 
 import datetime as dt
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from itertools import combinations
 
 from toolscale.core.judging import Formula
-from toolscale.core.written import Written, plain
+from toolscale.core.written import Written
 from toolscale.judge.attributed import Fields, fields, misdated, record_facts
 from toolscale.judge.figure_roles import (
     offered,
@@ -58,7 +57,6 @@ from toolscale.judge.stated import Figure, stated
 
 MAX_COUNT = 20  # the largest count a shown amount is multiplied by ("3 tickets at $45.00")
 MONEY_INT = 100  # a whole number this large in a record may be an amount ("daily_limit": 750)
-_UNWRAP = re.compile(r"\n(?![\n#|-])")  # a line break inside a paragraph or a list item
 
 
 @dataclass(frozen=True)
@@ -205,9 +203,8 @@ def shown(
     units: set[int] = set()  # the policy's prices per unit
     for text, of_records in (*((t, True) for t in records), *((t, False) for t in instructions)):
         got = read(text)
-        if not of_records:  # a wrapped line goes on its sentence (same length, same offsets)
-            said = _UNWRAP.sub(" ", plain(text))
-            units.update(f.cents for f in got.figures if f.money and per_unit(said, f))
+        if not of_records:
+            units.update(got.units)
         if of_records:
             whole = {int(f.value) for f in got.figures if not f.money and f.value.is_integer()}
             tool = text.lstrip().startswith(("{", "["))

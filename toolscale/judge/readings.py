@@ -18,6 +18,7 @@ from typing import Any
 
 from toolscale.core.written import Written, dates, plain
 from toolscale.judge.attributed import RecordFacts, dicts, record_facts
+from toolscale.judge.figure_roles import per_unit
 from toolscale.judge.stated import MONEY_KEY, Figure, figures_in
 
 MIN_DAYS = 7  # the shortest period, in days, a date is moved by
@@ -114,6 +115,9 @@ class Reading:
     periods: frozenset[tuple[int, str]]
     facts: RecordFacts  # what it gives the fields check (`toolscale.judge.attributed`)
     percents: frozenset[float] = frozenset()  # the rates it states ("a 20% fee", "10 percent")
+    # the amounts it prices per unit ("$68 per game", "each point worth $0.01"), its sentences
+    # read across wrapped lines; none for a JSON result
+    units: frozenset[int] = frozenset()
 
 
 def reading(text: str) -> Reading:
@@ -122,15 +126,27 @@ def reading(text: str) -> Reading:
     if len(figures) == 1 and figures[0].text == text.strip():  # a calculator's "71"
         figures = [Figure(figures[0].value, figures[0].text, True)]
     mentions = dates(text)
+    shown = figures + _money_fields(text) + _worded_amounts(text)
     return Reading(
-        tuple(figures + _money_fields(text) + _worded_amounts(text)),
+        tuple(shown),
         frozenset(_counts(text)),
         frozenset(dt.date(m.year, m.month, m.day) for m in mentions if m.year is not None),
         tuple(m for m in mentions if m.year is None),
         frozenset(_periods(text)),
         record_facts(text),
         frozenset(float(p) for p in _PERCENT.findall(plain(text))),
+        _units(text, shown),
     )
+
+
+_UNWRAP = re.compile(r"\n(?![\n#|-])")  # a line break inside a paragraph or a list item
+
+
+def _units(text: str, figures: list[Figure]) -> frozenset[int]:
+    if text.lstrip().startswith(("{", "[")):
+        return frozenset()
+    said = _UNWRAP.sub(" ", plain(text))  # same length: the figures' offsets hold
+    return frozenset(f.cents for f in figures if f.money and per_unit(said, f))
 
 
 class Readings:
