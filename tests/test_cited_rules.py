@@ -6,6 +6,7 @@ from __future__ import annotations
 from toolscale.core.answers import fact_stated
 from toolscale.core.registry import get_domain
 from toolscale.kit.cited import cited_rules, rule_of
+from toolscale.sample.stored import template
 
 RULES = ["final_sale", "already_returned", "not_delivered", "free_plan"]
 ITEM = '{"order_id": "O1", "status": "delivered", "items": [{"name": "Tent", "status": "ok"}]}'
@@ -86,4 +87,20 @@ def test_a_refusal_trace_for_another_rule_fails_and_its_own_passes() -> None:
     assert passed
     assert not failed and reasons == [
         "the refusal gives a reason that does not apply: 'out_of_stock'"
+    ]
+
+
+def test_a_synthesized_refusals_template_names_its_rule() -> None:
+    # S3: a refusal to pay an already paid bill "cited" already_paid, its own rule, because a
+    # synthesized task's template named no rule and every rule counted as another's
+    assert template({"rule": "already_paid"}) == "synthesized.no.already_paid"
+    assert template({"rule": "handoff:term_time_holiday"}) == (
+        "synthesized.handoff.term_time_holiday"
+    )
+    assert template({}) == "synthesized"
+    school = get_domain("school")
+    said = "I'm sorry, I can't pay it: that bill is already paid."
+    assert school.refusal_problems(template({"rule": "already_paid"}), said, []) == []
+    assert school.refusal_problems(template({"rule": "class_full"}), said, []) == [
+        "the refusal gives a reason that does not apply: 'already_paid'"
     ]

@@ -378,3 +378,28 @@ def test_an_age_worked_out_from_a_birth_date_is_backed() -> None:
     assert unbacked_figures(["You will be 13 on the day."], shown) == [
         "stated amount not backed by any record: '13'"
     ]
+
+
+def test_a_total_of_three_or_more_lines_the_message_shows_is_backed() -> None:
+    # S3: an order of 160.99 + 209.99 + 2 x 236.99 "so the total was $844.96"
+    order = [
+        '{"order_id": "O1", "items": [{"price": 160.99, "quantity": 1}, '
+        '{"price": 209.99, "quantity": 1}, {"price": 236.99, "quantity": 2}]}'
+    ]
+    lines = "- Lamp: $160.99\n- Mugs: $209.99\n- Kettles: 2 x $236.99 = $473.98\n"
+    assert unbacked_figures([lines + "So the total was $844.96."], order) == []
+    # a total no sum of the lines makes is still named
+    assert unbacked_figures([lines + "So the total was $845.96."], order) == [
+        "stated amount not backed by any record: '$845.96'"
+    ]
+
+
+def test_an_example_date_in_a_question_is_no_stated_date() -> None:
+    # S3: "Which day will she be off for the appointment (e.g. 2025-10-09)?": the split at
+    # "e.g." left the date in a sentence of its own, read as stated
+    student = ['{"student_id": "S1", "absences": ["2025-09-17"]}']
+    said = ["Which day will she be off for the appointment (e.g. 2025-10-09)?"]
+    assert unbacked_figures(said, student) == []
+    assert unbacked_figures(["She will be off on 2025-10-09."], student) == [
+        "stated date not backed by any record: '2025-10-09'"
+    ]

@@ -55,6 +55,9 @@ TOLD = [
     ("97", "The Bison beat the Titans 109-97."),
     ("-3.5", "The difference of $3.50 is refunded to your card."),
     ("-76.95", "The new fare is $76.95 lower than what you paid."),
+    # a name joined with its code, said apart (S3: a carrier and its tracking number)
+    ("Northline Freight 2892822365", "Northline Freight, tracking number 2892822365."),
+    ("Northline Freight 2892822365", "Tracking 2892822365 (carrier: Northline Freight)."),
 ]
 
 NOT_TOLD = [
@@ -77,6 +80,9 @@ NOT_TOLD = [
     ("Ashley Ray", "I sent it to Ashley Rayner."),
     ("555", "Call us on 555-7300."),  # a phone number's parts are no numbers
     ("-3.5", "The difference is $3.50."),  # said as no going down: a sign error
+    ("Northline Freight 2892822365", "It went with Northline Freight."),  # the code missing
+    ("Northline Freight 2892822365", "Tracking number 2892822365."),  # the name missing
+    ("Year 9", "She is in Year 8, with 9 friends."),  # no code of four characters
 ]
 
 

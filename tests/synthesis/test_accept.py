@@ -181,6 +181,7 @@ def test_tool_returns_and_a_refusal_run_in_the_sandbox():
     assert text.startswith("# What the tools return")
     assert '- calculate(expression="(12.5 * 3) - 4") returns: 33.5' in text.splitlines()
     assert done.stage == "" and done.candidate.facts == ["core"] and not done.write
+    assert done.rule == "core_subject" and wrong.rule == ""  # the rule the refused call breaks
     assert done.candidate.scenario(done.write).accepts_changes is False
     assert wrong.stage == "execution" and "does not refuse it" in wrong.problems[0]
 

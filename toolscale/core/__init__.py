@@ -23,6 +23,8 @@ Holds:
 - `scenario`: the user of a conversational task: why they call, what they say and know, how they
   behave.
 - `schema`: derive OpenAI function schemas from a tool's type hints and Google docstring.
+- `sentences`: split a message into sentences as a reader does: not after "e.g.", "i.e." or a
+  title.
 - `state_text`: the canonical JSON of a state, written from the text of the parts it shares with
   states seen before.
 - `task_state`: a task's initial state as the canonical JSON the sandbox receives, serialised once

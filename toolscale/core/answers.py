@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 
+from toolscale.core.sentences import SENTENCE
 from toolscale.core.written import NUMBERS, clock, dates, iso_date, numbers, plain, times
 
 
@@ -26,10 +27,11 @@ _STATEMENT = re.compile(
     re.IGNORECASE,
 )
 _ARTICLE = re.compile(r"^(?:the|a|an)\s+")
-# A sentence ends at ".", "!" or "?" before a space (not after a title: "Dr. Abbott"), or a line.
-_SENTENCE_END = re.compile(
-    r"(?<=[.!?])(?<!\bdr\.)(?<!\bmr\.)(?<!\bms\.)(?<!\bmrs\.)(?<!\bst\.)\s+|\n+", re.IGNORECASE
-)
+# A fact that joins a name and its code in one value ("Northline Freight 2892822365", a carrier
+# and its tracking number): the agent may say them apart ("Northline Freight, tracking number
+# 2892822365"). The code has a digit with three characters or more after it, the name words.
+_NAME = r"[A-Za-z][A-Za-z&'.]*"
+_JOINED = re.compile(rf"({_NAME}(?: {_NAME})*) ([A-Z0-9-]*\d[A-Z0-9-]{{3,}})")
 _SPELLINGS = {"canceled": "cancelled", "cancelation": "cancellation"}
 # What makes the word after it a denial: "not active", "isn't active", "no longer active",
 # "never been active" (a required "active" is not stated by any of them).
@@ -113,7 +115,7 @@ def _said_as_less(size: float, message: str) -> bool:
     a difference of -3.5; "the difference is $3.50" does not)."""
     return any(
         _LESS.search(sentence) and any(_close(n, size) for n in numbers(sentence))
-        for sentence in _SENTENCE_END.split(message)
+        for sentence in SENTENCE.split(message)
     )
 
 
@@ -158,7 +160,7 @@ def statements(text: str) -> str:
     """`text` without its questions: the sentences that do not end with "?" ("Your refund is
     $50. Shall I send it?" -> "Your refund is $50."). A fact asked back to the user is not
     told."""
-    kept = [s for s in _SENTENCE_END.split(text) if not s.rstrip().endswith("?")]
+    kept = [s for s in SENTENCE.split(text) if not s.rstrip().endswith("?")]
     return " ".join(kept)
 
 
@@ -179,6 +181,8 @@ def fact_stated(fact: str, final_message: str) -> bool:
       "Saturday 13 September"; a year or weekday, when given, must be the date's);
     - a time ("19:30") is stated ("7:30 pm", "19:30"), and a date and time ("2025-07-31
       18:00") both;
+    - a name joined with its code ("Northline Freight 2892822365") is stated whole or as its
+      two parts ("Northline Freight, tracking number 2892822365");
     - any other fact (a name, a status, an id) appears as whole words, ignoring case, commas,
       spacing, "_" and "-" ("no_show" in "a no-show"; "active" not in "inactive"), and not
       only where it is denied ("active" not in "the card is not active" nor "isn't active";
@@ -206,4 +210,7 @@ def fact_stated(fact: str, final_message: str) -> bool:
     wanted = _words(fact)
     said = _words(final_message)
     found = re.finditer(rf"(?<!\w){re.escape(wanted)}(?!\w)", said)
-    return bool(wanted) and any(not _DENIED.search(said[: m.start()][-40:]) for m in found)
+    if bool(wanted) and any(not _DENIED.search(said[: m.start()][-40:]) for m in found):
+        return True
+    joined = _JOINED.fullmatch(fact.strip())  # a name with its code, each said on its own
+    return joined is not None and all(fact_stated(part, final_message) for part in joined.groups())

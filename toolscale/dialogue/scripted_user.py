@@ -47,9 +47,9 @@ from collections.abc import Sequence
 
 from toolscale.core.answers import answer_field
 from toolscale.core.contract import UserScenario
+from toolscale.core.sentences import SENTENCE as _SENTENCE
 from toolscale.dialogue import user_phrases as say
 from toolscale.dialogue import user_reading as read
-from toolscale.dialogue.user_asked import SENTENCE as _SENTENCE
 from toolscale.dialogue.user_asked import asking as _asking
 from toolscale.dialogue.user_asked import asks_for, mentions, proposes
 
@@ -113,6 +113,10 @@ class ScriptedUser:
                 return self._correct(key, proposal=bool(read.PROCEED.search(message)))
         questions, requests = _asking(message)
         asked = [key for key in self.details if asks_for(requests, key)]
+        picked = self._picked(message, questions)
+        if picked:  # "Which one would you like me to add?" after the plans: a plan, not a yes
+            self.kind = "pick"
+            return self._pick(say.PICK, choice=picked)
         if any(read.PROCEED.search(q) for q in questions) or (
             read.WILL.search(message) and any(read.CONFIRM.search(q) for q in questions)
         ):
@@ -243,6 +247,26 @@ class ScriptedUser:
         self.given.update(k for k, v in self.details.items() if read.holds(chosen, v))
         return read.label(chosen, values)  # in few words, never the agent's sentence
 
+    def _picked(self, message: str, questions: list[str]) -> str | None:
+        """The option a choice question asks the user to name, when one of their details picks
+        it: a question of which one ("Which one would you like me to add?" after "- Basic plan:
+        $71.20 / - Comprehensive plan: $124.60") or an either-or between records ("Should I add
+        the basic plan or the comprehensive plan?"), not an offer to go ahead or leave things
+        as they are. One option only may hold a detail of theirs, which they say; None otherwise."""
+        if read.OFFER.search(message):
+            return None
+        choosing = [q for q in questions if _WHICH.search(q) or re.search(r"\bor\b", q, re.I)]
+        if not choosing:
+            return None
+        listed = read.candidates(read.options(message))
+        values = [v for v in self.details.values() if v]
+        held = [o for o in listed if any(read.holds(o, v) for v in values)]
+        if len(held) != 1:
+            return None
+        mine = [v for v in values if read.holds(held[0], v)]
+        self.given.update(k for k, v in self.details.items() if v in mine)
+        return mine[0]  # in their own words ("comprehensive"), not the option's id
+
     def _narrow(self, message: str) -> str | None:
         """A proposal on several records ("all three alerts") from a user who asked about one:
         only the one they mean (the option their details pick, else what they asked for). A
@@ -259,6 +283,9 @@ class ScriptedUser:
         chosen = self._chosen(read.options(message))
         if chosen:
             return self._pick(say.ONLY, choice=chosen)
+        if not wants:  # a scenario that does not say what they want in words (synthesized)
+            self.kind = ""
+            return None
         return self._pick(say.ONLY_ASKED, wants=wants)
 
     def _accept(self) -> str | None:

@@ -4,15 +4,19 @@ A key of the user's card ("booking reference", "customer id", "email") is asked 
 word of it that carries meaning, or a word people use for it, is in a sentence that asks: one
 ending with a question mark or a request without one ("Please type your customer number.",
 "Just send me one.", "Your email, please."). An id, number, reference or code is one word
-("booking id" is asked by "booking reference"); a key that is a slot of the opening's wording
-("what", "soon") names nothing. Examples in parentheses ("(it looks like BK1234)") and a
-listing's fields ("(Year 9)") ask for nothing. `toolscale.dialogue.scripted_user` decides what
-the user says.
+("booking id" is asked by "booking reference"), a day is a date ("Which day will she be off?"
+asks for the "date"), and a name is asked by the thing it names in a question of which one or
+who ("Which doctor would you like?" asks for the "doctor name"); a key that is a slot of the
+opening's wording ("what", "soon") names nothing. Examples in parentheses ("(it looks like
+BK1234)") and a listing's fields ("(Year 9)") ask for nothing. `toolscale.dialogue.scripted_user`
+decides what the user says.
 """
 
 from __future__ import annotations
 
 import re
+
+from toolscale.core.sentences import sentences
 
 # Words an agent may use for a key's words ("your booking number" asks for the "booking id").
 _ID_WORDS = ("id", "number", "reference", "code", "ref", "no")  # "booking reference" = "booking id"
@@ -26,7 +30,11 @@ _SYNONYMS = {
     "number": (*_ID_WORDS, "many", "count"),
     "fare": ("fare", "class", "ticket"),
     "city": ("city", "town", "where", "live"),
+    "date": ("date", "day"),  # "Which day will she be off?" asks for the "date"
 }
+# "Which doctor would you like?" asks for the "doctor name": a key ending in "name" is asked
+# by its other words in a question that asks which one or who.
+_WHO = re.compile(r"\b(?:which|who|whom)\b", re.IGNORECASE)
 _FILLER = {"of", "the", "a", "an", "for", "your", "my"}
 _HEAD = re.compile(r"\s(?:of|to|for|on|from|at|in)\s")  # where a key's head noun phrase ends
 # A key made of these only is a slot of the opening's wording ("what", "soon"), no detail asked for.
@@ -41,7 +49,6 @@ _REQUEST = re.compile(
     r")\b|[,:]\s*please[.!]?$",
     re.IGNORECASE,
 )
-SENTENCE = re.compile(r"(?<=[.?!])\s+|\n+")
 # "(it looks like BK1234)", "(Year 9)": no request; "(or your customer id, like K1234)" is one
 _EXAMPLE = re.compile(r"\((?![^()]*\b(?:your|or)\b)[^()]*\d[^()]*\)", re.IGNORECASE)
 
@@ -60,20 +67,21 @@ def asks_for(message: str, key: str) -> bool:
     def named(phrase: str) -> list[str]:  # "check-in date" is three words, as in the message
         return [w.removesuffix("'s") for w in phrase.replace("-", " ").split() if w not in _FILLER]
 
+    def all_said(words: list[str]) -> bool:
+        return all(any(s in said for s in _SYNONYMS.get(w, (w,))) for w in words)
+
     words = named(key.casefold())
     if all(w in _SLOTS for w in words):
         return False
     # a key of filler alone ("a", a goal's placeholder name) names nothing an agent can ask for
-    if bool(words) and all(any(s in said for s in _SYNONYMS.get(w, (w,))) for w in words):
+    if bool(words) and all_said(words):
+        return True
+    if len(words) >= 2 and words[-1] == "name" and _WHO.search(message) and all_said(words[:-1]):
         return True
     # a long key is asked by its head ("check-in date" of "check-in date of the stay to
     # cancel") when the head names a detail of its own (two words or more)
     head = named(_HEAD.split(key.casefold(), maxsplit=1)[0])
-    return (
-        len(head) >= 2
-        and len(head) < len(words)
-        and all(any(s in said for s in _SYNONYMS.get(w, (w,))) for w in head)
-    )
+    return len(head) >= 2 and len(head) < len(words) and all_said(head)
 
 
 def mentions(message: str, value: str) -> bool:
@@ -93,7 +101,7 @@ def proposes(message: str, marker: str) -> bool:
 
 def asking(message: str) -> tuple[list[str], str]:
     """(the message's questions, its questions and requests): the sentences that ask."""
-    sentences = [s.strip() for s in SENTENCE.split(message) if s.strip()]
-    questions = [s for s in sentences if s.endswith("?")]
-    requests = [s for s in sentences if s.endswith("?") or _REQUEST.search(s)]
+    said = sentences(message)
+    questions = [s for s in said if s.endswith("?")]
+    requests = [s for s in said if s.endswith("?") or _REQUEST.search(s)]
     return questions, _EXAMPLE.sub(" ", " ".join(requests))

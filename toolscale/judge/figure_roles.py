@@ -20,6 +20,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
+from toolscale.core.sentences import END
 from toolscale.core.written import Written
 from toolscale.judge.stated import Figure
 
@@ -46,7 +47,6 @@ _OFFER = re.compile(
     r"|another (?:date|day|night|time|showing|slot)|other (?:dates|days|nights|showings)"
     r"|a different (?:date|day|night)|say,|would you like|do you want|(?:shall|should|can|may) i)"
 )
-_SENTENCE_END = re.compile(r"[.!?](?=\s|$)|\n")
 _PER = re.compile(r"\b(?:per|each|every|apiece)\b")
 _ITEM = re.compile(r"\s*(?:[-*\u2022]|\d{1,2}[.)])\s")  # a list item's mark
 
@@ -116,8 +116,8 @@ def rate_or_bound(text: str, figure: Figure) -> bool:
 
 def _sentence(text: str, start: int, end: int) -> str:
     """The sentence of `text` that holds the span `start`..`end`."""
-    head = max((m.end() for m in _SENTENCE_END.finditer(text, 0, start)), default=0)
-    tail = _SENTENCE_END.search(text, end)
+    head = max((m.end() for m in END.finditer(text, 0, start)), default=0)
+    tail = END.search(text, end)
     return text[head : tail.end() if tail else len(text)]
 
 

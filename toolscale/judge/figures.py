@@ -324,10 +324,23 @@ def _unbacked_numbers(read: str, numbers: list[Figure], seen: Shown, known: Fiel
     return problems
 
 
+MAX_PARTS = 12  # the most backed figures of one message whose sums are read
+
+
 def _between(figure: Figure, numbers: list[Figure], seen: Shown) -> bool:
-    """Whether `figure` is the difference or the sum of two other figures of its message that
-    are backed, of its kind (money of money): a margin ("won by 16 points" after "124 to 108"),
-    a remainder, a total the message shows both parts of without the sign."""
+    """Whether `figure` is the difference of two other figures of its message that are backed,
+    of its kind (money of money), or the sum of two or more of them: a margin ("won by 16
+    points" after "124 to 108"), a remainder, a total the message shows the parts of without
+    the sign (an order's three lines, $160.99, $209.99 and $473.98, "so the total was
+    $844.96"). Sums are read over the first MAX_PARTS backed figures."""
     others = [f for f in numbers if f is not figure and f.money == figure.money]
-    shown = [abs(f.cents) for f in others if seen.backs(f)]
-    return any(abs(figure.cents) in (a + b, abs(a - b)) for a, b in combinations(shown, 2))
+    shown = [abs(f.cents) for f in others if seen.backs(f)][:MAX_PARTS]
+    said = abs(figure.cents)
+    if any(said == abs(a - b) for a, b in combinations(shown, 2)):
+        return True
+    one: set[int] = set()  # the figures so far, and the sums of two or more of them
+    more: set[int] = set()
+    for part in shown:
+        more |= {total + part for total in one | more if total + part <= said}
+        one.add(part)
+    return said in more

@@ -38,12 +38,12 @@ from typing import Any
 from toolscale.core.contract import ToolKind, canonical_json
 from toolscale.core.records import Message, Task
 from toolscale.core.registry import get_domain
+from toolscale.core.sentences import sentences
 from toolscale.judge.verify import Verdict
 
 STAGE = "user"
 # What a user can cause among the outcome stage's reasons (the rest are the agent's words).
 _CAUSED = ("the final state differs from the gold final state", "required fact not stated")
-_SENTENCE = re.compile(r"(?<=[.?!])\s+|\n+")
 _REQUEST = re.compile(
     r"\b(?:please|could you|can you|would you|tell me|let me know|provide|share|send|"
     r"give me|may i have|(?:i|we)(?:'ll| will| would|'d)? need|type|enter|reply|confirm)\b",
@@ -117,10 +117,9 @@ def _names(key: str, value: str, task: Task) -> list[list[str]]:
 def _asking(message: str) -> list[str]:
     """The sentences of `message` that ask something (a question or a request), pleasantries
     such as "Is there anything else?" left out."""
-    sentences = [s.strip() for s in _SENTENCE.split(message) if s.strip()]
     return [
         s
-        for s in sentences
+        for s in sentences(message)
         if (s.endswith("?") or _REQUEST.search(s)) and not _PLEASANTRY.search(s)
     ]
 

@@ -24,11 +24,12 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from toolscale.core.sentences import SENTENCE
+
 _REFUSES = re.compile(
     r"\b(?:can ?not|can't|can\u2019t|unable|not able|not possible|not allowed|sorry|"
     r"unfortunately|won't be able)\b"
 )
-_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 _NAMES = ("name", "title")  # the fields that name a record of the kind its "<kind>_id" says
 
 
@@ -87,7 +88,7 @@ def _holds(text: str, phrase: str) -> bool:
 def cited_rules(own: str, rules: Iterable[str], final: str, records: Iterable[str]) -> list[str]:
     """The rules of `rules` other than `own` that a refusing sentence of `final` cites and the
     `records` do not describe (module docstring)."""
-    refusing = [words(s) for s in _SENTENCE.split(final) if _REFUSES.search(s.casefold())]
+    refusing = [words(s) for s in SENTENCE.split(final) if _REFUSES.search(s.casefold())]
     if not refusing:
         return []
     shown = described(records)

@@ -38,6 +38,18 @@ def final_message(facts: list[str]) -> str:
     return f"It is done. For your information: {'; '.join(facts)}."
 
 
+def template(provenance: Mapping[str, Any]) -> str:
+    """A synthesized task's template: "synthesized", or for a refusal the rule its refused call
+    breaks, named as the kit names its refusal templates ("synthesized.no.already_paid",
+    "synthesized.handoff.large_party"), so that the judge knows the refusal's own reason from
+    the other rules of the policy (`toolscale.kit.cited`)."""
+    rule = str(provenance.get("rule", ""))
+    if not rule:
+        return TEMPLATE
+    handoff, _, name = rule.rpartition(":")
+    return f"{TEMPLATE}.{'handoff' if handoff else 'no'}.{name}"
+
+
 def is_synthesized(task: Task) -> bool:
     return task.provenance.get("source") == SOURCE
 
@@ -52,7 +64,7 @@ def base_body(fields: Mapping[str, Any]) -> dict[str, Any]:
         **fields,
         "domain_version": domain.version,
         "family": domain.family,
-        "template": TEMPLATE,
+        "template": template(fields["provenance"]),
         "system_prompt": domain.policy,
         "instruction": opening,
         "tools": domain.toolkit.schemas(),

@@ -34,6 +34,9 @@ class CallOutcome:
     model_latency_ms: float = 0.0
     # A crashed call's traceback: for the run's error report, never part of a trace.
     traceback: str = ""
+    # The policy rule an error names (a kit `PolicyError`'s `rule`, "handoff:" before a rule
+    # whose cases go to a human), "" for any other outcome: what a synthesized refusal tests.
+    rule: str = ""
 
 
 class CallTimeout(BaseException):
@@ -68,13 +71,14 @@ def execute(kit: Toolkit, name: str, arguments: Any, timeout_s: float) -> CallOu
     if problems:
         return CallOutcome(f"Error: invalid arguments for {name}: {'; '.join(problems)}", "error")
     kit.usage = None
-    crash = ""
+    crash = rule = ""
     previous = signal.signal(signal.SIGALRM, _alarm)
     signal.setitimer(signal.ITIMER_REAL, timeout_s)
     try:
         output, status = tool_text(getattr(kit, name)(**arguments)), "ok"
     except ToolError as exc:
         output, status = f"Error: {exc}", "error"
+        rule = _rule(exc)
     except CallTimeout:
         output, status = f"Error: {name} timed out after {timeout_s:g} s", "timeout"
     except Exception as exc:  # a bug in the tool: recorded as a crashed call, never raised
@@ -85,7 +89,7 @@ def execute(kit: Toolkit, name: str, arguments: Any, timeout_s: float) -> CallOu
         signal.signal(signal.SIGALRM, previous)
     usage = kit.usage
     if usage is None:
-        return CallOutcome(output, status, traceback=crash)
+        return CallOutcome(output, status, traceback=crash, rule=rule)
     return CallOutcome(
         output,
         status,
@@ -94,7 +98,17 @@ def execute(kit: Toolkit, name: str, arguments: Any, timeout_s: float) -> CallOu
         usage.completion_tokens,
         usage.latency_ms,
         crash,
+        rule,
     )
+
+
+def _rule(error: ToolError) -> str:
+    """The rule a policy error names ("already_paid"; "handoff:large_party" for a hand-off);
+    "" for a tool error that is no rule's."""
+    rule = getattr(error, "rule", "")
+    if not isinstance(rule, str) or not rule:
+        return ""
+    return f"handoff:{rule}" if getattr(error, "handoff", False) else rule
 
 
 def fresh_toolkit(domain: Domain, state_json: str, own: bool = False) -> Toolkit:

@@ -32,6 +32,7 @@ class Checked:
     write: bool = False
     stage: str = ""
     problems: list[str] = field(default_factory=list)
+    rule: str = ""  # the rule the refused call breaks (`CallOutcome.rule`), "" for no refusal
 
     def rejected(self, stage: str, problems: list[str]) -> Checked:
         self.stage, self.problems = stage, problems
@@ -73,6 +74,7 @@ async def check_candidate(
     problems = filters.execution_problems(outcomes, state_hash(state), final_hash, write)
     refusal = None if problems else await refusal_outcome(pool, domain, state, candidate)
     problems += filters.refused_problems(candidate, refusal)
+    checked.rule = refusal.rule if refusal is not None else ""
     if problems:
         return checked.rejected("execution", problems)
     said = filters.said_by(candidate)

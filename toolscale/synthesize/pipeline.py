@@ -212,6 +212,8 @@ class DomainRun:
         facts = candidate.communicate_info
         if candidate.refused is not None:
             provenance["refused"] = candidate.refused.model_dump()
+        if checked.rule:
+            provenance["rule"] = checked.rule
         provenance["facts"] = [f.model_dump() for f in facts]
         body = {
             "domain": self.domain.name,
