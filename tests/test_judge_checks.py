@@ -133,10 +133,13 @@ def test_an_amount_a_declared_formula_makes_is_backed() -> None:
     policy = ["External transfer fee: 2.50 + 1% of the amount, at most 25.00"]
     formulas = (rules.TIERS["standard"].external,)
     assert unbacked_figures(said, records, policy, formulas=formulas) == []
-    # without the formula the policy's "1%" still makes 2.51 (a stated rate), and the fee is
-    # the sum of the two parts the message states; the total on top of that sum is not backed
-    assert unbacked_figures(said, records, policy) == [
-        "stated amount not backed by any record: '$256.01'",
+    # without the formula the policy's "1%" still makes 2.51 (a stated rate), the fee is the
+    # sum of the two parts the message states, and the total the sum of its three; a total no
+    # sum of the message's parts makes is not backed
+    assert unbacked_figures(said, records, policy) == []
+    wrong = [said[0].replace("$256.01", "$257.01")]
+    assert unbacked_figures(wrong, records, policy) == [
+        "stated amount not backed by any record: '$257.01'",
     ]
 
 

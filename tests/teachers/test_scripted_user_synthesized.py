@@ -55,7 +55,7 @@ PLANS = (
 def test_a_choice_question_gets_the_option_the_caller_holds_not_a_yes() -> None:
     # S2: both answered "Yes, please go ahead." by a caller who wants the comprehensive plan
     known = {"email": "anna@example.com", "insurance plan": "comprehensive"}
-    assert talk(known, PLANS)[0] == ("pick", "Comprehensive, please.")
+    assert talk(known, PLANS)[0] == ("pick", "Comprehensive plan: $124.60, please.")
     either = "Should I add the basic plan ($71.20) or the comprehensive plan ($124.60)?"
     assert talk(known, either)[0] == ("pick", "Comprehensive, please.")
     # an offer to go ahead or leave things is still a proposal, and options none of their

@@ -60,8 +60,6 @@ _BECAUSE = re.compile(
     re.IGNORECASE,
 )
 _RIGHT = re.compile(r"\b(?:right|correct|ok|okay)\s*\?|\bconfirm\b|\bis that (?:it|so)\b", re.I)
-_OWNERS = {"my", "the", "a", "an", "our", "his", "her", "their", "all", "both", "to", "off", "up"}
-_WHICH = re.compile(r"\b(?:which|choose|pick|select|do you mean|is it|was it)\b", re.I)
 _DONE = re.compile(r"\banything else\b", re.IGNORECASE)  # "Is there anything else?": no
 # The same agent message this many times in a row ends the conversation (it goes in circles).
 CIRCLE = 3
@@ -113,7 +111,7 @@ class ScriptedUser:
                 return self._correct(key, proposal=bool(read.PROCEED.search(message)))
         questions, requests = _asking(message)
         asked = [key for key in self.details if asks_for(requests, key)]
-        picked = self._picked(message, questions)
+        picked = None if asked else self._picked(message, questions)
         if picked:  # "Which one would you like me to add?" after the plans: a plan, not a yes
             self.kind = "pick"
             return self._pick(say.PICK, choice=picked)
@@ -126,7 +124,7 @@ class ScriptedUser:
             if not asked and read.asks_for_id(requests):  # "I can do it: your order number
                 return self._unknown(requests)  # or email?" asks for what they lack, no yes
             return self._proposal(message)
-        listed = read.options(message) if requests and _WHICH.search(requests) else []
+        listed = read.options(message) if requests and read.WHICH.search(requests) else []
         listed = read.candidates(listed)
         if self.held:
             return self._give([*self.held, *(k for k in asked if k not in self.held)], message)
@@ -209,18 +207,8 @@ class ScriptedUser:
         return self._pick(say.NO_PLAIN)  # its own change, which it no longer wants: a plain no
 
     def _own(self, message: str) -> bool:
-        """Whether `message` proposes the change the user called for: a verb of it ("cancel" for
-        "drop my stay at ...") and its object ("stay"): they never turn that down."""
-        words = re.findall(r"[a-z]+", self._request().casefold())
-        if not words:
-            return False
-        verbs = next((g for g in read.VERBS if words[0] in g), ())
-        rest = [w for w in words[1:] if w not in _OWNERS]
-        if not verbs or not rest:
-            return False
-        sentences = _SENTENCE.split(message)  # what the agent says it cannot do it does not offer
-        offered = " ".join(s for s in sentences if not read.REFUSAL.search(s))
-        return any(proposes(offered, v) for v in verbs) and proposes(offered, rest[0])
+        """Whether `message` proposes the change the user called for (`user_reading.own`)."""
+        return read.own(self._request(), message)
 
     def _fresh(self, pool: say.Pool, **values: str) -> str:
         """A non-answer from `pool`, never the one said last (another wording, else a fallback:
@@ -248,24 +236,15 @@ class ScriptedUser:
         return read.label(chosen, values)  # in few words, never the agent's sentence
 
     def _picked(self, message: str, questions: list[str]) -> str | None:
-        """The option a choice question asks the user to name, when one of their details picks
-        it: a question of which one ("Which one would you like me to add?" after "- Basic plan:
-        $71.20 / - Comprehensive plan: $124.60") or an either-or between records ("Should I add
-        the basic plan or the comprehensive plan?"), not an offer to go ahead or leave things
-        as they are. One option only may hold a detail of theirs, which they say; None otherwise."""
-        if read.OFFER.search(message):
-            return None
-        choosing = [q for q in questions if _WHICH.search(q) or re.search(r"\bor\b", q, re.I)]
-        if not choosing:
-            return None
-        listed = read.candidates(read.options(message))
+        """The option a choice question asks the user to name (`user_reading.picked`); the
+        details it holds count as given."""
         values = [v for v in self.details.values() if v]
-        held = [o for o in listed if any(read.holds(o, v) for v in values)]
-        if len(held) != 1:
+        found = read.picked(message, questions, values)
+        if found is None:
             return None
-        mine = [v for v in values if read.holds(held[0], v)]
-        self.given.update(k for k, v in self.details.items() if v in mine)
-        return mine[0]  # in their own words ("comprehensive"), not the option's id
+        option, said = found
+        self.given.update(k for k, v in self.details.items() if read.holds(option, v))
+        return said
 
     def _narrow(self, message: str) -> str | None:
         """A proposal on several records ("all three alerts") from a user who asked about one:
@@ -284,7 +263,6 @@ class ScriptedUser:
         if chosen:
             return self._pick(say.ONLY, choice=chosen)
         if not wants:  # a scenario that does not say what they want in words (synthesized)
-            self.kind = ""
             return None
         return self._pick(say.ONLY_ASKED, wants=wants)
 
