@@ -243,6 +243,7 @@ def test_the_receipt_rule_reads_the_record_whatever_the_key_order() -> None:
     assert len(found) == 1
 
 
+@pytest.mark.slow  # samples and prices hundreds of tasks per domain
 @pytest.mark.parametrize("name", STATEFUL)
 def test_no_preference_sentence_names_a_tool_unrelated_to_its_task(name: str) -> None:
     """The rule (`toolscale.economics.fit.plausible_avoid`): a tool a caller asks the agent not to

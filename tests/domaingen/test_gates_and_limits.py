@@ -25,6 +25,7 @@ def key(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", "test-key")
 
 
+@pytest.mark.slow  # whole synthesize-domain runs in the sandbox
 def test_a_writing_read_tool_a_fuzzer_crash_and_monotonous_tasks_land_in_their_stages(
     tmp_path: Path,
 ) -> None:
@@ -56,6 +57,7 @@ def test_a_writing_read_tool_a_fuzzer_crash_and_monotonous_tasks_land_in_their_s
     assert summary["rejected_by_stage"] == {"check_domain": 1, "fuzz": 1, "variety": 1}
 
 
+@pytest.mark.slow  # whole synthesize-domain runs in the sandbox
 def test_monotonous_tasks_are_repaired_by_the_model(tmp_path: Path) -> None:
     plans = AuthorPlans()
     with fake_openai(plans) as server:
@@ -72,6 +74,7 @@ def test_monotonous_tasks_are_repaired_by_the_model(tmp_path: Path) -> None:
     assert "variety" in trike["measured"]
 
 
+@pytest.mark.slow  # whole synthesize-domain runs in the sandbox
 def test_a_template_that_finds_nothing_tells_the_model_why(tmp_path: Path) -> None:
     """A goal whose `when` never holds: the repair request names the goal, its condition and a
     drawn record (not "found nothing to work on in 20 draws" alone), and the mended domain is
@@ -95,6 +98,7 @@ def test_a_template_that_finds_nothing_tells_the_model_why(tmp_path: Path) -> No
         Path(os.environ["EXCHANGE"]).write_text(json.dumps(plans.bodies, indent=1))
 
 
+@pytest.mark.slow  # whole synthesize-domain runs in the sandbox
 def test_a_spinning_domain_is_killed_at_the_time_limit(tmp_path: Path) -> None:
     with fake_openai(AuthorPlans()) as server:
         code, said = run(server.base_url, tmp_path / "out", "tandem hire", "--gate-timeout", "8")

@@ -19,6 +19,8 @@ from tests.domaingen.test_synthesize_domain import run
 from tests.teachers.fake_openai import fake_openai
 from toolscale.cli.main import app
 
+pytestmark = pytest.mark.slow  # a module fixture runs whole synthesize-domain runs
+
 # bike rental and diner in shard 0/2, ebike share (bike rental's near-duplicate) in 1/2
 TOPICS = "bike rental,ebike share,diner"
 

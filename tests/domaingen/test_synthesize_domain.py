@@ -21,6 +21,8 @@ from toolscale.check.variety import below
 from toolscale.cli.main import app
 from toolscale.domaingen.domain_synthesis import FUNNEL
 
+pytestmark = pytest.mark.slow  # a module fixture runs whole synthesize-domain runs
+
 ROOT = Path(__file__).resolve().parents[2]
 GATES = ["--check-tasks", "12", "--check-per-template", "2", "--fuzz", "8"]
 

@@ -55,6 +55,7 @@ def test_a_dataset_without_run_json_trains_on_the_defaults_with_a_warning(tmp_pa
     assert no_reward.config == RewardConfig() and "config.reward" in no_reward.warning
 
 
+@pytest.mark.slow  # datasets tries the Hub path for ~20 s
 def test_an_unreachable_hub_dataset_gives_defaults_with_a_warning(monkeypatch):
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     resolved = resolve_reward(ToolscaleArguments(dataset="nobody-here/no-such-dataset"))
