@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import typer
+from rich.markup import escape
 from typer.testing import CliRunner
 
 from toolscale.cli import app
@@ -60,5 +61,13 @@ def test_generate_has_a_flag_for_every_option_its_config_declares_and_no_other()
     options = {d.flag: d for d in declared(GenerateConfig)}
     assert set(params) == set(options) | extra
     for name, item in options.items():
-        assert params[name].help == item.help
+        assert params[name].help == escape(item.help)  # shown as written, not read as markup
         assert params[name].default == item.default, name
+
+
+def test_a_default_in_square_brackets_is_shown_not_read_as_markup() -> None:
+    # "[the proposer's]" vanished from `synthesize --help` ("Solver endpoint ."): rich read it
+    # as a markup tag
+    shown = CliRunner().invoke(app, ["synthesize", "--help"], env={"COLUMNS": "200"}).output
+    assert "Solver endpoint [the proposer's]." in shown
+    assert "Solver endpoint ." not in shown

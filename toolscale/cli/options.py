@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 import typer
+from rich.markup import escape
 
 from toolscale.config.generate import GENERATE_EXTRA
 from toolscale.config.option import Extra, declared
@@ -23,12 +24,13 @@ CONFIG_HELP = "YAML run config holding any of these options."
 
 
 def flag(name: str, kind: Any, default: Any, help: str) -> inspect.Parameter:
-    """One command-line option, `--name` (underscores become dashes)."""
+    """One command-line option, `--name` (underscores become dashes). Its help is escaped:
+    rich reads "[the proposer's]" as markup and drops it from `--help`."""
     return inspect.Parameter(
         name,
         inspect.Parameter.KEYWORD_ONLY,
         default=default,
-        annotation=Annotated[kind, typer.Option(help=help)],
+        annotation=Annotated[kind, typer.Option(help=escape(help))],
     )
 
 
@@ -37,7 +39,7 @@ def argument(name: str, kind: Any, help: str) -> inspect.Parameter:
     return inspect.Parameter(
         name,
         inspect.Parameter.POSITIONAL_OR_KEYWORD,
-        annotation=Annotated[kind, typer.Argument(help=help)],
+        annotation=Annotated[kind, typer.Argument(help=escape(help))],
     )
 
 
