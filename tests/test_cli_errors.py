@@ -80,9 +80,14 @@ def test_corrupted_shard_given_to_validate(tmp_path):
     assert_one_line_error(cli("validate", str(out)), "corrupted", shard.name)
 
 
-@pytest.mark.parametrize("target", ["missing", "plain"])
+@pytest.mark.parametrize("target", ["missing", "plain", "file"])
 def test_validate_of_something_that_is_not_an_output(tmp_path, target):
     path = tmp_path / target
     if target == "plain":
         path.mkdir()
+    if target == "file":  # a newcomer's `validate README.md`: not "does not exist"
+        path.write_text("# a file\n")
+        assert_one_line_error(cli("validate", str(path)), "is a file, not a folder")
+        assert_one_line_error(cli("card", str(path)), "is a file, not a folder")
+        return
     assert_one_line_error(cli("validate", str(path)))

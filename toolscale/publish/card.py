@@ -309,7 +309,8 @@ def card(
     """
     out = Path(out)
     if not out.is_dir():
-        raise ConfigError(f"{out} does not exist; give the --out folder of a generate run")
+        what = "is a file, not a folder" if out.exists() else "does not exist"
+        raise ConfigError(f"{out} {what}; give the --out folder of a generate run")
     run_path = out / "run.json"
     run = json.loads(run_path.read_text()) if run_path.is_file() else {}
     common = {

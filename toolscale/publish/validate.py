@@ -240,7 +240,8 @@ def validate_output(
     root = Path(root)
     output = Output(root)
     if not root.is_dir():
-        raise ConfigError(f"{root} does not exist; give the --out folder of a generate run")
+        what = "is a file, not a folder" if root.exists() else "does not exist"
+        raise ConfigError(f"{root} {what}; give the --out folder of a generate run")
     if not output.is_toolscale_output():
         raise ConfigError(f"{root} is not a toolscale output (no .toolscale folder)")
     return asyncio.run(_validate(output, workers, isolation, progress))
