@@ -403,3 +403,39 @@ def test_an_example_date_in_a_question_is_no_stated_date() -> None:
     assert unbacked_figures(["She will be off on 2025-10-09."], student) == [
         "stated date not backed by any record: '2025-10-09'"
     ]
+
+
+def test_the_open_day_before_a_bound_on_a_closed_weekday_is_backed() -> None:
+    # G3: "the latest date is Wednesday 13 August (30 days ahead), and Harbour Pantry is closed
+    # on Wednesdays, so in practice Tuesday 12 August would be the latest day"
+    restaurant = '{"name": "Harbour Pantry", "closed_on": "Wednesday", "times": ["21:00"]}'
+    booking = '[{"date": "2025-08-03", "reservation_id": "RS52993"}]'
+    policy = ["Tables can be booked at most 30 days ahead. Today is 2025-07-14."]
+    said = [
+        "The latest date is Wednesday 13 August, and Harbour Pantry is closed on Wednesdays, "
+        "so in practice Tuesday 12 August would be the latest day."
+    ]
+    assert unbacked_figures(said, [restaurant, booking], policy) == []
+    # two days off is no such step, and without the closing day nothing is stepped past
+    two_off = [said[0].replace("Tuesday 12", "Monday 11")]
+    assert unbacked_figures(two_off, [restaurant, booking], policy) == [
+        "stated date not backed by any record: 'monday 11 august'"
+    ]
+    assert unbacked_figures(said, [booking], policy) == [
+        "stated date not backed by any record: 'tuesday 12 august'"
+    ]
+
+
+def test_days_a_request_asks_the_caller_to_choose_between_need_only_be_real() -> None:
+    # S5: "Then tell me the day (Saturday 2025-07-26 or Sunday 2025-07-27), the seating time and
+    # the number of guests." for "this weekend": asked, not stated
+    records = ['{"customer_id": "CU1", "reservations": [{"date": "2025-07-15"}]}']
+    policy = ["Today is 2025-07-14."]
+    said = ["Then tell me the day (Saturday 2025-07-26 or Sunday 2025-07-27) and the time."]
+    assert unbacked_figures(said, records, policy) == []
+    assert unbacked_figures(["Is it Saturday 26 July or Sunday 27 July?"], records, policy) == []
+    # a question about one date, or a statement, is still read as stating it
+    for text in ("Is your booking on Sunday 27 July?", "Your booking is on Sunday 27 July."):
+        assert unbacked_figures([text], records, policy) == [
+            "stated date not backed by any record: 'sunday 27 july'"
+        ]

@@ -70,3 +70,63 @@ def test_no_wants_no_empty_only_asked() -> None:
     person = ScriptedUser(scenario({"email": "a@b.test"}))
     text = person.reply("Shall I cancel all three of your appointments (AP1, AP2 and AP3)?")
     assert text is not None and "only wanted to ." not in text
+
+
+def test_a_which_question_naming_the_openings_detail_still_asks_which() -> None:
+    # G3: "Which one would you like moved to the lower section?" after two orders, to a caller
+    # whose opening asked for the lower section and who holds the upper one: "Um, it's lower, I
+    # believe." (the opening's section given back) instead of the order it means
+    person = ScriptedUser(
+        UserScenario(
+            reason_for_call="You want your ticket order moved to the lower section.",
+            opening="I need to put my ticket order for Friday's game in the lower section.",
+            known={"email": "a@b.test", "seating section": "upper"},
+            stated={"section": "lower"},
+            wants="put my ticket order for Friday's game in the lower section",
+            manner="polite",
+        )
+    )
+    person.reply("Could you give me your email?")
+    which = (
+        "You hold two orders for that game:\n\n1. TK50921: 5 courtside seats\n"
+        "2. TK50922: 2 upper-section seats\n\nWhich one would you like moved to the lower section?"
+    )
+    text = person.reply(which)
+    assert person.kind == "pick" and text is not None and "TK50922" in text
+
+
+def test_first_second_and_new_details_are_asked_by_their_kind() -> None:
+    # S5: "Which snacks would you like, and how many of each?" and "Which plan would you like
+    # to move to?" answered "I'm afraid I don't know that." by callers holding "first snack",
+    # "first snack quantity" ... and "new plan"
+    assert asks_for("Which snacks would you like, and how many of each?", "first snack")
+    assert asks_for("Which snacks would you like, and how many of each?", "second snack quantity")
+    assert asks_for("Which plan would you like to move to?", "new plan")
+    assert not asks_for("Which plan would you like to move to?", "first snack")
+    kind, text = talk({"new plan": "plus"}, "Which plan would you like to move to?")[0]
+    assert kind == "give" and "plus" in str(text)
+
+
+def test_after_a_refusal_the_option_they_picked_is_their_own_change() -> None:
+    # S5: "20:00 is full ... (19:00 or 19:30)?" -> "19:30, please." -> "Shall I book ... at
+    # 19:30?" -> "No, thank you, please leave it as it is."
+    person = ScriptedUser(
+        scenario({"restaurant": "Olive Fig", "time": "20:00", "second-choice time": "19:30"})
+    )
+    person.reply("Which restaurant, and which seating time?")
+    full = (
+        "I'm sorry: Olive Fig has no table left at 20:00, so that seating can't be booked. "
+        "Would you like me to check 19:00 or 19:30 instead?"
+    )
+    picked = person.reply(full)
+    assert person.kind == "pick" and picked is not None and "19:30" in picked
+    person.reply("Shall I book a table for 2 at Olive Fig at 19:30? Please reply yes to confirm.")
+    assert person.kind == "yes"
+    # an option they did not pick is still turned down after the refusal
+    other = ScriptedUser(
+        scenario({"restaurant": "Olive Fig", "time": "20:00", "second-choice time": "19:30"})
+    )
+    other.reply("Which restaurant, and which seating time?")
+    other.reply(full)
+    other.reply("Shall I book a table for 2 at Olive Fig at 13:00 instead?")
+    assert other.kind == "no"

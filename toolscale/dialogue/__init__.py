@@ -11,6 +11,8 @@ Holds:
   names.
 - `user_phrases`: the scripted user's words: pools of replies by kind and manner, one drawn per
   reply.
+- `user_choice`: what the caller names in an agent's message: the option a choice question asks
+  for, and whether a proposal is the change they called for.
 - `user_reading`: how the scripted user reads an agent's turn: options listed, offers, refusals,
   values in words.
 """

@@ -48,6 +48,7 @@ from collections.abc import Sequence
 from toolscale.core.answers import answer_field
 from toolscale.core.contract import UserScenario
 from toolscale.core.sentences import SENTENCE as _SENTENCE
+from toolscale.dialogue import user_choice as choice
 from toolscale.dialogue import user_phrases as say
 from toolscale.dialogue import user_reading as read
 from toolscale.dialogue.user_asked import asking as _asking
@@ -86,6 +87,7 @@ class ScriptedUser:
         self.changed = False  # the user changed their request (`scenario.change`)
         self.described = False  # options none of their details picks: what they want, said
         self.last = ""  # the user's last reply: a non-answer is never said twice in a row
+        self.last_pick = ""  # the option they last named
 
     def _pick(self, pool: say.Pool | tuple[str, ...], **values: str) -> str:
         return say.pick(self.rng, pool, self.manner, **values)
@@ -111,10 +113,11 @@ class ScriptedUser:
                 return self._correct(key, proposal=bool(read.PROCEED.search(message)))
         questions, requests = _asking(message)
         asked = [key for key in self.details if asks_for(requests, key)]
-        picked = None if asked else self._picked(message, questions)
+        # the opening's detail in a which-question is its context ("... to the lower section?")
+        fresh = [key for key in asked if key not in scenario.stated]
+        picked = None if fresh else self._picked(message, questions)
         if picked:  # "Which one would you like me to add?" after the plans: a plan, not a yes
-            self.kind = "pick"
-            return self._pick(say.PICK, choice=picked)
+            return self._chose(picked)
         if any(read.PROCEED.search(q) for q in questions) or (
             read.WILL.search(message) and any(read.CONFIRM.search(q) for q in questions)
         ):
@@ -124,7 +127,7 @@ class ScriptedUser:
             if not asked and read.asks_for_id(requests):  # "I can do it: your order number
                 return self._unknown(requests)  # or email?" asks for what they lack, no yes
             return self._proposal(message)
-        listed = read.options(message) if requests and read.WHICH.search(requests) else []
+        listed = read.options(message) if requests and choice.WHICH.search(requests) else []
         listed = read.candidates(listed)
         if self.held:
             return self._give([*self.held, *(k for k in asked if k not in self.held)], message)
@@ -132,8 +135,7 @@ class ScriptedUser:
             return self._accept()  # asked again after a refusal: no details re-sent
         chosen = self._chosen(listed) if not asked else None
         if chosen:
-            self.kind = "pick"
-            return self._pick(say.PICK, choice=chosen)
+            return self._chose(chosen)
         offer = bool(read.OFFER.search(message))  # "..., or leave things as they are?"
         if listed and not asked and not offer and scenario.wants and not self.described:
             self.described = True  # as a person does: "not sure which; I want to ..."
@@ -207,8 +209,14 @@ class ScriptedUser:
         return self._pick(say.NO_PLAIN)  # its own change, which it no longer wants: a plain no
 
     def _own(self, message: str) -> bool:
-        """Whether `message` proposes the change the user called for (`user_reading.own`)."""
-        return read.own(self._request(), message)
+        """Whether `message` proposes the change the user called for (`user_choice.own`), or
+        the option they just picked (after "20:00 is full", "19:30, please": its booking)."""
+        picked = self.last_pick and read.holds(message, self.last_pick)
+        return choice.own(self._request(), message) or bool(picked)
+
+    def _chose(self, option: str) -> str:
+        self.kind, self.last_pick = "pick", option
+        return self._pick(say.PICK, choice=option)
 
     def _fresh(self, pool: say.Pool, **values: str) -> str:
         """A non-answer from `pool`, never the one said last (another wording, else a fallback:
@@ -236,10 +244,10 @@ class ScriptedUser:
         return read.label(chosen, values)  # in few words, never the agent's sentence
 
     def _picked(self, message: str, questions: list[str]) -> str | None:
-        """The option a choice question asks the user to name (`user_reading.picked`); the
+        """The option a choice question asks the user to name (`user_choice.picked`); the
         details it holds count as given."""
         values = [v for v in self.details.values() if v]
-        found = read.picked(message, questions, values)
+        found = choice.picked(message, questions, values)
         if found is None:
             return None
         option, said = found

@@ -6,10 +6,11 @@ ending with a question mark or a request without one ("Please type your customer
 "Just send me one.", "Your email, please."). An id, number, reference or code is one word
 ("booking id" is asked by "booking reference"), a day is a date ("Which day will she be off?"
 asks for the "date"), and a name is asked by the thing it names in a question of which one or
-who ("Which doctor would you like?" asks for the "doctor name"); a key that is a slot of the
-opening's wording ("what", "soon") names nothing. Examples in parentheses ("(it looks like
-BK1234)") and a listing's fields ("(Year 9)") ask for nothing. `toolscale.dialogue.scripted_user`
-decides what the user says.
+who ("Which doctor would you like?" asks for the "doctor name"), and a word that tells two
+details of a kind apart is not asked ("Which plan?" asks for the "new plan"); a key that is a
+slot of the opening's wording ("what", "soon") names nothing. Examples in parentheses ("(it
+looks like BK1234)") and a listing's fields ("(Year 9)") ask for nothing.
+`toolscale.dialogue.scripted_user` decides what the user says.
 """
 
 from __future__ import annotations
@@ -31,7 +32,11 @@ _SYNONYMS = {
     "fare": ("fare", "class", "ticket"),
     "city": ("city", "town", "where", "live"),
     "date": ("date", "day"),  # "Which day will she be off?" asks for the "date"
+    "quantity": ("quantity", "many", "number"),  # "how many of each?"
 }
+# Words that tell two details of one kind apart ("first snack", "new plan"): the agent asks for
+# the kind ("Which snacks would you like?", "Which plan would you like to move to?").
+_ORDERS = {"first", "second", "third", "fourth", "new", "other"}
 # "Which doctor would you like?" asks for the "doctor name": a key ending in "name" is asked
 # by its other words in a question that asks which one or who.
 _WHO = re.compile(r"\b(?:which|who|whom)\b", re.IGNORECASE)
@@ -71,6 +76,7 @@ def asks_for(message: str, key: str) -> bool:
         return all(any(s in said for s in _SYNONYMS.get(w, (w,))) for w in words)
 
     words = named(key.casefold())
+    words = [w for w in words if w not in _ORDERS] or words
     if all(w in _SLOTS for w in words):
         return False
     # a key of filler alone ("a", a goal's placeholder name) names nothing an agent can ask for

@@ -15,9 +15,7 @@ from __future__ import annotations
 import re
 from datetime import date
 
-from toolscale.core.sentences import SENTENCE
 from toolscale.core.written import dates, numbers
-from toolscale.dialogue.user_asked import proposes
 
 # A question asking to go ahead with an action (answered before any key it names: "I am about to
 # block card number 4111. Shall I proceed?" asks for a yes, not for the card number).
@@ -222,51 +220,6 @@ def is_field(option: str) -> bool:
     pass id (like SP123)"): a listing of those asks for one of them; it offers nothing to pick."""
     bare = re.sub(r"\([^()]*\)", " ", option)
     return bool(IDENTIFIER.search(bare)) and not re.search(r"\d", bare)
-
-
-_OWNERS = {"my", "the", "a", "an", "our", "his", "her", "their", "all", "both", "to", "off", "up"}
-
-
-def own(request: str, message: str) -> bool:
-    """Whether `message` proposes the change of the caller's `request`: a verb of it ("cancel"
-    for "drop my stay at ...") and its object ("stay"), outside what the agent says it cannot
-    do. A caller never turns that down."""
-    words = re.findall(r"[a-z]+", request.casefold())
-    if not words:
-        return False
-    verbs = next((g for g in VERBS if words[0] in g), ())
-    rest = [w for w in words[1:] if w not in _OWNERS]
-    if not verbs or not rest:
-        return False
-    offered = " ".join(s for s in SENTENCE.split(message) if not REFUSAL.search(s))
-    return any(proposes(offered, v) for v in verbs) and proposes(offered, rest[0])
-
-
-WHICH = re.compile(r"\b(?:which|choose|pick|select|do you mean|is it|was it)\b", re.I)
-
-
-def picked(message: str, questions: list[str], values: list[str]) -> tuple[str, str] | None:
-    """(the option, what the caller says) when a choice question asks the caller to name one and
-    exactly one option holds a detail of theirs (`values`): a question of which one after a
-    list ("- Basic plan: $71.20 / - Comprehensive plan: $124.60 ... Which one would you like me
-    to add?": said as its label, "Comprehensive plan: $124.60"), or an either-or between
-    records ("Should I add the basic plan or the comprehensive plan?": said as their detail,
-    "comprehensive", since an id in a question's alternative may be the context's). Not an
-    offer to go ahead or leave things as they are; None otherwise."""
-    if OFFER.search(message):
-        return None
-    items = [m.group(1) for line in message.splitlines() if (m := ITEM.match(line))]
-    listed = items if len(items) >= 2 and any(WHICH.search(q) for q in questions) else []
-    from_list = bool(listed)
-    for question in questions:
-        if not listed and re.search(r"\bor\b", question, re.I):
-            listed = options(question)
-    held = [o for o in candidates(listed) if any(holds(o, v) for v in values)]
-    if len(held) != 1:
-        return None
-    if from_list:
-        return held[0], label(held[0], values)
-    return held[0], next(v for v in values if holds(held[0], v))
 
 
 def candidates(listed: list[str]) -> list[str]:

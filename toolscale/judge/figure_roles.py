@@ -47,6 +47,10 @@ _OFFER = re.compile(
     r"|another (?:date|day|night|time|showing|slot)|other (?:dates|days|nights|showings)"
     r"|a different (?:date|day|night)|say,|would you like|do you want|(?:shall|should|can|may) i)"
 )
+# A request to the caller: with "or", it asks them to choose ("Then tell me the day (Saturday 26
+# July or Sunday 27 July)"), as a question with "or" does ("Saturday 19 July or Sunday 20 July?")
+_TELL_ME = re.compile(r"\b(?:tell me|let me know)\b")
+_OR = re.compile(r"\bor\b")
 _PER = re.compile(r"\b(?:per|each|every|apiece)\b")
 _ITEM = re.compile(r"\s*(?:[-*\u2022]|\d{1,2}[.)])\s")  # a list item's mark
 
@@ -129,10 +133,15 @@ def per_unit(text: str, figure: Figure) -> bool:
 
 def offered(text: str, mention: Written) -> bool:
     """Whether the date `mention` stands in a sentence that offers ("for example Tuesday 29
-    July or Sunday 27 July", "how about 3 May?") rather than states, or in an item of a list
+    July or Sunday 27 July", "how about 3 May?") or asks the caller to choose ("tell me the
+    day (Saturday 26 July or Sunday 27 July)") rather than states, or in an item of a list
     that a sentence of the message offers ("- Monday 29 September at 17:00 ... Would you like
     one of these?")."""
-    if _OFFER.search(_sentence(text, *mention.span)) is not None:
+    sentence = _sentence(text, *mention.span)
+    if _OFFER.search(sentence) is not None:
+        return True
+    asks = sentence.rstrip().endswith("?") or _TELL_ME.search(sentence) is not None
+    if asks and _OR.search(sentence) is not None:
         return True
     line = text.rfind("\n", 0, mention.span[0]) + 1
     return _ITEM.match(text, line) is not None and _OFFER.search(text) is not None

@@ -38,6 +38,7 @@ none of these; the verifier rejects an attempt that states one (on the domains t
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from itertools import combinations
@@ -56,6 +57,7 @@ from toolscale.judge.readings import DAYS, Readings, reading
 from toolscale.judge.stated import Figure, stated
 
 MAX_COUNT = 20  # the largest count a shown amount is multiplied by ("3 tickets at $45.00")
+MAX_STEPPED = 2  # the most named weekdays a date is stepped past (closed on two days)
 MONEY_INT = 100  # a whole number this large in a record may be an amount ("daily_limit": 750)
 
 
@@ -78,6 +80,8 @@ class Shown:
     # prices times a number the caller or the records give (19,000 points are $190.00)
     units: frozenset[int] = frozenset()
     scaled: frozenset[int] = frozenset()
+    # the weekdays the records name (a restaurant "closed_on": "Wednesday"), Monday 0
+    weekdays: frozenset[int] = frozenset()
 
     def by_rate(self, said: Figure) -> bool:
         """Whether the amount `said` is a stated rate of a record's amount (or of the
@@ -139,7 +143,10 @@ class Shown:
         """Whether the stated date `said` is shown, or a shown date moved by a shown period."""
         if any(said.means(day) for day in self.dates):
             return True
-        if any(said.means(d) for day in self.dates for d in self.moved(day, said.year is None)):
+        moved = [d for day in self.dates for d in self.moved(day, said.year is None)]
+        if any(said.means(d) for d in moved):
+            return True
+        if any(said.means(d) for d in self.stepped_past(self.dates + tuple(moved))):
             return True
         return any(
             (p.month, p.day) == (said.month, said.day)
@@ -147,6 +154,21 @@ class Shown:
             and said.weekday in (None, p.weekday)  # "Sunday 17 November" is not "17 November"
             for p in self.partial
         )
+
+    def stepped_past(self, days: Sequence[dt.date]) -> set[dt.date]:
+        """The days next to `days` past one or two days of a weekday the records name: the
+        latest open day before a bound that falls on the day a restaurant is closed (a 30-day
+        bound on Wednesday 13 August, closed on Wednesdays: Tuesday 12 August)."""
+        found = set()
+        for day in days:
+            for sign in (1, -1):
+                step = day
+                for _ in range(MAX_STEPPED):
+                    if step.weekday() not in self.weekdays:
+                        break
+                    step += dt.timedelta(days=sign)
+                    found.add(step)
+        return found
 
     def moved(self, day: dt.date, yearless: bool = False) -> list[dt.date]:
         """`day` moved by each shown period, both ways; for a `yearless` mention not by whole
@@ -201,6 +223,7 @@ def shown(
     asked: set[int] = set()  # the caller's whole numbers ("four servings")
     held: set[int] = set()  # the tool results' whole numbers (not money)
     units: set[int] = set()  # the policy's prices per unit
+    weekdays: set[int] = set()  # the weekdays the records name
     for text, of_records in (*((t, True) for t in records), *((t, False) for t in instructions)):
         got = read(text)
         if not of_records:
@@ -208,6 +231,8 @@ def shown(
         if of_records:
             whole = {int(f.value) for f in got.figures if not f.money and f.value.is_integer()}
             tool = text.lstrip().startswith(("{", "["))
+            if tool:  # a closing day of a record, not the caller's "Tuesday 19 August"
+                weekdays.update(_WEEKDAYS.index(w.casefold()) for w in _WEEKDAY.findall(text))
             (held if tool else asked).update(whole | (set() if tool else set(got.counts)))
         periods.update(got.periods)
         percents.update(got.percents)
@@ -232,7 +257,12 @@ def shown(
         percents=frozenset(percents),
         units=frozenset(units),
         scaled=frozenset(scaled),
+        weekdays=frozenset(weekdays),
     )
+
+
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_WEEKDAY = re.compile(rf"\b({'|'.join(_WEEKDAYS)})s?\b", re.IGNORECASE)
 
 
 def _whole_years(a: dt.date, b: dt.date) -> int:
