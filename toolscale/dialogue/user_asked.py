@@ -32,7 +32,7 @@ _SYNONYMS = {
     "fare": ("fare", "class", "ticket"),
     "city": ("city", "town", "where", "live"),
     "date": ("date", "day"),  # "Which day will she be off?" asks for the "date"
-    "quantity": ("quantity", "many", "number"),  # "how many of each?"
+    "quantity": ("quantity", "many"),  # "how many of each?" (not "number": a customer number)
 }
 # Words that tell two details of one kind apart ("first snack", "new plan"): the agent asks for
 # the kind ("Which snacks would you like?", "Which plan would you like to move to?").
