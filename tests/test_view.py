@@ -27,6 +27,7 @@ import pytest
 
 from tests.publishing_data import copy, rows, shared
 from tests.test_cli_errors import assert_one_line_error, cli
+from toolscale.core.errors import ConfigError
 from toolscale.view.index import OutputIndex
 from toolscale.view.pages import Pages
 from toolscale.view.server import make_server
@@ -385,3 +386,10 @@ def test_in_chromium_no_column_runs_past_the_page(out, served, tmp_path, width):
                               text=True, timeout=120)  # fmt: skip
         (body,) = [n for n in dom(done.stdout).walk() if n.tag == "body"]
         assert body.attrs.get("data-overflow") == "none", (path, width)
+
+
+def test_a_port_out_of_range_is_a_config_error_not_a_crash(out):
+    # the socket module raises OverflowError for it, which no `except OSError` catches
+    for port in (65536, 99999, -1):
+        with pytest.raises(ConfigError, match=f"--port {port} is not a port"):
+            make_server(Pages(OutputIndex(out)), "127.0.0.1", port)
