@@ -11,7 +11,7 @@ from typing import Any, Literal
 from toolscale.config.teacher import ISOLATION_HELP
 from toolscale.core.errors import ConfigError
 from trainer.cli_options import with_cpu_defaults
-from trainer.data import check_domain_filter
+from trainer.data import check_dataset, check_domain_filter
 from trainer.model import check_model
 from trainer.parser import parse as parse_flags
 from trainer.selection import variant_filter
@@ -170,6 +170,7 @@ def parse(trl_config: type, argv: Sequence[str]) -> tuple[ToolscaleArguments, An
     check_domain_filter(options.domains)  # as do a misspelt domain and a fraction out of range
     check_fraction(options.heldout_fraction)
     check_model(options.model)  # a missing model folder too (not minutes of Hub retries)
+    check_dataset(options.dataset)  # and a missing output folder
     if cpu:
         print(f"no GPU: training on the CPU ({', '.join(cpu)})", file=sys.stderr)
     if options.group_std_threshold < 0:
