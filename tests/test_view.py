@@ -27,6 +27,8 @@ import pytest
 
 from tests.publishing_data import copy, rows, shared
 from tests.test_cli_errors import assert_one_line_error, cli
+from toolscale.core.errors import ConfigError
+from toolscale.view.app import write_html
 from toolscale.view.index import OutputIndex
 from toolscale.view.pages import Pages
 from toolscale.view.server import make_server
@@ -385,3 +387,24 @@ def test_in_chromium_no_column_runs_past_the_page(out, served, tmp_path, width):
                               text=True, timeout=120)  # fmt: skip
         (body,) = [n for n in dom(done.stdout).walk() if n.tag == "body"]
         assert body.attrs.get("data-overflow") == "none", (path, width)
+
+
+def test_a_port_out_of_range_is_a_config_error_not_a_crash(out):
+    # the socket module raises OverflowError for it, which no `except OSError` catches
+    for port in (65536, 99999, -1):
+        with pytest.raises(ConfigError, match=f"--port {port} is not a port"):
+            make_server(Pages(OutputIndex(out)), "127.0.0.1", port)
+
+
+def test_html_refuses_a_folder_of_other_files_and_rewrites_its_own_site(out, tmp_path):
+    index = OutputIndex(out)
+    theirs = tmp_path / "theirs"
+    theirs.mkdir()
+    (theirs / "sft.jsonl").write_text("{}\n")
+    with pytest.raises(ConfigError, match=r"holds files that are not view pages \(sft\.jsonl\)"):
+        write_html(index, theirs)
+    assert [p.name for p in theirs.iterdir()] == ["sft.jsonl"]
+    site = tmp_path / "site"
+    first = write_html(index, site)
+    assert write_html(index, site) == first == len(list(site.iterdir()))
+    assert first == 1 + len(index.tasks) + len(index.attempts)

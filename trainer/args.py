@@ -11,8 +11,9 @@ from typing import Any, Literal
 from toolscale.config.teacher import ISOLATION_HELP
 from toolscale.core.errors import ConfigError
 from trainer.cli_options import with_cpu_defaults
-from trainer.data import check_domain_filter
+from trainer.data import check_dataset, check_domain_filter
 from trainer.model import check_model
+from trainer.parser import parse as parse_flags
 from trainer.selection import variant_filter
 from trainer.split import check_fraction
 from trainer.user_seat import UserArguments
@@ -149,16 +150,12 @@ def parse(trl_config: type, argv: Sequence[str]) -> tuple[ToolscaleArguments, An
     """toolscale's options and a TRL config (GRPOConfig or SFTConfig) from `--config FILE` and
     `--key value` flags, with CPU defaults where no GPU is present (`trainer.cli_options`); a
     bad file or flag is a ConfigError."""
-    from trl import TrlParser
-
     if any(a.split("=")[0] == "--trace_variants" for a in argv):
         raise ConfigError(
             "--trace_variants is now --variants: best (the default: one best trace per task), "
             'all, or variant names such as "gold,expert-1"'
         )
     argv, cpu = with_cpu_defaults(argv)  # no GPU: TRL's bf16 / CUDA defaults would fail
-    # TRL types the dataclasses as a NewType of Any, which no class matches.
-    parser = TrlParser((ToolscaleArguments, trl_config))  # type: ignore[arg-type]
     # transformers 5 renamed gradient_checkpointing; the old flag would lose to the config file's
     # activation_checkpointing, so it is read as the new one.
     argv = [
@@ -167,19 +164,13 @@ def parse(trl_config: type, argv: Sequence[str]) -> tuple[ToolscaleArguments, An
         else a
         for a in argv
     ]
-    try:
-        options, config = parser.parse_args_and_config(argv)
-    except FileNotFoundError as exc:
-        raise ConfigError(
-            f"no file {exc.filename}: give --config a YAML file such as "
-            "trainer/configs/cpu-smoke.yaml"
-        ) from None
-    except (OSError, ValueError) as exc:
-        raise ConfigError(str(exc).splitlines()[0]) from None
+    command = "grpo" if trl_config.__name__ == "GRPOConfig" else "sft"
+    options, config = parse_flags(command, (ToolscaleArguments, trl_config), argv)
     variant_filter(options.variants)  # a bad --variants fails before any data is read
     check_domain_filter(options.domains)  # as do a misspelt domain and a fraction out of range
     check_fraction(options.heldout_fraction)
     check_model(options.model)  # a missing model folder too (not minutes of Hub retries)
+    check_dataset(options.dataset)  # and a missing output folder
     if cpu:
         print(f"no GPU: training on the CPU ({', '.join(cpu)})", file=sys.stderr)
     if options.group_std_threshold < 0:

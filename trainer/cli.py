@@ -27,7 +27,8 @@ def main(argv: list[str] | None = None) -> None:
         print(USAGE)
         sys.exit(0)
     if not argv or argv[0] not in ("grpo", "sft", "evaluate"):
-        print(USAGE, file=sys.stderr)
+        given = f"unknown command {argv[0]!r}" if argv else "no command"
+        sys.stderr.write(f"error: {given}; use grpo, sft or evaluate (toolscale-train --help)\n")
         sys.exit(2)
     if argv[0] in ("grpo", "sft"):
         argv = _prepared(argv)

@@ -53,6 +53,7 @@ from trainer.data import check_domain_filter, grpo_rows, load_config
 from trainer.endpoint_rollouts import endpoint_records, teacher_options
 from trainer.environment import TASK_FIELDS
 from trainer.model import load
+from trainer.parser import parse as parse_flags
 from trainer.reference_routes import oracle_class, play_tasks, reference_attempts, summary
 from trainer.reward_config import stored_reward
 from trainer.router_rows import router_attempts, training_rows
@@ -160,16 +161,7 @@ class EvaluateArguments(UserArguments):
 
 def parse(argv: Sequence[str]) -> EvaluateArguments:
     """The options from `--config FILE` and `--key value` flags; a bad one is a ConfigError."""
-    from trl import TrlParser
-
-    try:
-        # TRL types the dataclasses as a NewType of Any, which no class matches.
-        parser = TrlParser((EvaluateArguments,))  # type: ignore[arg-type]
-        (options,) = parser.parse_args_and_config(list(argv))
-    except FileNotFoundError as exc:
-        raise ConfigError(f"no file {exc.filename}: give --config a YAML file") from None
-    except (OSError, ValueError) as exc:
-        raise ConfigError(str(exc).splitlines()[0]) from None
+    (options,) = parse_flags("evaluate", (EvaluateArguments,), argv)
     check_domain_filter(options.domains)
     check_fraction(options.heldout_fraction)
     return options

@@ -21,6 +21,7 @@ from toolscale.view.server import make_server
 
 _REPO_ID = re.compile(r"[\w.-]{1,96}/[\w.-]{1,96}")
 LOOPBACK = ("127.0.0.1", "::1", "localhost")
+_SITE_PAGE = re.compile(r"index\.html|(task|trace)-[^/]+\.html")  # what `write_html` writes
 
 
 def open_output(source: str, revision: str | None = None) -> Path:
@@ -49,11 +50,19 @@ def open_output(source: str, revision: str | None = None) -> Path:
 
 
 def write_html(index: OutputIndex, dest: Path) -> int:
-    """Write the list, every task page and every attempt page into `dest`; returns the count."""
+    """Write the list, every task page and every attempt page into `dest` (new, empty, or holding
+    an earlier site's pages only); returns the count."""
     if dest.exists() and not dest.is_dir():
         raise ConfigError(f"--html {dest} is a file; choose a folder")
     if dest.resolve().is_relative_to(index.root.resolve()):
         raise ConfigError(f"--html {dest} is inside the output; choose a folder outside it")
+    present = sorted(p.name for p in dest.iterdir()) if dest.is_dir() else []
+    foreign = [name for name in present if not _SITE_PAGE.fullmatch(name)]
+    if foreign:  # pages of an earlier `--html` may be written over; nothing else
+        raise ConfigError(
+            f"--html {dest} holds files that are not view pages ({', '.join(foreign[:3])}"
+            f"{', ...' if len(foreign) > 3 else ''}); choose an empty or new folder"
+        )
     pages = Pages(index, static=True)
     try:
         dest.mkdir(parents=True, exist_ok=True)

@@ -72,9 +72,11 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 def make_server(pages: Pages, host: str, port: int) -> ThreadingHTTPServer:
-    """A server for `pages` bound to host:port (port 0: a free one); a port in use or an address
-    that cannot be bound is a ConfigError."""
+    """A server for `pages` bound to host:port (port 0: a free one); a port out of range, in use,
+    or an address that cannot be bound is a ConfigError."""
     handler = type("Handler", (_Handler,), {"pages": pages})
+    if not 0 <= port <= 65535:  # the socket module raises OverflowError, not OSError
+        raise ConfigError(f"--port {port} is not a port; give one from 0 to 65535 (0: any free)")
     try:
         server = ThreadingHTTPServer((host, port), handler)
     except OSError as exc:
