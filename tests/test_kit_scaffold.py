@@ -148,7 +148,10 @@ def test_a_new_folder_becomes_an_installable_package_that_registers_its_domains(
     again = _cli("new-domain", "library", "--into", str(tmp_path / "new" / "mine"), cwd=tmp_path)
     assert again.returncode == 0, again.stderr
     folder = (tmp_path / "new" / "mine").resolve()
-    assert printed(made, "next: ") == f"pip install -e {folder}"
+    # the running environment's own python (a README user has no venv activated), and pytest
+    # with it (the first command installs none)
+    assert printed(made, "next: ") == f"{sys.executable} -m pip install -e {folder} pytest"
+    assert f"{sys.executable} -m pytest " in made.stdout + made.stderr
     assert printed(again, "registered it in ") == (
         f'{folder / "pyproject.toml"} (library = "mine.library:LibraryDomain")'
     )
@@ -213,9 +216,9 @@ def test_a_new_domain_passes_check_domain_strict_out_of_the_box(tmp_path) -> Non
     # every one of its 8 intent kinds is also drawn by name (check-domain --per-template)
     assert "30 tasks and 8 templates x 5 checked, no problem" in checked.stdout + checked.stderr
     # and its own test passes as written
-    test = printed(made, "pytest ")
+    test = printed(made, f"{sys.executable} -m pytest ")
     tested = subprocess.run(
-        f"pytest -q {test}",
+        f"{sys.executable} -m pytest -q {test}",
         shell=True,
         cwd="/",
         env=env,

@@ -3,6 +3,7 @@ register, check and test it, in commands that work as printed from any folder.""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -48,24 +49,30 @@ def new_domain_command(
     module = f"{place.package}.{name}:{cls}"
     domain = place.into / name
     _say(f"wrote {domain}: {', '.join(p.name for p in written[:-1])}; its test: {written[-1]}")
+    python, toolscale = _commands()
     by_variable = (
         f'TOOLSCALE_DOMAINS="{name}={module}" PYTHONPATH={place.into.parent} '
-        f"toolscale check-domain {name} --strict"
+        f"{toolscale} check-domain {name} --strict"
     )
     if place.project is not None:
         _say(f"registered it in {place.project} ({entry(name, place.package, cls)})")
-        _say(f"next: pip install -e {place.into}")
-        _say(f"      toolscale check-domain {name} --strict")
-        _say(f"      pytest {written[-1]}")
-        _say(f"or, without installing: {by_variable}")
-        return
-    project = _project_of(place.into)
-    where = f"in {project}" if project else "in your project's pyproject.toml"
-    root = project.parent if project else "."
-    _say(
-        f'next: register it {where}, under [project.entry-points."toolscale.domains"]: '
-        f"{entry(name, place.package, cls)}; then pip install -e {root}"
-    )
-    _say(f"      toolscale check-domain {name} --strict")
-    _say(f"      pytest {written[-1]}")
+        _say(f"next: {python} -m pip install -e {place.into} pytest")
+    else:
+        project = _project_of(place.into)
+        where = f"in {project}" if project else "in your project's pyproject.toml"
+        root = project.parent if project else "."
+        _say(
+            f'next: register it {where}, under [project.entry-points."toolscale.domains"]: '
+            f"{entry(name, place.package, cls)}; then {python} -m pip install -e {root} pytest"
+        )
+    _say(f"      {toolscale} check-domain {name} --strict")
+    _say(f"      {python} -m pytest {written[-1]}")
     _say(f"or, without installing: {by_variable}")
+
+
+def _commands() -> tuple[str, str]:
+    """The Python and the `toolscale` script of the environment running this command, so the
+    printed commands work as printed (a README user's `.venv/bin/...`, no activated venv, and
+    pytest installed with the domain: the first command installs none)."""
+    script = Path(sys.executable).parent / "toolscale"
+    return sys.executable, str(script) if script.is_file() else "toolscale"
