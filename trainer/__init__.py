@@ -37,6 +37,8 @@ Holds:
   from.
 - `nano`: save the nano-orchestrator's untrained starting point: a `tiny-random` Qwen3 of a given
   size and its BPE learnt from the training side's SFT conversations only, as a checkpoint folder.
+- `parser`: TRL's argument parser for `toolscale-train`, whose usage mistakes are one ConfigError
+  line.
 - `reference_routes`: the reference rows of an evaluation: the oracle and every fixed route, played
   at each task.
 - `reward_config`: the reward configuration a run trains on: the dataset's own, then the run's
