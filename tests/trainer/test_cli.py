@@ -101,6 +101,7 @@ def test_training_into_a_trained_model_s_folder_is_refused_unless_asked(tmp_path
     (run / saved).parent.mkdir(parents=True, exist_ok=True)
     (run / saved).write_text("{}")
     before = sorted(str(p) for p in run.rglob("*"))
+    (tmp_path / "never-read").mkdir()  # there, so the refusal is the output folder's
     result = train("sft", "--dataset", str(tmp_path / "never-read"), "--output_dir", str(run))
     found = saved.split("/")[0]
     assert_one_line_error(
@@ -119,7 +120,7 @@ def test_training_into_a_trained_model_s_folder_is_refused_unless_asked(tmp_path
         "--overwrite_output_dir",
         "true",
     )
-    assert_one_line_error(result, "cannot load traces", "never-read")
+    assert_one_line_error(result, "never-read", "has no traces config")
 
 
 def test_only_a_run_that_does_not_resume_is_refused_a_trained_folder(tmp_path):
