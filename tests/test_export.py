@@ -236,6 +236,7 @@ def test_sft_export_mistakes_are_one_error_line_and_write_nothing(dataset, tmp_p
     for args, words in (
         (["--format", "sft", "--variants", "nope"], "--variants nope selects no trace"),
         (["--format", "sft", "--variants", ","], "--variants takes"),
+        (["--format", "sft", "--variants", ""], "--variants takes"),  # not silently "best"
         (["--variants", "all"], "use it with --format sft"),
     ):
         result = subprocess.run(

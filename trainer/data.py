@@ -266,6 +266,7 @@ def sft_rows(
     if levels:
         traces = traces.filter(lambda i: tasks[i]["difficulty"] in levels, input_columns="task_id")
     spec = getattr(options, "variants", "best")
+    present = sorted(set(traces["variant"]))
     traces = _chosen_traces(traces, tasks, spec)
     fraction = getattr(options, "heldout_fraction", 0.0)
     if fraction > 0:  # no trace of a held-out task's content
@@ -276,7 +277,8 @@ def sft_rows(
     if len(traces) == 0:
         raise ConfigError(
             f"no verified traces of the templates {options.templates!r}, difficulties "
-            f"{options.difficulties!r} and variants {spec!r}"
+            f"{options.difficulties!r} and variants {spec!r}; the traces' variants are: "
+            f"{', '.join(present) or 'none'}"
         )
     if max_tasks:
         ids = sorted(set(traces["task_id"]))

@@ -84,6 +84,9 @@ def test_default_sft_data_is_the_expected_route_else_the_gold_trace_of_each_task
     assert len(sft_rows(options(dataset, variants="all"))) == len(traces)
     named = sft_rows(options(dataset, variants="guessed_id,repeat_read"))
     assert len(named) == 6
+    # a name no trace has: the error lists the variants there are, as export's does
+    with pytest.raises(ConfigError, match=r"the traces. variants are: .*gold, guessed_id"):
+        sft_rows(options(dataset, variants="bogus"))
 
 
 def score(task, variant, reward, compliant=True, calls=1, cost=0.0, verified=True, id=None):

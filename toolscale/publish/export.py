@@ -61,7 +61,7 @@ def export(
     output = Output(out)
     if format == "tau2":
         return export_tau2(output, dest, say)
-    written, about = export_sft(output, dest, variants or "best")
+    written, about = export_sft(output, dest, "best" if variants is None else variants)
     if say is not None:
         say(about)
     return written
