@@ -38,7 +38,8 @@ class ToolscaleArguments(UserArguments):
     variants: str = field(
         default="best",
         metadata={
-            "help": "SFT traces per task: best (one: the gold, i.e. oracle, route, else the best "
+            "help": "SFT traces per task: best (one: a routed task's expected_route trace, "
+            "none when that route answered wrong; any other task's gold trace, else its best "
             "verified non-detour trace by reward_total), all (every verified variant, detours "
             'included), or variant names such as "gold,expert-1" (the traces\' variant column).'
         },
