@@ -39,12 +39,13 @@ NULLABLE = {
 def check_dataset(dataset: str) -> None:
     """A ConfigError, at once, for a `--dataset` that is no folder here and cannot be a Hub id
     either: a path (`./x`, `/x`, `a/b/c`) or an ORG/NAME whose ORG is a folder here (`out/demo2`
-    when `out/` exists). Otherwise `datasets` would retry the Hub for half a minute."""
+    when `out/` exists). Otherwise `datasets` would retry the Hub for half a minute. A bare name
+    (`squad`) may be a Hub dataset and is left to `datasets`."""
     path = Path(dataset).expanduser()
     if path.exists():
         return
     hint = "give the folder `toolscale generate --out` wrote, or a Hub dataset id ORG/NAME"
-    if dataset.startswith((".", "/", "~")) or dataset.count("/") != 1:
+    if dataset.startswith((".", "/", "~")) or dataset.count("/") > 1:
         raise ConfigError(f"--dataset {dataset} does not exist; {hint}")
     if Path(dataset.split("/")[0]).is_dir():
         raise ConfigError(f"--dataset {dataset}: no such folder (its parent folder exists); {hint}")
