@@ -17,7 +17,6 @@ from trainer.data import check_dataset
         ("out/nothere", "no such folder (its parent folder exists)"),
         ("./demo", "does not exist"),
         ("a/b/c", "does not exist"),
-        ("demo", "does not exist"),
     ],
 )
 def test_a_dataset_that_is_no_folder_nor_a_hub_id_is_refused(tmp_path, monkeypatch, dataset, words):
@@ -33,6 +32,7 @@ def test_a_folder_or_a_hub_id_passes(tmp_path, monkeypatch):
     (tmp_path / "out" / "demo").mkdir(parents=True)
     check_dataset("out/demo")
     check_dataset("some-org/some-dataset")  # no folder some-org here: may be on the Hub
+    check_dataset("squad")  # a bare name may be a Hub dataset too
 
 
 def test_sft_on_a_missing_output_folder_is_one_line_without_hub_retries(
