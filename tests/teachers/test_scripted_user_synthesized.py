@@ -107,13 +107,19 @@ def test_first_second_and_new_details_are_asked_by_their_kind() -> None:
     assert kind == "give" and "plus" in str(text)
 
 
-def test_after_a_refusal_the_option_they_picked_is_their_own_change() -> None:
-    # S5: "20:00 is full ... (19:00 or 19:30)?" -> "19:30, please." -> "Shall I book ... at
-    # 19:30?" -> "No, thank you, please leave it as it is."
+def after_full_seating() -> ScriptedUser:
+    """A caller who wants Olive Fig at 20:00, else 19:30, having said so."""
     person = ScriptedUser(
         scenario({"restaurant": "Olive Fig", "time": "20:00", "second-choice time": "19:30"})
     )
     person.reply("Which restaurant, and which seating time?")
+    return person
+
+
+def test_after_a_refusal_the_option_they_picked_is_their_own_change() -> None:
+    # S5: "20:00 is full ... (19:00 or 19:30)?" -> "19:30, please." -> "Shall I book ... at
+    # 19:30?" -> "No, thank you, please leave it as it is."
+    person = after_full_seating()
     full = (
         "I'm sorry: Olive Fig has no table left at 20:00, so that seating can't be booked. "
         "Would you like me to check 19:00 or 19:30 instead?"
@@ -123,10 +129,7 @@ def test_after_a_refusal_the_option_they_picked_is_their_own_change() -> None:
     person.reply("Shall I book a table for 2 at Olive Fig at 19:30? Please reply yes to confirm.")
     assert person.kind == "yes"
     # an option they did not pick is still turned down after the refusal
-    other = ScriptedUser(
-        scenario({"restaurant": "Olive Fig", "time": "20:00", "second-choice time": "19:30"})
-    )
-    other.reply("Which restaurant, and which seating time?")
+    other = after_full_seating()
     other.reply(full)
     other.reply("Shall I book a table for 2 at Olive Fig at 13:00 instead?")
     assert other.kind == "no"
