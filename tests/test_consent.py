@@ -117,6 +117,9 @@ def test_every_common_way_to_ask_for_a_yes_counts() -> None:
         "Would you like me to cancel BK1, or leave things as they are?",
         "To confirm, I will cancel BK1. Is that correct?",
         "I can cancel BK1 for you now. Please reply yes if you want me to go ahead.",
+        # the change offered on the caller's word (a capable agent's, synthesize run S4)
+        "Give me the booking id and I'll cancel it once you confirm.",
+        "I will cancel BK1 as soon as you say yes.",
     ):
         turns = [
             OPENING,
@@ -125,3 +128,13 @@ def test_every_common_way_to_ask_for_a_yes_counts() -> None:
             ("assistant", "", ["cancel_booking"]),
         ]
         assert consent_problems(SPECS, SCENARIO, turns) == [], ask
+
+
+def test_once_you_confirm_a_detail_asks_for_no_yes() -> None:
+    turns = [
+        OPENING,
+        ("assistant", "I can cancel it once you confirm your email address.", []),
+        ("user", "Yes, it's ann@example.com.", []),
+        ("assistant", "", ["cancel_booking"]),
+    ]
+    assert len(consent_problems(SPECS, SCENARIO, turns)) == 1

@@ -9,6 +9,7 @@ from toolscale.core.answers import (
     answer_matches,
     committed_answer,
     fact_stated,
+    policy_today,
     statements,
 )
 from toolscale.core.written import dates, numbers, times
@@ -192,3 +193,17 @@ def test_a_count_said_in_words_or_as_nothing_left_is_stated() -> None:
     assert not fact_stated("0", "No problem at all, happy to help.")
     assert not fact_stated("1", "The one at the hilltop site, please.")  # "one" says too much else
     assert not fact_stated("3", "I've changed it to thirty guests.")
+
+
+def test_a_date_said_by_its_distance_from_the_policys_today() -> None:
+    today = policy_today("You work the desk. Today is 2025-07-14; the time now is 10:00.")
+    assert today is not None and today.isoformat() == "2025-07-14"
+    assert policy_today("Today's date is 2025-06-30; use it.") is not None
+    assert policy_today("You work the desk.") is None
+    said = "Free cancellation ended today at 12:30."
+    assert fact_stated("2025-07-14 12:30", said, today)
+    assert not fact_stated("2025-07-14 12:30", said)  # no clock: "today" names no date
+    assert not fact_stated("2025-07-14 13:30", said, today)  # the date, not the time
+    assert fact_stated("2025-07-15", "Your table is booked for tomorrow.", today)
+    assert fact_stated("2025-07-13", "It was cancelled yesterday.", today)
+    assert not fact_stated("2025-07-16", "Your table is booked for tomorrow.", today)

@@ -70,12 +70,14 @@ def check_seats(state: Record, customer: Record, showing: Record, seats: int) ->
         f"showing {sid} of {title} is {showing['status']} and cannot be booked",
         showing["status"],
     )
-    years = age(customer["birth_date"])
+    years = age(customer["birth_date"], showing["date"])
+    # the rating is the reason the caller is told: their own birth date is no news to them,
+    # and "you'll be 14 on the day" says it as well as the date does
     AgeRestricted.raise_if(
         years < MIN_AGE.get(showing["rating"], 0),
         f"{title} is rated {showing['rating']}, and customer {customer['customer_id']}, born "
-        f"{customer['birth_date']}, is {years}",
-        customer["birth_date"],
+        f"{customer['birth_date']}, is {years} on {showing['date']}",
+        showing["rating"],
     )
     SoldOut.raise_if(
         showing["seats_left"] < seats,
@@ -87,9 +89,10 @@ def check_seats(state: Record, customer: Record, showing: Record, seats: int) ->
     return {"showing_id": sid, "per_seat": each, "seats": seats, "total": round(each * seats, 2)}
 
 
-def age(born: str) -> int:
-    birth, today = date.fromisoformat(born), date.fromisoformat(TODAY)
-    return today.year - birth.year - ((today.month, today.day) < (birth.month, birth.day))
+def age(born: str, on: str = TODAY) -> int:
+    """Age in whole years on the day `on` (the policy: "at least that old on the day")."""
+    birth, day = date.fromisoformat(born), date.fromisoformat(on[:10])
+    return day.year - birth.year - ((day.month, day.day) < (birth.month, birth.day))
 
 
 def check_booking(state: Record, customer_id: str, showing_id: str, seats: int) -> Record:

@@ -47,7 +47,7 @@ def _showing(rng: random.Random, sid: str, cinema: dict, film: dict, day: str) -
 
 
 def _book(state: dict, rng: random.Random, customer: dict, showing: dict) -> None:
-    if rules.age(customer["birth_date"]) < rules.MIN_AGE.get(showing["rating"], 0):
+    if rules.age(customer["birth_date"], showing["date"]) < rules.MIN_AGE.get(showing["rating"], 0):
         return  # the desk never sold it
     bid = f"B{state['next_booking']}"
     state["next_booking"] += 1

@@ -204,12 +204,18 @@ def test_read_as_a_caller_the_texts_fit_the_records() -> None:
             assert "raining all weekend" not in text, (showing["date"], text)
 
 
-def test_an_age_refusal_states_the_birth_date_it_rests_on() -> None:
+def test_an_age_refusal_requires_the_rating_and_counts_the_age_on_the_day() -> None:
     """Reading pass, seed 7: "... customer C5984 is 16. For your records: 2008-12-16." (the
-    refusal's fact tacked on): the message now says "born 2008-12-16, is 16"."""
+    refusal's fact tacked on): the message says "born 2008-12-16, is 16 on <the day>". The fact
+    a refusal requires is the film's rating: a capable agent said "you will be 14 on 2025-09-29",
+    a right reason, which the caller's own birth date as the fact had rejected (synthesize S5)."""
     from domains.movie import MovieDomain
     from toolscale.core.contract import item_rng
 
     domain = MovieDomain()
     spec = domain.sample_named(item_rng("movie", 0, 0), 0, 0, "book.no.age_restricted")
     assert "For your records" not in spec.final_message and ", born " in spec.final_message
+    assert spec.required_facts in (["15"], ["18"])
+    # the policy counts the age on the showing's day, not today's
+    assert rules.age("2010-09-20", "2025-09-19") == 14
+    assert rules.age("2010-09-20", "2025-09-20") == 15

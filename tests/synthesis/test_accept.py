@@ -49,6 +49,21 @@ def test_a_value_left_out_is_filled_from_its_field():
     assert kept == [] and "holds no single value" in problems[0]
 
 
+def test_a_refusal_states_what_its_rule_shows_first():
+    """The movie age rule shows the film's rating: a refusal's fact is "15", not the caller's
+    own birth date, which its error also states (synthesize S5: "you will be 14 on
+    2025-09-29" was a right reason, rejected for lacking 2010-12-28)."""
+    look = [
+        '{"customer_id": "C7", "birth_date": "2010-12-28"}',
+        '{"showing_id": "S3", "rating": "15", "date": "2025-09-29"}',
+    ]
+    message = "Error: Northern Static is rated 15, and customer C7, born 2010-12-28, is 14"
+    assert refused_facts(message, look, said="") == ["2010-12-28", "15"]
+    assert refused_facts(message, look, said="", shows=("15",)) == ["15"]
+    # a shown value no look-up states (or the caller says) falls back to the message's
+    assert refused_facts(message, look, said="", shows=("16",)) == ["2010-12-28", "15"]
+
+
 def test_a_refusal_states_a_word_or_number_of_its_error():
     look = ['{"name": "Year 8 Robotics", "capacity": 18, "taken": 18, "elective": true}']
     message = "Error: Year 8 Robotics is full (18 places)"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import date
 
 from toolscale.core.sentences import SENTENCE
 from toolscale.core.written import NUMBERS, clock, dates, iso_date, numbers, plain, times
@@ -171,14 +172,33 @@ def _words(text: str) -> str:
     return re.sub(r"\b(?:canceled|cancelation)\b", lambda m: _SPELLINGS[m[0]], low)
 
 
-def fact_stated(fact: str, final_message: str) -> bool:
+# The clock a policy gives: "Today is 2025-09-18", "Today's date is 2025-06-30".
+_TODAY = re.compile(r"\btoday(?:'s date)? is (\d{4}-\d{2}-\d{2})\b", re.IGNORECASE)
+# A day said by its distance from today ("Free cancellation ended today at 12:30").
+_RELATIVE = {"yesterday": -1, "today": 0, "tonight": 0, "tomorrow": 1}
+
+
+def policy_today(policy: str) -> date | None:
+    """The date a policy says today is ("Today is 2025-09-18; ..."), None when it says none."""
+    found = _TODAY.search(policy)
+    return iso_date(found[1]) if found else None
+
+
+def _said_relative(day: date, message: str, today: date) -> bool:
+    """Whether `message` names `day` as "yesterday", "today", "tonight" or "tomorrow"."""
+    words = [word for word, offset in _RELATIVE.items() if (day - today).days == offset]
+    return any(re.search(rf"\b{word}\b", message, re.IGNORECASE) for word in words)
+
+
+def fact_stated(fact: str, final_message: str, today: date | None = None) -> bool:
     """Whether a required fact appears in the message, in any ordinary form:
 
     - a number ("1708.5") equals one of the numbers stated ("$1,708.50", "1708.50"; not
       "145.0" for "45.0"); a whole count up to twenty may be said in words ("three guests"; not
       one), and a count of nothing as "no table left", "none remaining", "sold out", "fully booked";
     - an ISO date ("2025-09-13") is named ("13 September", "Sep 13, 2025", "13/09/2025",
-      "Saturday 13 September"; a year or weekday, when given, must be the date's);
+      "Saturday 13 September"; a year or weekday, when given, must be the date's), or, where
+      the policy's `today` is given, said as "today", "tonight", "tomorrow" or "yesterday";
     - a time ("19:30") is stated ("7:30 pm", "19:30"), and a date and time ("2025-07-31
       18:00") both;
     - a name joined with its code ("Northline Freight 2892822365") is stated whole or as its
@@ -200,9 +220,11 @@ def fact_stated(fact: str, final_message: str) -> bool:
         )
     parts = fact.split()
     if len(parts) == 2 and iso_date(parts[0]) and clock(parts[1]):
-        return all(fact_stated(part, final_message) for part in parts)
+        return all(fact_stated(part, final_message, today) for part in parts)
     day = iso_date(fact)
     if day is not None and any(m.means(day) for m in dates(final_message)):
+        return True
+    if day is not None and today is not None and _said_relative(day, final_message, today):
         return True
     hour = clock(fact)
     if hour is not None and hour in times(final_message):

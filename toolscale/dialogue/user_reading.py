@@ -45,7 +45,11 @@ OFFER = re.compile(
     # a statement that asks for the go-ahead: "... Let me know if you'd like to go ahead."
     r"|\b(?:let me know|tell me|just say) (?:if|whether|when) you(?:'d| would)? (?:like|want)"
     r"(?: me)? to (?:go ahead|proceed|do (?:it|that|this)|confirm)\b"
-    r"|\bif you(?:'d| would)? like (?:me )?to (?:go ahead|proceed)\b|\bsay (?:the word|yes)\b",
+    r"|\bif you(?:'d| would)? like (?:me )?to (?:go ahead|proceed)\b|\bsay (?:the word|yes)\b"
+    # the change made on the caller's word: "... and I'll set it up once you confirm." (not
+    # "once you confirm your email", which asks for a detail)
+    r"|\b(?:once|when|as soon as|after) you(?:'ve| have)? (?:confirm(?:ed)?|say (?:yes|so)|"
+    r"give (?:me )?the go-ahead|agree)\s*(?:[.!?]|$)",
     re.IGNORECASE,
 )
 # An offer made as a condition: "If you'd like a replacement card, just let me know."

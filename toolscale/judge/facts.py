@@ -8,7 +8,8 @@ caller's own facts at once, the others once a look-up showed them), so a sign-of
 facts loses nothing ("tips off at 19:30, so the return window has closed" ... "Thanks!" ...
 "Have a good evening."). A fact only asked back ("Is it $50?") is not told, and one said
 before the look-up that establishes it (a guess the look-up then confirmed) does not count.
-Facts are matched in any ordinary form (`toolscale.core.answers.fact_stated`).
+Facts are matched in any ordinary form (`toolscale.core.answers.fact_stated`); a date may be
+said by its distance from the policy's today ("Free cancellation ended today at 12:30").
 
 Catches: an attempt that never tells the caller what they asked for or must know (an amount, a
 date, a status, the reason for a refusal, an id a write created). Gaming policy: the silent
@@ -18,7 +19,7 @@ says a likely value first and looks it up afterwards.
 
 from __future__ import annotations
 
-from toolscale.core.answers import fact_stated, statements
+from toolscale.core.answers import fact_stated, policy_today, statements
 from toolscale.core.judging import Looked
 from toolscale.economics.preferences import answer_text
 from toolscale.judge.seen import Check, Seen, parsed_arguments
@@ -47,11 +48,13 @@ def facts_problems(seen: Seen) -> list[str]:
     if missing:
         told = told_after(seen)
         scenario, gold = task.user_scenario, task.gold_actions
+        today = policy_today(task.system_prompt)
         missing = [
             fact
             for fact in missing
             if not any(
-                fact_stated(fact, text) and domain.established(fact, scenario, looked, gold)
+                fact_stated(fact, text, today)
+                and domain.established(fact, scenario, looked, gold)
                 for text, looked in told
             )
         ]

@@ -37,6 +37,9 @@ class CallOutcome:
     # The policy rule an error names (a kit `PolicyError`'s `rule`, "handoff:" before a rule
     # whose cases go to a human), "" for any other outcome: what a synthesized refusal tests.
     rule: str = ""
+    # The record values that error says prove its rule applies (a kit `PolicyError`'s `shows`):
+    # the reason a synthesized refusal must state, as the kit's refusals do.
+    shows: tuple[str, ...] = ()
 
 
 class CallTimeout(BaseException):
@@ -72,6 +75,7 @@ def execute(kit: Toolkit, name: str, arguments: Any, timeout_s: float) -> CallOu
         return CallOutcome(f"Error: invalid arguments for {name}: {'; '.join(problems)}", "error")
     kit.usage = None
     crash = rule = ""
+    shows: tuple[str, ...] = ()
     previous = signal.signal(signal.SIGALRM, _alarm)
     signal.setitimer(signal.ITIMER_REAL, timeout_s)
     try:
@@ -79,6 +83,7 @@ def execute(kit: Toolkit, name: str, arguments: Any, timeout_s: float) -> CallOu
     except ToolError as exc:
         output, status = f"Error: {exc}", "error"
         rule = _rule(exc)
+        shows = tuple(str(value) for value in getattr(exc, "shows", ()))
     except CallTimeout:
         output, status = f"Error: {name} timed out after {timeout_s:g} s", "timeout"
     except Exception as exc:  # a bug in the tool: recorded as a crashed call, never raised
@@ -89,7 +94,7 @@ def execute(kit: Toolkit, name: str, arguments: Any, timeout_s: float) -> CallOu
         signal.signal(signal.SIGALRM, previous)
     usage = kit.usage
     if usage is None:
-        return CallOutcome(output, status, traceback=crash, rule=rule)
+        return CallOutcome(output, status, traceback=crash, rule=rule, shows=shows)
     return CallOutcome(
         output,
         status,
@@ -99,6 +104,7 @@ def execute(kit: Toolkit, name: str, arguments: Any, timeout_s: float) -> CallOu
         usage.latency_ms,
         crash,
         rule,
+        shows,
     )
 
 

@@ -173,14 +173,23 @@ def _scalars(value: Any) -> Iterator[str]:
         yield _text(value)
 
 
-def refused_facts(message: str, outputs: list[str], said: str) -> list[str]:
+def refused_facts(
+    message: str, outputs: list[str], said: str, shows: tuple[str, ...] = ()
+) -> list[str]:
     """The reason a refusal states, as the kit's refusals do (`toolscale.kit.reasons`): the
-    values of the gold look-ups' results that the refused call's error `message` states as
-    whole words ("full", "18"), else the numbers of the message (the policy's limits: "at most
-    3"); none the caller says (`said`) or that names a record ("S11938")."""
+    values the rule `shows` (what its error says proves it applies: a film's rating, not the
+    caller's own birth date) that a gold look-up's result states; else the values of those
+    results that the refused call's error `message` states as whole words ("full", "18");
+    else the numbers of the message (the policy's limits: "at most 3"); none the caller says
+    (`said`) or that names a record ("S11938")."""
     values = dict.fromkeys(v for o in outputs for v in _scalars(parsed(o)))
     ids = {v for v in values if re.fullmatch(r"[A-Z]+-?\d+[A-Z0-9]*", v)}
     shown = [
+        v
+        for v in shows
+        if v not in ids and any(fact_stated(v, o) for o in outputs) and not fact_stated(v, said)
+    ]
+    shown = shown or [
         v
         for v in values
         if v not in ids and " " not in v and len(v) > 1 and _whole(v, message)
@@ -209,7 +218,7 @@ def _refused(
     if not fact.value:
         # none found: the refusal has no fact to state, as a kit refusal whose reason no value
         # states; it is judged on the state and on the look-up before it
-        found = refused_facts(message, outputs, said)
+        found = refused_facts(message, outputs, said, refusal.shows)
         return [fact.model_copy(update={"value": v}) for v in found], ""
     if domain.missing_facts([fact.value], message, [message]):
         return [], (
