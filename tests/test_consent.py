@@ -25,6 +25,9 @@ def test_the_replies_people_give_agree_and_a_no_does_not() -> None:
         "Sure, do it",
         "That's right, please proceed.",
         "ok",
+        # the change asked for in so many words (a capable caller, synthesize run S7)
+        "In that case, please cancel the booking instead.",
+        "Cancel it, please.",
     ):
         assert agrees(yes), yes
     for no in (
@@ -32,6 +35,9 @@ def test_the_replies_people_give_agree_and_a_no_does_not() -> None:
         "Don't cancel it.",
         "Wait, which booking?",
         "My booking id is BK1.",
+        "Please do not cancel it.",
+        "Please don't cancel it.",
+        "Please check the fee first.",
     ):
         assert not agrees(no), no
 
@@ -120,6 +126,7 @@ def test_every_common_way_to_ask_for_a_yes_counts() -> None:
         # the change offered on the caller's word (a capable agent's, synthesize run S4)
         "Give me the booking id and I'll cancel it once you confirm.",
         "I will cancel BK1 as soon as you say yes.",
+        "Standard or expedited? Please confirm with a yes and your delivery choice.",
     ):
         turns = [
             OPENING,

@@ -439,3 +439,58 @@ def test_days_a_request_asks_the_caller_to_choose_between_need_only_be_real() ->
         assert unbacked_figures([text], records, policy) == [
             "stated date not backed by any record: 'sunday 27 july'"
         ]
+
+
+def test_a_day_the_caller_names_from_today_is_that_date() -> None:
+    # S6: "a table for dinner this Wednesday" on Monday 14 July -> "this Wednesday (2025-07-16)"
+    restaurant = '{"restaurant_id": "R8", "closed_on": "Wednesday", "times": ["19:00"]}'
+    policy = ["You take bookings. Today is 2025-07-14."]
+    said = ["I can't book Maple Spoon for this Wednesday (2025-07-16): it is closed then."]
+    caller = "Hello, I'd like to book a table for dinner this Wednesday, please."
+    assert unbacked_figures(said, [caller, restaurant], policy) == []
+    other = "Hello, I'd like to book a table for dinner on Thursday, please."
+    assert unbacked_figures(said, [other, restaurant], policy) == [
+        "stated date not backed by any record: '2025-07-16'"
+    ]
+    # "next Friday" may mean either of two Fridays; neither is backed without the policy's clock
+    said = ["Which Friday do you mean, 18 July or 25 July?", "Booked for Friday 25 July."]
+    caller = "I'd like to book dinner next Friday."
+    assert unbacked_figures(said, [caller, restaurant], policy) == []
+    assert len(unbacked_figures(said[1:], [caller, restaurant], ["You take bookings."])) == 1
+
+
+def test_an_item_with_an_or_of_a_list_a_question_leads_is_asked() -> None:
+    # S6: "Could you tell me: ... 3. Which Friday you mean (2025-07-18 or 2025-07-25)"
+    records = ['{"customer_id": "CU1", "tier": "gold"}']
+    said = [
+        "Could you tell me:\n1. Your email;\n2. Which restaurant you'd like;\n"
+        "3. Which Friday you mean (2025-07-18 or 2025-07-25) and the seating time."
+    ]
+    assert unbacked_figures(said, records, ["Today is 2025-07-14."]) == []
+    stated = ["Here is your booking:\n1. Restaurant: Saffron Table;\n2. Date: 2025-07-25."]
+    assert unbacked_figures(stated, records, ["Today is 2025-07-14."]) == [
+        "stated date not backed by any record: '2025-07-25'"
+    ]
+
+
+def test_a_bound_may_be_what_is_left_of_a_backed_one() -> None:
+    # S7: at most 9 bags on a booking, 2 bags on it: "up to 7 more"
+    booking = '{"booking_id": "BK1", "passengers": 3, "luggage": 2, "most_bags": 9}'
+    policy = ["Each passenger may check at most 3 bags."]
+    said = [
+        "Each passenger may check at most 3 bags, so this booking can have at most 9 bags in "
+        "total; with the 2 already on it, you can add up to 7 more."
+    ]
+    assert unbacked_figures(said, [booking], policy) == []
+    assert unbacked_figures([said[0].replace("up to 7", "up to 8")], [booking], policy) == [
+        "stated amount not backed by any record: '8'"
+    ]
+
+
+def test_a_label_that_names_a_field_whole_is_that_fields() -> None:
+    # S7: "Ticket price paid: $59.06" is the ticket price, not the "paid" of fees_paid (0.0)
+    booking = '{"booking_id": "BK2347", "ticket_price": 59.06, "fees_paid": 0.0}'
+    assert unbacked_figures(["- Ticket price paid: $59.06"], [booking]) == []
+    assert unbacked_figures(["- Fees paid: $59.06"], [booking]) == [
+        "stated fees paid is not the records': '$59.06'"
+    ]

@@ -9,9 +9,9 @@ from toolscale.core.answers import (
     answer_matches,
     committed_answer,
     fact_stated,
-    policy_today,
     statements,
 )
+from toolscale.core.relative_days import policy_today
 from toolscale.core.written import dates, numbers, times
 from toolscale.economics.preferences import answer_text
 
@@ -207,3 +207,22 @@ def test_a_date_said_by_its_distance_from_the_policys_today() -> None:
     assert fact_stated("2025-07-15", "Your table is booked for tomorrow.", today)
     assert fact_stated("2025-07-13", "It was cancelled yesterday.", today)
     assert not fact_stated("2025-07-16", "Your table is booked for tomorrow.", today)
+
+
+def test_relative_days_read_the_dates_they_can_mean() -> None:
+    from datetime import date
+
+    from toolscale.core.relative_days import relative_days
+
+    monday = date(2025, 7, 14)
+    iso = lambda text: sorted(d.isoformat() for d in relative_days(text, monday))  # noqa: E731
+    assert iso("dinner this Wednesday") == ["2025-07-16"]
+    assert iso("on Monday") == ["2025-07-14"]  # today is a Monday
+    assert iso("next Monday") == ["2025-07-21", "2025-07-28"]  # people mean either
+    assert iso("last Friday") == ["2025-07-11"]
+    assert iso("the day after tomorrow") == ["2025-07-16"]
+    assert iso("this weekend") == ["2025-07-19", "2025-07-20"]
+    assert iso("Wednesday 16 July") == []  # a date said whole is `dates`' to read
+    assert relative_days("this Wednesday, or tomorrow", monday, weekdays=False) == {
+        date(2025, 7, 15)
+    }

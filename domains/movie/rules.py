@@ -130,7 +130,8 @@ def cancel_refund(state: Record, booking_id: str) -> Record:
 
 
 def check_exchange(state: Record, booking_id: str, showing_id: str) -> Record:
-    """The price difference of moving the booking to another showing of the same film."""
+    """The price difference of moving the booking to another showing of the same film at the
+    same cinema."""
     booking, _ = _open(state, booking_id)
     AlreadyExchanged.raise_if(
         bool(booking["exchanged"]),
@@ -140,11 +141,14 @@ def check_exchange(state: Record, booking_id: str, showing_id: str) -> Record:
     target = lookup(state, "showings", showing_id, "showing")
     if target["showing_id"] == booking["showing_id"]:
         raise ToolError(f"booking {booking['booking_id']} is already for showing {showing_id}")
+    # the policy's "another showing of the same film at the same cinema": both halves
+    elsewhere = target["cinema_id"] != booking["cinema_id"]
     DifferentFilm.raise_if(
-        target["film"] != booking["film"],
-        f"a booking can only move to another showing of {booking['film']}; "
-        f"{target['showing_id']} shows {target['film']}",
-        target["film"],
+        target["film"] != booking["film"] or elsewhere,
+        f"a booking can only move to another showing of {booking['film']} at "
+        f"{booking['cinema']}; {target['showing_id']} shows {target['film']} at "
+        f"{target['cinema']}",
+        target["film"] if target["film"] != booking["film"] else target["cinema"],
     )
     customer = state["customers"][booking["customer_id"]]
     quote = check_seats(state, customer, target, booking["seats"])

@@ -171,8 +171,8 @@ class MovieTools(StatefulGenericTools):
         rules.SoldOut,
     )
     def exchange_booking(self, booking_id: str, showing_id: str) -> Record:
-        """Move a booking to another showing of the same film (once per booking). A dearer
-        showing is charged the difference, a cheaper one refunded.
+        """Move a booking to another showing of the same film at the same cinema (once per
+        booking). A dearer showing is charged the difference, a cheaper one refunded.
 
         Args:
             showing_id: The new showing's id, such as "S1234".

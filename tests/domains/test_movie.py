@@ -119,6 +119,12 @@ def test_an_exchange_is_once_for_the_same_film_and_reprices_the_seats() -> None:
         kit.exchange_booking("B1", "S6")
     with pytest.raises(rules.DifferentFilm, match="S4 shows Night Ferry"):
         kit.exchange_booking("B6", "S4")
+    # the same film at another cinema: the policy's "at the same cinema" (synthesize S6, where
+    # the tool had let a capable proposer's refused exchange through)
+    other = {"cinema_id": "CN2", "cinema": "Harbour Lights"}
+    kit.state["showings"]["S7"] = _showing("S7", "Low Orbit", "2025-09-20", "15:00", **other)
+    with pytest.raises(rules.DifferentFilm, match="S7 shows Low Orbit at Harbour Lights"):
+        kit.exchange_booking("B6", "S7")
     with pytest.raises(rules.SoldOut, match="too few seats"):
         kit.exchange_booking("B6", "S2")
     with pytest.raises(ToolError, match="already for showing S1"):

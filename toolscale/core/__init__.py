@@ -19,6 +19,8 @@ Holds:
   constraints.
 - `records`: the serialised records: Task, Trace and their parts, exactly as they become dataset
   rows.
+- `relative_days`: days said by their distance from today: "tomorrow", "this Wednesday", "next
+  Friday".
 - `registry`: find domain plugins through the `toolscale.domains` entry-point group.
 - `scenario`: the user of a conversational task: why they call, what they say and know, how they
   behave.

@@ -12,6 +12,7 @@ import json
 import re
 from datetime import date
 
+from toolscale.core.relative_days import relative_days
 from toolscale.core.sentences import SENTENCE
 from toolscale.core.written import NUMBERS, clock, dates, iso_date, numbers, plain, times
 
@@ -172,24 +173,6 @@ def _words(text: str) -> str:
     return re.sub(r"\b(?:canceled|cancelation)\b", lambda m: _SPELLINGS[m[0]], low)
 
 
-# The clock a policy gives: "Today is 2025-09-18", "Today's date is 2025-06-30".
-_TODAY = re.compile(r"\btoday(?:'s date)? is (\d{4}-\d{2}-\d{2})\b", re.IGNORECASE)
-# A day said by its distance from today ("Free cancellation ended today at 12:30").
-_RELATIVE = {"yesterday": -1, "today": 0, "tonight": 0, "tomorrow": 1}
-
-
-def policy_today(policy: str) -> date | None:
-    """The date a policy says today is ("Today is 2025-09-18; ..."), None when it says none."""
-    found = _TODAY.search(policy)
-    return iso_date(found[1]) if found else None
-
-
-def _said_relative(day: date, message: str, today: date) -> bool:
-    """Whether `message` names `day` as "yesterday", "today", "tonight" or "tomorrow"."""
-    words = [word for word, offset in _RELATIVE.items() if (day - today).days == offset]
-    return any(re.search(rf"\b{word}\b", message, re.IGNORECASE) for word in words)
-
-
 def fact_stated(fact: str, final_message: str, today: date | None = None) -> bool:
     """Whether a required fact appears in the message, in any ordinary form:
 
@@ -224,7 +207,7 @@ def fact_stated(fact: str, final_message: str, today: date | None = None) -> boo
     day = iso_date(fact)
     if day is not None and any(m.means(day) for m in dates(final_message)):
         return True
-    if day is not None and today is not None and _said_relative(day, final_message, today):
+    if day is not None and today is not None and day in relative_days(final_message, today, False):
         return True
     hour = clock(fact)
     if hour is not None and hour in times(final_message):

@@ -49,7 +49,8 @@ OFFER = re.compile(
     # the change made on the caller's word: "... and I'll set it up once you confirm." (not
     # "once you confirm your email", which asks for a detail)
     r"|\b(?:once|when|as soon as|after) you(?:'ve| have)? (?:confirm(?:ed)?|say (?:yes|so)|"
-    r"give (?:me )?the go-ahead|agree)\s*(?:[.!?]|$)",
+    r"give (?:me )?the go-ahead|agree)\s*(?:[.!?]|$)"
+    r"|\bconfirm with (?:a |an )?[\"']?(?:yes|ok)\b",  # "please confirm with a yes and the day"
     re.IGNORECASE,
 )
 # An offer made as a condition: "If you'd like a replacement card, just let me know."

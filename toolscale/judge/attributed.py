@@ -40,6 +40,7 @@ _CLAUSE = re.compile(r"[.;:!?](?=\s|$)|,\s+(?:and|but|while)\s")
 _ITEM_CLAUSE = re.compile(r"[.;!?](?=\s|$)|,\s+(?:and|but|while)\s")  # "- AP1: ..." is one
 _ITEM = re.compile(r"\s*(?:[-*\u2022]|\d{1,2}[.)])\s")  # a list item's mark
 MAX_COUNT = 20  # as in `figures`: the largest count a field's amount is multiplied by
+_LABEL_WORDS = 4  # the words before a link that may name a field whole ("ticket price paid")
 
 
 @dataclass(frozen=True)
@@ -77,19 +78,25 @@ class Fields:
     def label_before(self, text: str, start: int) -> str | None:
         """The longest money field's name, or end of one, that ends with its link word right
         before `start` ("the late fee is " names "late fee"; "the fee is " names every "...
-        fee"; "seats: " names no field of an amount, whatever the records count in seats)."""
+        fee"; "seats: " names no field of an amount, whatever the records count in seats).
+        A whole field's name among the label's last words comes before a mere end of another
+        there: "ticket price paid: " names "ticket price", not the "paid" of "fees paid"."""
         before = text[max(0, start - 80) : start]
         link = _LINK.search(before)
         if link is None:
             return None
         head = before[: link.start()]
-        ends = {
-            " ".join(words[k:])
-            for words in (label.split() for label in self.amounts if MONEY_KEY.search(label))
-            for k in range(len(words))
-        }
+        names = {label for label in self.amounts if MONEY_KEY.search(label)}
+        ends = {" ".join(words[k:]) for words in map(str.split, names) for k in range(len(words))}
         found = [end for end in ends if re.search(rf"(?<!\w){re.escape(end)}$", head)]
-        return max(found, key=len) if found else None
+        if not found:
+            return None
+        best = max(found, key=len)
+        if best in names:
+            return best
+        tail = " ".join(head.split()[-_LABEL_WORDS:])
+        whole = [n for n in names if re.search(rf"(?<!\w){re.escape(n)}(?!\w)", tail)]
+        return max(whole, key=len) if whole else best
 
 
 def _ends(label: str, end: str) -> bool:

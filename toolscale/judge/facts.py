@@ -19,8 +19,9 @@ says a likely value first and looks it up afterwards.
 
 from __future__ import annotations
 
-from toolscale.core.answers import fact_stated, policy_today, statements
+from toolscale.core.answers import fact_stated, statements
 from toolscale.core.judging import Looked
+from toolscale.core.relative_days import policy_today
 from toolscale.economics.preferences import answer_text
 from toolscale.judge.seen import Check, Seen, parsed_arguments
 
@@ -53,8 +54,7 @@ def facts_problems(seen: Seen) -> list[str]:
             fact
             for fact in missing
             if not any(
-                fact_stated(fact, text, today)
-                and domain.established(fact, scenario, looked, gold)
+                fact_stated(fact, text, today) and domain.established(fact, scenario, looked, gold)
                 for text, looked in told
             )
         ]

@@ -51,6 +51,7 @@ _OFFER = re.compile(
 # July or Sunday 27 July)"), as a question with "or" does ("Saturday 19 July or Sunday 20 July?")
 _TELL_ME = re.compile(r"\b(?:tell me|let me know)\b")
 _OR = re.compile(r"\bor\b")
+_ASKS = re.compile(r"\b(?:could|can|would) you\b|\btell me\b|\blet me know\b|\?")
 _PER = re.compile(r"\b(?:per|each|every|apiece)\b")
 _ITEM = re.compile(r"\s*(?:[-*\u2022]|\d{1,2}[.)])\s")  # a list item's mark
 
@@ -136,7 +137,8 @@ def offered(text: str, mention: Written) -> bool:
     July or Sunday 27 July", "how about 3 May?") or asks the caller to choose ("tell me the
     day (Saturday 26 July or Sunday 27 July)") rather than states, or in an item of a list
     that a sentence of the message offers ("- Monday 29 September at 17:00 ... Would you like
-    one of these?")."""
+    one of these?"), or in an item with an "or" of a list a question leads ("Could you tell
+    me: ... 3. Which Friday you mean (18 July or 25 July)")."""
     sentence = _sentence(text, *mention.span)
     if _OFFER.search(sentence) is not None:
         return True
@@ -144,7 +146,12 @@ def offered(text: str, mention: Written) -> bool:
     if asks and _OR.search(sentence) is not None:
         return True
     line = text.rfind("\n", 0, mention.span[0]) + 1
-    return _ITEM.match(text, line) is not None and _OFFER.search(text) is not None
+    if _ITEM.match(text, line) is None:
+        return False
+    # an item of a list a question leads: "Could you tell me: ... 3. Which Friday you mean
+    # (2025-07-18 or 2025-07-25)"
+    lead = _ASKS.search(text, 0, line) is not None and _OR.search(sentence) is not None
+    return lead or _OFFER.search(text) is not None
 
 
 def on_the_calendar(mention: Written, years: Iterable[int]) -> bool:

@@ -30,7 +30,10 @@ A date is backed when shown (on its day and month, its year and weekday when it 
 or when it is a shown date moved by a period of a week or more that the inputs state ("valid
 for a year", "within 30 days"): a date a few days off a record is the usual wrong date, so no
 other date arithmetic is read in; a date offered in a sentence that offers ("for example
-Tuesday 29 July") need only be on the calendar. `unbacked_figures` lists the figures that are
+Tuesday 29 July") need only be on the calendar; a day the caller names by its distance from
+the policy's today ("this Wednesday", "tomorrow": `toolscale.core.relative_days`) is shown as
+the date it means. A bound may be what is left of a backed one ("at most 9 in total; with the
+2 already on it, up to 7 more"). `unbacked_figures` lists the figures that are
 none of these; the verifier rejects an attempt that states one (on the domains that ask it to,
 `Domain.checks_figures`). Nothing here knows a domain.
 """
@@ -44,6 +47,7 @@ from dataclasses import dataclass, replace
 from itertools import combinations
 
 from toolscale.core.judging import Formula
+from toolscale.core.relative_days import policy_today, relative_days
 from toolscale.core.written import Written
 from toolscale.judge.attributed import Fields, fields, misdated, record_facts
 from toolscale.judge.figure_roles import (
@@ -213,6 +217,8 @@ def shown(
     through `readings` when given). Amounts are added or subtracted only when both are the
     records' ("paid 45.00, fee 5.00, refund 40.00"); two amounts of the policy make no third."""
     read = reading if readings is None else readings.read
+    records, instructions = tuple(records), tuple(instructions)
+    today = next(filter(None, map(policy_today, instructions)), None)
     found: list[Figure] = []
     mine: list[Figure] = []
     counts: set[int] = set()
@@ -234,6 +240,8 @@ def shown(
             if tool:  # a closing day of a record, not the caller's "Tuesday 19 August"
                 weekdays.update(_WEEKDAYS.index(w.casefold()) for w in _WEEKDAY.findall(text))
             (held if tool else asked).update(whole | (set() if tool else set(got.counts)))
+            if not tool and today is not None:  # the caller's "this Wednesday": 16 July
+                full.update(relative_days(text, today))
         periods.update(got.periods)
         percents.update(got.percents)
         found += got.figures
@@ -334,7 +342,9 @@ def _unbacked_numbers(read: str, numbers: list[Figure], seen: Shown, known: Fiel
             label_at = said_as.operands[0].start
             seen = replace(seen, derived=seen.derived | {abs(figure.cents)})  # a base for rates
         elif figure.start in parts or rate_or_bound(read, figure) or per_unit(read, figure):
-            if not seen.backs_part(figure):
+            # a bound may be what is left of a backed one: "at most 9 bags in total; with the 2
+            # already on it, you can add up to 7 more"
+            if not seen.backs_part(figure) and not _remainder(figure, numbers, seen):
                 problems.append(f"stated amount not backed by any record: {figure.text!r}")
             continue
         elif seen.backs(figure):
@@ -357,16 +367,28 @@ def _unbacked_numbers(read: str, numbers: list[Figure], seen: Shown, known: Fiel
 MAX_PARTS = 12  # the most backed figures of one message whose sums are read
 
 
+def _backed_others(figure: Figure, numbers: list[Figure], seen: Shown) -> list[int]:
+    """The sizes of the message's other backed figures of `figure`'s kind, the first
+    MAX_PARTS."""
+    others = [f for f in numbers if f is not figure and f.money == figure.money]
+    return [abs(f.cents) for f in others if seen.backs(f)][:MAX_PARTS]
+
+
+def _remainder(figure: Figure, numbers: list[Figure], seen: Shown) -> bool:
+    """Whether `figure` is the difference of two other backed figures of its message."""
+    shown, said = _backed_others(figure, numbers, seen), abs(figure.cents)
+    return any(said == abs(a - b) for a, b in combinations(shown, 2))
+
+
 def _between(figure: Figure, numbers: list[Figure], seen: Shown) -> bool:
     """Whether `figure` is the difference of two other figures of its message that are backed,
     of its kind (money of money), or the sum of two or more of them: a margin ("won by 16
     points" after "124 to 108"), a remainder, a total the message shows the parts of without
     the sign (an order's three lines, $160.99, $209.99 and $473.98, "so the total was
     $844.96"). Sums are read over the first MAX_PARTS backed figures."""
-    others = [f for f in numbers if f is not figure and f.money == figure.money]
-    shown = [abs(f.cents) for f in others if seen.backs(f)][:MAX_PARTS]
+    shown = _backed_others(figure, numbers, seen)
     said = abs(figure.cents)
-    if any(said == abs(a - b) for a, b in combinations(shown, 2)):
+    if _remainder(figure, numbers, seen):
         return True
     one: set[int] = set()  # the figures so far, and the sums of two or more of them
     more: set[int] = set()

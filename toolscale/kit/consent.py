@@ -23,9 +23,19 @@ from toolscale.core.contract import ToolKind, ToolSpec, UserScenario
 from toolscale.dialogue.user_reading import asks_yes
 
 AGREES = re.compile(
-    r"\b(yes|yeah|yep|yup|sure|ok|okay|alright|all right|go ahead|go for it|please do|do it|"
-    r"do that|proceed|confirm|confirmed|correct|that's right|that is right|right|sounds good|"
+    r"\b(yes|yeah|yep|yup|sure|ok|okay|alright|all right|go ahead|go for it|"
+    r"please do(?!\s*(?:not|n't))|do it|do that|proceed|confirm|confirmed|correct|"
+    r"that's right|that is right|right|sounds good|"
     r"fine|perfect|absolutely|definitely|of course|agreed|i agree|that works|works for me)\b",
+    re.IGNORECASE,
+)
+# The change asked for in so many words, as the answer to a proposal of it: "In that case,
+# please cancel the booking instead." (a request for a look-up, "please check", is no yes).
+ASKS_CHANGE = re.compile(
+    r"\bplease (?:(?:go ahead and|just|do) )?(?:cancel|book|move|change|switch|upgrade|add|send|"
+    r"order|block|close|refund|rebook|reschedule|transfer|dispute|replace|exchange|reserve)\b"
+    r"|\b(?:cancel|book|move|change|switch|upgrade|add|send|order|block|close|refund|rebook|"
+    r"reschedule|transfer|dispute|replace|exchange|reserve) (?:it|them|that|this)(?:,)? please\b",
     re.IGNORECASE,
 )
 DECLINES = re.compile(r"^\W*(no|nope|nah|don't|do not|wait|hold on|stop|never mind)\b", re.I)
@@ -38,15 +48,17 @@ Turn = tuple[str, str, Sequence[str]]  # (role, text, names of the tools it call
 
 def agrees(text: str) -> bool:
     """Whether a caller's message says yes: it does not open with a no, and one of its
-    sentences that asks nothing holds an agreeing word that no negation comes just before
-    ("Yes, go ahead." and "OK." do; "That's not right.", "I'm not sure." and "OK, but how
-    much is it?" do not)."""
+    sentences that asks nothing holds an agreeing word, or asks for a change in so many words
+    ("please cancel the booking"), that no negation comes just before ("Yes, go ahead.", "OK."
+    and "Then please cancel it instead." do; "That's not right.", "I'm not sure.", "Please
+    don't cancel it." and "OK, but how much is it?" do not)."""
     if DECLINES.search(text):
         return False
     for sentence in _SENTENCE.split(text.strip()):
         if sentence.rstrip().endswith("?"):
             continue
-        if any(not NEGATED.search(sentence[: m.start()]) for m in AGREES.finditer(sentence)):
+        said = [*AGREES.finditer(sentence), *ASKS_CHANGE.finditer(sentence)]
+        if any(not NEGATED.search(sentence[: m.start()]) for m in said):
             return True
     return False
 
