@@ -99,6 +99,16 @@ def test_time_rules_are_the_policy_passages_about_time():
         "A booking can be moved until departure. The customer pays: a fee of 15.00; the fare "
         "difference."
     ]
+    # a bullet of that list that wraps onto an indented line keeps it (railway's change fees
+    # were cut at "silver" in issue 47's S7 views)
+    wrapped = (
+        "A booking can be moved until departure. The customer pays:\n\n- a fee by tier: "
+        "regular 15.00, silver\n  7.50, gold 0.00;\n- the fare difference.\n"
+    )
+    assert time_rules(wrapped) == [
+        "A booking can be moved until departure. The customer pays: a fee by tier: regular "
+        "15.00, silver 7.50, gold 0.00; the fare difference."
+    ]
 
 
 def test_facts_must_be_values_of_their_named_source():

@@ -164,7 +164,7 @@ def time_rules(policy: str) -> list[str]:
             listing = open_item and items[-1][-1].endswith(":") and not stripped.startswith("#")
             open_item = listing
             continue
-        if listing and not bullet:
+        if listing and not bullet and not line[:1].isspace():  # an indented line continues
             listing = open_item = False
         table = stripped.startswith("|")
         continues = open_item and (items[-1][0].startswith("|") == table)
