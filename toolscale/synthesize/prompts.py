@@ -80,7 +80,8 @@ def rules(judged: bool) -> str:
             "values its description allows (see the tools).",
             "2. The clock is fixed (see above): respect the policy's time rules. A trip that "
             "has left, a date in the past or a deadline that has passed cannot be acted on; a "
-            "place, a table or a seat is free only where the counts shown leave one.",
+            "place, a table or a seat is free only where the records shown leave one (a "
+            "field such as seats left, or the counts).",
             "3. `actions`: the exact tool calls, in order, that a correct agent makes under the "
             "policy, look-ups included (identify the caller as the policy demands; look up a "
             "record by the name the caller gives before using its id). They are run on exactly "

@@ -281,8 +281,10 @@ def entity_view(domain: Domain, state: Record, rng: random.Random, max_chars: in
     if refs or others:
         parts.append(
             '# Counts\nA "<table> naming it" entry counts the records of every caller that '
-            "name the record (the places taken, per date, time and status where the records "
-            "have them; past dates left out): what the policy's limits are checked against."
+            "name the record (bookings, enrolments: records, not the seats or places each one "
+            "holds; per date, time and status where the records have them; past dates left "
+            "out): what a limit on records is checked against. A record's own field (such as "
+            "seats left or capacity) says how many places remain."
         )
     shown = {t: dict(rows) for t, rows in mine.items()}
     for tables in (refs, others):
