@@ -127,6 +127,7 @@ def test_every_common_way_to_ask_for_a_yes_counts() -> None:
         "Give me the booking id and I'll cancel it once you confirm.",
         "I will cancel BK1 as soon as you say yes.",
         "Standard or expedited? Please confirm with a yes and your delivery choice.",
+        "Which one would you like? Once you choose, I'll move BK1 to that train, if you confirm.",
     ):
         turns = [
             OPENING,

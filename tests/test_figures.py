@@ -494,3 +494,45 @@ def test_a_label_that_names_a_field_whole_is_that_fields() -> None:
     assert unbacked_figures(["- Fees paid: $59.06"], [booking]) == [
         "stated fees paid is not the records': '$59.06'"
     ]
+
+
+def test_a_duration_said_again_in_hours_and_minutes() -> None:
+    # S8: "Cold Harbour runs for 165 minutes (2 hours 45 minutes)"
+    showing = '{"showing_id": "S9", "runtime": 165, "price": 14.25}'
+    said = ["Cold Harbour runs for 165 minutes (2 hours 45 minutes)."]
+    assert unbacked_figures(said, [showing]) == []
+    assert unbacked_figures(["It runs 2 hours 50 minutes."], [showing]) == [
+        "stated amount not backed by any record: '2'",
+        "stated amount not backed by any record: '50'",
+    ]
+
+
+def test_a_bound_said_from_the_other_side() -> None:
+    # S8: the policy's "parties of 6 or more pay a deposit": "parties of 5 or fewer pay none"
+    customer = '{"customer_id": "CU1", "tier": "member"}'
+    policy = ["Parties of 6 or more pay a deposit of $15.00 per guest."]
+    said = ["Parties of 6 or more pay $15.00 per guest; parties of 5 or fewer pay no deposit."]
+    assert unbacked_figures(said, [customer], policy) == []
+    wrong = [said[0].replace("5 or fewer", "4 or fewer")]
+    assert unbacked_figures(wrong, [customer], policy) == [
+        "stated amount not backed by any record: '4'"
+    ]
+
+
+def test_a_per_unit_figure_times_a_shown_count_and_said_again() -> None:
+    # S9: gold, 2 passengers: "each passenger gets 2 free bags, so 4 of your 5 bags are free",
+    # then "4 bags were free" in the closing message
+    booking = '{"booking_id": "BK1", "passengers": 2, "luggage": 0, "fee": 12.5}'
+    caller = "I'd like to add 5 bags."
+    said = [
+        "As a gold member, each passenger gets 2 free bags, so 4 of your 5 bags are free.",
+        "Done: 5 bags added, 12.50 charged (4 bags were free).",
+    ]
+    assert unbacked_figures(said, [caller, booking]) == []
+    assert unbacked_figures(said[1:], [caller, booking]) == [
+        "stated amount not backed by any record: '4'"
+    ]
+    # an estimate the agent works out with no tool is still unbacked (S9: "roughly 825")
+    assert unbacked_figures(["You could send roughly 825 more."], [caller, booking]) == [
+        "stated amount not backed by any record: '825'"
+    ]

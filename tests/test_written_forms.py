@@ -226,3 +226,11 @@ def test_relative_days_read_the_dates_they_can_mean() -> None:
     assert relative_days("this Wednesday, or tomorrow", monday, weekdays=False) == {
         date(2025, 7, 15)
     }
+
+
+def test_a_word_fact_is_stated_in_the_plural_too() -> None:
+    # synthesize S8: "Copper Fig (closed on Fridays)" states the closing day "Friday"
+    assert fact_stated("Friday", "Copper Fig is closed on Fridays.")
+    assert fact_stated("no_show", "Both were no-shows.")
+    assert not fact_stated("SP20", "Plan SP20s is gone.")  # an id takes no plural
+    assert not fact_stated("active", "The card is inactive.")

@@ -78,6 +78,14 @@ def test_a_refusal_states_a_word_or_number_of_its_error():
         SCHOOL, [Fact(value="closed", action="refused")], [ok(look[0])], refusal, ""
     )
     assert kept == [] and "does not state it" in problems[0] and "full" in problems[0]
+    # a value the caller says themselves gives way to what else the error states (S9: the
+    # purchase date on the caller's statement, for a dispute the policy refuses as too old)
+    dated = CallOutcome("Error: TX-1 is dated 2025-03-26, more than 60 days ago", "error")
+    look = ['{"transaction_id": "TX-1", "date": "2025-03-26", "amount": -285.39}']
+    said = "a purchase of 285.39 dated 26 March 2025"
+    facts = [Fact(value="2025-03-26", action="refused")]
+    kept, problems = check_facts(SCHOOL, facts, [ok(look[0])], dated, said)
+    assert problems == [] and [f.value for f in kept] == ["60"]
     _, problems = check_facts(SCHOOL, [Fact(value="full", action="refused")], [ok(look[0])])
     assert "names no `refused` call" in problems[0]
 

@@ -187,7 +187,8 @@ def fact_stated(fact: str, final_message: str, today: date | None = None) -> boo
     - a name joined with its code ("Northline Freight 2892822365") is stated whole or as its
       two parts ("Northline Freight, tracking number 2892822365");
     - any other fact (a name, a status, an id) appears as whole words, ignoring case, commas,
-      spacing, "_" and "-" ("no_show" in "a no-show"; "active" not in "inactive"), and not
+      spacing, "_" and "-" ("no_show" in "a no-show"; "active" not in "inactive"; a word also
+      in the plural: "Friday" in "closed on Fridays"), and not
       only where it is denied ("active" not in "the card is not active" nor "isn't active";
       "returned" not in "cannot be returned").
     """
@@ -214,7 +215,8 @@ def fact_stated(fact: str, final_message: str, today: date | None = None) -> boo
         return True
     wanted = _words(fact)
     said = _words(final_message)
-    found = re.finditer(rf"(?<!\w){re.escape(wanted)}(?!\w)", said)
+    plural = "(?:s|es)?" if wanted[-1:].isalpha() else ""  # "closed on Fridays" says Friday
+    found = re.finditer(rf"(?<!\w){re.escape(wanted)}{plural}(?!\w)", said)
     if bool(wanted) and any(not _DENIED.search(said[: m.start()][-40:]) for m in found):
         return True
     joined = _JOINED.fullmatch(fact.strip())  # a name with its code, each said on its own

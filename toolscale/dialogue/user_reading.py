@@ -48,7 +48,7 @@ OFFER = re.compile(
     r"|\bif you(?:'d| would)? like (?:me )?to (?:go ahead|proceed)\b|\bsay (?:the word|yes)\b"
     # the change made on the caller's word: "... and I'll set it up once you confirm." (not
     # "once you confirm your email", which asks for a detail)
-    r"|\b(?:once|when|as soon as|after) you(?:'ve| have)? (?:confirm(?:ed)?|say (?:yes|so)|"
+    r"|\b(?:once|when|as soon as|after|if) you(?:'ve| have)? (?:confirm(?:ed)?|say (?:yes|so)|"
     r"give (?:me )?the go-ahead|agree)\s*(?:[.!?]|$)"
     r"|\bconfirm with (?:a |an )?[\"']?(?:yes|ok)\b",  # "please confirm with a yes and the day"
     re.IGNORECASE,

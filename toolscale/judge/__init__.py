@@ -12,6 +12,8 @@ Holds:
 - `execution`: check `execution`: no call crashed or timed out in the sandbox.
 - `facts`: check `required facts`: the caller was told every fact the task requires, in any agent
   message once the fact is established.
+- `figure_made`: figures an agent makes from the other figures of its message, which a careful
+  grader checks by doing the sum.
 - `figure_roles`: what a stated figure is said as: a claim, a rate, a bound, a step of worked
   arithmetic, or an offered date.
 - `figures`: stated figures must be true: every amount, count and date an agent tells the caller is

@@ -50,6 +50,13 @@ from toolscale.core.judging import Formula
 from toolscale.core.relative_days import policy_today, relative_days
 from toolscale.core.written import Written
 from toolscale.judge.attributed import Fields, fields, misdated, record_facts
+from toolscale.judge.figure_made import (
+    between,
+    complement,
+    duration_part,
+    per_unit_product,
+    remainder,
+)
 from toolscale.judge.figure_roles import (
     offered,
     on_the_calendar,
@@ -318,24 +325,32 @@ def unbacked_figures(
             if not seen.has_date(mention)
             and not (offered(read, mention) and on_the_calendar(mention, seen.years()))
         ]
-        problems += _unbacked_numbers(read, numbers, seen, known)
+        found, worked_out = _unbacked_numbers(read, numbers, seen, known)
+        problems += found
+        # a count worked out once ("each passenger gets 2 free bags, so 4 of your 5 bags are
+        # free") is shown to the messages after it ("4 bags were free")
+        seen = replace(seen, counts=seen.counts | worked_out)
         # a date the policy gives (today) is no record's: "moved ... effective today (15 Sep)"
         backed = [(m, w) for m, w in mentions if seen.has_date(m) and not any(map(m.means, told))]
         problems += misdated(known, read, backed, seen.moved)
     return list(dict.fromkeys(problems))
 
 
-def _unbacked_numbers(read: str, numbers: list[Figure], seen: Shown, known: Fields) -> list[str]:
+def _unbacked_numbers(
+    read: str, numbers: list[Figure], seen: Shown, known: Fields
+) -> tuple[list[str], frozenset[int]]:
     """The reasons for the numbers of one message (`read`, as `stated` reads it), each checked
     as its role asks (`toolscale.judge.figure_roles`): a claim is backed and, said of a field
     or a record, that one's; a rate, a bound, an operand or an amount in a sentence that
     speaks per unit is backed or a split amount; the
     result of worked arithmetic is backed by operands that are, when the sum holds, is the
-    claim its first operand's label makes, and is a base for the stated rates after it."""
+    claim its first operand's label makes, and is a base for the stated rates after it. With
+    the reasons, the whole counts the message works out of its other figures."""
     sums = worked(read, numbers)
     parts = {f.start for w in sums for f in w.operands}
     results = {w.result.start: w for w in sums if w.holds()}
     problems: list[str] = []
+    worked_out: set[int] = set()
     for figure in numbers:
         said_as = results.get(figure.start)
         if said_as is not None and all(seen.backs_part(f) for f in said_as.operands):
@@ -344,12 +359,17 @@ def _unbacked_numbers(read: str, numbers: list[Figure], seen: Shown, known: Fiel
         elif figure.start in parts or rate_or_bound(read, figure) or per_unit(read, figure):
             # a bound may be what is left of a backed one: "at most 9 bags in total; with the 2
             # already on it, you can add up to 7 more"
-            if not seen.backs_part(figure) and not _remainder(figure, numbers, seen):
+            if seen.backs_part(figure):
+                continue
+            if made_of_others(read, figure, numbers, seen):
+                worked_out |= _count(figure)
+            else:
                 problems.append(f"stated amount not backed by any record: {figure.text!r}")
             continue
         elif seen.backs(figure):
             label_at = figure.start
-        elif _between(figure, numbers, seen):
+        elif made_of_others(read, figure, numbers, seen) or between(figure, numbers, seen):
+            worked_out |= _count(figure)
             continue  # "124 to 108, so the Hawks won by 16 points"
         else:
             problems.append(f"stated amount not backed by any record: {figure.text!r}")
@@ -361,38 +381,21 @@ def _unbacked_numbers(read: str, numbers: list[Figure], seen: Shown, known: Fiel
             and not known.named_holds(read, label_at, figure.cents)
         ):
             problems.append(f"stated {label} is not the records': {figure.text!r}")
-    return problems
+    return problems, frozenset(worked_out)
 
 
-MAX_PARTS = 12  # the most backed figures of one message whose sums are read
+def _count(figure: Figure) -> set[int]:
+    """`figure`'s value as a count, if it is a whole number that is not money."""
+    return {int(figure.value)} if not figure.money and figure.value.is_integer() else set()
 
 
-def _backed_others(figure: Figure, numbers: list[Figure], seen: Shown) -> list[int]:
-    """The sizes of the message's other backed figures of `figure`'s kind, the first
-    MAX_PARTS."""
-    others = [f for f in numbers if f is not figure and f.money == figure.money]
-    return [abs(f.cents) for f in others if seen.backs(f)][:MAX_PARTS]
-
-
-def _remainder(figure: Figure, numbers: list[Figure], seen: Shown) -> bool:
-    """Whether `figure` is the difference of two other backed figures of its message."""
-    shown, said = _backed_others(figure, numbers, seen), abs(figure.cents)
-    return any(said == abs(a - b) for a, b in combinations(shown, 2))
-
-
-def _between(figure: Figure, numbers: list[Figure], seen: Shown) -> bool:
-    """Whether `figure` is the difference of two other figures of its message that are backed,
-    of its kind (money of money), or the sum of two or more of them: a margin ("won by 16
-    points" after "124 to 108"), a remainder, a total the message shows the parts of without
-    the sign (an order's three lines, $160.99, $209.99 and $473.98, "so the total was
-    $844.96"). Sums are read over the first MAX_PARTS backed figures."""
-    shown = _backed_others(figure, numbers, seen)
-    said = abs(figure.cents)
-    if _remainder(figure, numbers, seen):
-        return True
-    one: set[int] = set()  # the figures so far, and the sums of two or more of them
-    more: set[int] = set()
-    for part in shown:
-        more |= {total + part for total in one | more if total + part <= said}
-        one.add(part)
-    return said in more
+def made_of_others(read: str, figure: Figure, numbers: list[Figure], seen: Shown) -> bool:
+    """Whether `figure` is made from the backed figures of its message the plain ways a bound
+    or a count is (`toolscale.judge.figure_made`): a remainder, a per-unit product, a part of
+    a shown duration, a bound said from the other side."""
+    return (
+        remainder(figure, numbers, seen)
+        or per_unit_product(read, figure, numbers, seen)
+        or duration_part(read, figure, seen)
+        or complement(read, figure, seen)
+    )

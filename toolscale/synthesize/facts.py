@@ -19,7 +19,8 @@ looked for in every record of the result (a list of bookings holds "travel_date"
 Free-text assertions are not facts: a candidate may carry `nl_assertions` only when an
 assertion judge is configured. A yes/no value or a zero amount is left out (no caller is told
 "true"; "no fee" is no figure the fact matching reads), and a refusal whose error states no
-value has no fact, as the kit's.
+value has no fact, as the kit's. A refusal's value the caller says themselves (the date on
+their statement) is replaced by what else its error states, as for a value left out.
 """
 
 from __future__ import annotations
@@ -226,7 +227,11 @@ def _refused(
             f"{message[:200]!r} (name a word or number of it, or leave `value` out)"
         )
     if fact_stated(fact.value, said):
-        return [], f"{where}: the caller says it themselves, so stating it proves nothing"
+        # the caller's own detail (the date on their statement) proves nothing when told back:
+        # the reason is what else the error states, as for a fact left out (S9's proposer named
+        # the purchase date its caller had given)
+        found = refused_facts(message, outputs, said, refusal.shows)
+        return [fact.model_copy(update={"value": v}) for v in found], ""
     return [fact], ""
 
 
