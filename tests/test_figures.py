@@ -536,3 +536,17 @@ def test_a_per_unit_figure_times_a_shown_count_and_said_again() -> None:
     assert unbacked_figures(["You could send roughly 825 more."], [caller, booking]) == [
         "stated amount not backed by any record: '825'"
     ]
+
+
+def test_a_day_in_the_stretch_the_caller_names() -> None:
+    # S10: "dinner for two at the end of the month" -> "both are closed on Tuesdays, so Tuesday,
+    # July 29 isn't possible at either one"
+    restaurants = '[{"name": "Juniper Garden", "closed_on": "Tuesday", "tables": 3}]'
+    caller = "Hi, I'm looking for a Greek restaurant for dinner for two at the end of the month."
+    said = ["Both are closed on Tuesdays, so Tuesday, July 29 isn't possible at either one."]
+    policy = ["You take bookings. Today is 2025-07-14."]
+    assert unbacked_figures(said, [caller, restaurants], policy) == []
+    early = "Hi, I'm looking for a Greek restaurant for dinner for two next week."
+    assert unbacked_figures(said, [early, restaurants], policy) == [
+        "stated date not backed by any record: 'tuesday, july 29'"
+    ]

@@ -234,3 +234,16 @@ def test_a_word_fact_is_stated_in_the_plural_too() -> None:
     assert fact_stated("no_show", "Both were no-shows.")
     assert not fact_stated("SP20", "Plan SP20s is gone.")  # an id takes no plural
     assert not fact_stated("active", "The card is inactive.")
+
+
+def test_stretches_of_days_read_as_their_days() -> None:
+    from datetime import date
+
+    from toolscale.core.relative_days import relative_days
+
+    monday = date(2025, 7, 14)
+    days = lambda text: sorted(d.day for d in relative_days(text, monday))  # noqa: E731
+    assert days("a table at the end of the month") == [25, 26, 27, 28, 29, 30, 31]
+    assert days("the start of next month") == [1, 2, 3, 4, 5, 6, 7]  # August
+    assert days("sometime next week") == [21, 22, 23, 24, 25, 26, 27]
+    assert days("this week") == [14, 15, 16, 17, 18, 19, 20]

@@ -6,8 +6,10 @@ at 12:30" names 2025-07-14. `relative_days` reads such phrases as the dates they
 words ("today", "tonight", "tomorrow", "the day after tomorrow", "yesterday") one date each; a
 weekday, bare or after "this", "on" or "coming", the next such day from today on; "next
 Friday" both the coming Friday and the one a week later (people mean either); "last Friday" the
-one before today; "this weekend" the coming Saturday and Sunday. A fixed reading, no fuzzy
-parser, so the same text always gives the same dates.
+one before today; "this weekend" the coming Saturday and Sunday; "the end of the month" its
+last seven days, "the start of next month" that month's first seven, "this week" today to
+Sunday, "next week" its Monday to Sunday. A fixed reading, no fuzzy parser, so the same text
+always gives the same dates.
 """
 
 from __future__ import annotations
@@ -28,6 +30,11 @@ _WEEKDAY = re.compile(
     rf"\b(?:(this|next|last|coming|on)\s+)?({_NAMES})\b(?!\s+\d)", re.IGNORECASE
 )  # not "Wednesday 16 July", which `written.dates` reads whole
 _WEEKEND = re.compile(r"\b(this|next|the|coming) weekend\b", re.IGNORECASE)
+# a stretch of days: "the end of the month", "next week", "the start of next month"
+_STRETCH = re.compile(
+    r"\b(?:(end|start|beginning) of (?:the |this )?(next )?month|(this|next) week)\b",
+    re.IGNORECASE,
+)
 
 
 def policy_today(policy: str) -> dt.date | None:
@@ -39,6 +46,23 @@ def policy_today(policy: str) -> dt.date | None:
 def _coming(today: dt.date, weekday: int) -> dt.date:
     """The first day of that weekday from today on."""
     return today + dt.timedelta(days=(weekday - today.weekday()) % 7)
+
+
+def _stretch(today: dt.date, found: re.Match[str]) -> set[dt.date]:
+    """The days of "the end of the month" (its last 7), "the start of next month" (its first
+    7), "this week" (today to Sunday) or "next week" (Monday to Sunday)."""
+    day = dt.timedelta(days=1)
+    if found[3]:
+        monday = today - today.weekday() * day
+        start = monday + 7 * day if found[3].casefold() == "next" else today
+        return {start + n * day for n in range((monday + 7 * day - start).days % 7 or 7)}
+    first = today.replace(day=1)
+    if found[2]:
+        first = (first + 32 * day).replace(day=1)
+    following = (first + 32 * day).replace(day=1)
+    if found[1].casefold() == "end":
+        return {following - n * day for n in range(1, 8)}
+    return {first + n * day for n in range(7)}
 
 
 def relative_days(text: str, today: dt.date, weekdays: bool = True) -> set[dt.date]:
@@ -57,6 +81,8 @@ def relative_days(text: str, today: dt.date, weekdays: bool = True) -> set[dt.da
             found |= {first, first + week}
         else:
             found.add(day)
+    for m in _STRETCH.finditer(text):
+        found |= _stretch(today, m)
     for m in _WEEKEND.finditer(text):
         saturday = _coming(today, 5)
         found |= {saturday, saturday + dt.timedelta(days=1)}
