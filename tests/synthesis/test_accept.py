@@ -163,6 +163,22 @@ def test_example_arguments_come_from_the_records_the_tool_names():
         "expression": "(12.5 * 3) - 4"
     }
     assert example_arguments("get_student", schemas["get_student"], records) is None
+    # an id named by its end, two accounts apart, and a count nothing gives (S6-S9's views
+    # showed no call of a transfer or of add_luggage)
+    transfer = {
+        "properties": {
+            "from_account_id": {"type": "string"},
+            "to_account_id": {"type": "string"},
+            "amount": {"type": "number"},
+        },
+        "required": ["from_account_id", "to_account_id", "amount"],
+    }
+    accounts = {"accounts": {"A1": {"account_id": "ACC-1"}, "A2": {"account_id": "ACC-2"}}}
+    assert example_arguments("transfer_funds", transfer, accounts) == {
+        "from_account_id": "ACC-1",
+        "to_account_id": "ACC-2",
+        "amount": 1,
+    }
 
 
 def test_the_tool_list_says_what_each_argument_allows():

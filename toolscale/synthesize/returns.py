@@ -6,7 +6,9 @@ a fresh copy of the view's own state (reads together, each write on its own copy
 write does shows in another's result), with arguments taken from the records the view shows (an
 argument named as a record's field takes that field's value, the caller's records first) or else
 from the example its description gives ("e.g. \"(12.5 * 3) - 4\""; never for an id, whose
-example names no record). Each
+example names no record); an id no record names so takes the field its name ends with
+("to_account_id": an "account_id" the call does not use yet), and a number nothing gives is 1.
+Each
 line shows the call and its result (cut to `MAX_RESULT` characters), or its error, which says
 what the tool demands ("reason must be illness, appointment or holiday"); a tool no shown value
 fits is listed as such. Nothing here sends a request to a model.
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable
 from typing import Any
 
 from toolscale.core.contract import Domain, ToolKind, canonical_state
@@ -34,14 +37,26 @@ def _stem(table: str) -> str:
     return table[:-1] if table.endswith("s") else table
 
 
-def _field_value(records: dict[str, Record], name: str, tool: str) -> Any:
+def _field_value(
+    records: dict[str, Record], name: str, tool: str, taken: Iterable[Any] = ()
+) -> Any:
     """The first value of field `name` in `records`, those of a table the tool's name names
-    first (find_class's `name` is a class's name, not the caller's)."""
+    first (find_class's `name` is a class's name, not the caller's); for an id no record
+    names so ("to_account_id"), of the field its name ends with ("account_id"), one that
+    another argument has not `taken` (a transfer's two accounts differ)."""
     tables = sorted(records, key=lambda t: _stem(t) not in tool)
-    for table in tables:
-        for record in records[table].values():
-            value = record.get(name) if isinstance(record, dict) else None
-            if isinstance(value, str | int | float) and not isinstance(value, bool):
+    rows = [r for table in tables for r in records[table].values() if isinstance(r, dict)]
+    for record in rows:
+        value = record.get(name)
+        if isinstance(value, str | int | float) and not isinstance(value, bool):
+            return value
+    if not name.endswith("_id"):
+        return None
+    ends = sorted({k for r in rows for k in r if k.endswith("id") and name.endswith("_" + k)})
+    for record in rows:
+        for key in ends:
+            value = record.get(key)
+            if isinstance(value, str) and value not in set(taken):
                 return value
     return None
 
@@ -54,12 +69,14 @@ def example_arguments(
     arguments: dict[str, Any] = {}
     required = set(parameters.get("required", []))
     for name, schema in parameters.get("properties", {}).items():
-        value = _field_value(records, name, tool)
+        value = _field_value(records, name, tool, arguments.values())
         if value is None and schema.get("enum"):
             value = schema["enum"][0]
         if value is None and not name.endswith("id"):  # an example id names no record
             example = _EXAMPLE.search(schema.get("description", ""))
             value = example[1] if example else None
+        if value is None and schema.get("type") in ("integer", "number"):
+            value = max(1, schema.get("minimum", 1))  # one bag, one seat, a dollar
         if value is None:
             if name in required:
                 return None
