@@ -18,7 +18,8 @@ from toolscale.core.registry import get_domain
 from toolscale.economics.preferences import DEFAULT_SPREAD
 from toolscale.economics.prices import Economics
 from toolscale.judge.attributed import fields
-from toolscale.judge.figures import shown, unbacked_figures
+from toolscale.judge.figures import unbacked_figures
+from toolscale.judge.shown import shown
 from toolscale.judge.format import format_problems
 from toolscale.judge.readings import Readings, reading
 from toolscale.judge.rewards import RewardConfig

@@ -36,6 +36,8 @@ Holds:
   everywhere.
 - `seen`: what one check of the judge reads and is: an attempt, its task, its domain and the run's
   caches (`Seen`), and a named check of one stage (`Check`).
+- `shown`: what the agent was shown, as the figures check reads it: the numbers, counts, dates,
+  periods and rates of its inputs.
 - `state`: check `state`: the final state is the gold final state (hash equality, tau2's DB check).
 - `stated`: what an agent's message states as figures: its amounts, counts and dates, read as people
   write them, and nothing else (`toolscale.judge.figures` checks that each is backed).

@@ -20,13 +20,10 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 from itertools import combinations
-from typing import TYPE_CHECKING
 
 from toolscale.judge.figure_roles import per_unit
+from toolscale.judge.shown import Shown
 from toolscale.judge.stated import Figure
-
-if TYPE_CHECKING:
-    from toolscale.judge.figures import Shown
 
 MAX_PARTS = 12  # the most backed figures of one message whose sums are read
 _DURATION = re.compile(
