@@ -19,12 +19,12 @@ from toolscale.economics.preferences import DEFAULT_SPREAD
 from toolscale.economics.prices import Economics
 from toolscale.judge.attributed import fields
 from toolscale.judge.figures import unbacked_figures
-from toolscale.judge.shown import shown
 from toolscale.judge.format import format_problems
 from toolscale.judge.readings import Readings, reading
 from toolscale.judge.rewards import RewardConfig
 from toolscale.judge.rubric import Rubric
 from toolscale.judge.seen import Seen
+from toolscale.judge.shown import shown
 from toolscale.judge.validators import Validators
 from toolscale.oracle.played import GOLD_OWN, PlayedRoute, _as_gold, _Rounds, play
 from toolscale.sample.in_worker import build_named, sample_in

@@ -115,6 +115,17 @@ def test_every_detail_a_write_takes_is_given_by_the_caller():
     assert filters.detail_problems(SCHOOL, full, [], filters.said_by(full)) == []
 
 
+def test_a_code_of_several_words_may_be_said_in_other_words():
+    # S13: the dispute reason "incorrect_amount" for a caller who knows "the amount charged was
+    # incorrect"; one of its words missing is still not given
+    bank = get_domain("bank")
+    for said, given in (
+        ("dispute reason: the amount charged was incorrect", True),
+        ("dispute reason: I was charged twice", False),
+    ):
+        assert filters._given(bank, "incorrect_amount", said) is given
+
+
 def test_a_question_needs_a_fact_the_caller_does_not_say():
     question = Candidate(
         reason_for_call="You ask about your bills; your email is a@b.test.",

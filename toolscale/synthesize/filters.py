@@ -142,9 +142,15 @@ def question_problems(candidate: Candidate, write: bool) -> list[str]:
 
 
 def _given(domain: Domain, value: Any, text: str) -> bool:
-    """Whether `text` states `value` (an argument: a string, or a number in any form)."""
+    """Whether `text` states `value` (an argument: a string, or a number in any form); a code
+    of several words is also said in other words that hold each of them ("incorrect_amount":
+    "the amount charged was incorrect")."""
     shown = str(value)
-    return shown.lower() in text.lower() or not domain.missing_facts([shown], text, [text])
+    if shown.lower() in text.lower() or not domain.missing_facts([shown], text, [text]):
+        return True
+    words = shown.lower().split("_")
+    said = set(re.findall(r"[a-z]+", text.lower()))
+    return "_" in shown and all(w.isalpha() for w in words) and set(words) <= said
 
 
 # A caller who asks for what the policy allows at most or least: "the highest I'm allowed".
