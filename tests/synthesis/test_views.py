@@ -201,3 +201,24 @@ def test_a_decline_is_counted_and_an_intent_and_its_task_see_one_view(tmp_path):
     view = plans.prompts["intents"][0].split("\n\nPropose ")[0]
     assert view.startswith("# The domain's clock")
     assert all(p.startswith(view + "\n\n# Intent") for p in plans.prompts["task"])
+
+
+def test_records_the_budget_leaves_out_are_named():
+    """S10's and S12's proposers saw reservations at restaurants the view never showed: the
+    heading now names the records it leaves out."""
+    restaurant = get_domain("restaurant")
+    world = restaurant.world(0)
+    noted = 0
+    for seed in range(8):
+        view = entity_view(restaurant, world, random.Random(seed), 2500)
+        heading = next(
+            line for line in view.text.splitlines() if line.startswith("# Records the caller")
+        )
+        if "more not shown:" not in heading:
+            continue
+        noted += 1
+        shown = records_of(view.text, "Records the caller's records name")
+        left = heading.split("more not shown: ")[1].rstrip(")").split(", ")
+        assert left and not set(left) & set(shown.get("restaurants", {}))
+        assert all(key in world["restaurants"] for key in left)
+    assert noted  # the small budget leaves some out

@@ -239,8 +239,11 @@ def entity_view(domain: Domain, state: Record, rng: random.Random, max_chars: in
     mine |= owned_records(domain, state, entity, record_id)
     mine, dropped = _trimmed(mine, max_chars * 2 // 3)
     personal = personal_tables(domain, state)
-    refs = referenced(state, mine, personal)  # every record the caller's name, within reason
-    refs, _ = _trimmed(refs, max(max_chars // 2, max_chars - len(_json(mine))))
+    named = referenced(state, mine, personal)  # every record the caller's name, within reason
+    refs, _ = _trimmed(named, max(max_chars // 2, max_chars - len(_json(mine))))
+    # the ones the budget left out are named, so a proposer knows they exist (S10's and S12's
+    # proposers saw reservations at restaurants the view never showed, and said so)
+    unshown = [k for t, rows in named.items() for k in rows if k not in refs.get(t, {})]
     open_tables = [
         t
         for t, v in state.items()
@@ -273,7 +276,8 @@ def entity_view(domain: Domain, state: Record, rng: random.Random, max_chars: in
         f"# The caller: {words} {record_id} and every record linked to them{note}\n{_json(mine)}"
     )
     if refs:
-        parts.append(f"# Records the caller's records name\n{_json(refs)}")
+        left_out = f" ({len(unshown)} more not shown: {', '.join(unshown[:12])})" if unshown else ""
+        parts.append(f"# Records the caller's records name{left_out}\n{_json(refs)}")
     if others:
         parts.append(
             "# Other records of the service, open to every caller (a selection)\n" + _json(others)
