@@ -5,7 +5,7 @@ to ask, and READ calls never need a yes."""
 from __future__ import annotations
 
 from toolscale.core.contract import ToolKind, ToolPrice, ToolSpec, UserScenario
-from toolscale.kit.consent import agrees, consent_problems
+from toolscale.kit.consent import Turn, agrees, consent_problems
 
 SPECS = {
     "get_booking": ToolSpec("get_booking", ToolKind.READ, ToolPrice()),
@@ -15,6 +15,16 @@ SCENARIO = UserScenario(
     instructions="Cancel my booking.", reason_for_call="a trip off", opening="Cancel my booking."
 )
 OPENING = ("user", "Please cancel my booking BK1.", [])
+
+
+def cancelled_after(ask: str, reply: str) -> list[Turn]:
+    """The opening, the agent's `ask`, the caller's `reply`, then the cancellation."""
+    return [
+        OPENING,
+        ("assistant", ask, []),
+        ("user", reply, []),
+        ("assistant", "", ["cancel_booking"]),
+    ]
 
 
 def test_the_replies_people_give_agree_and_a_no_does_not() -> None:
@@ -59,18 +69,8 @@ def test_a_write_before_any_reply_or_after_a_detail_or_a_no_fails() -> None:
         "cancel_booking was called before the caller agreed to it (the caller last said "
         "'Please cancel my booking BK1.')"
     ]
-    detail = [
-        OPENING,
-        ("assistant", "Your id?", []),
-        ("user", "It is BK1.", []),
-        ("assistant", "", ["cancel_booking"]),
-    ]
-    declined = [
-        OPENING,
-        ("assistant", "Cancel it?", []),
-        ("user", "No, leave it.", []),
-        ("assistant", "", ["cancel_booking"]),
-    ]
+    detail = cancelled_after("Your id?", "It is BK1.")
+    declined = cancelled_after("Cancel it?", "No, leave it.")
     assert len(consent_problems(SPECS, SCENARIO, detail)) == 1
     assert len(consent_problems(SPECS, SCENARIO, declined)) == 1
 
@@ -92,22 +92,14 @@ def test_a_negation_or_a_question_is_no_yes() -> None:
 def test_a_yes_must_answer_a_proposal_of_the_change() -> None:
     """The caller's "Yes, of course: BK1." gives a detail, and "That's not right." to a read-back
     is no yes: a write after either fails, with the reason naming what the caller answered."""
-    detail = [
-        OPENING,
-        ("assistant", "Could you tell me your booking id?", []),
-        ("user", "Yes, of course: BK1.", []),
-        ("assistant", "", ["cancel_booking"]),
-    ]
+    detail = cancelled_after("Could you tell me your booking id?", "Yes, of course: BK1.")
     assert consent_problems(SPECS, SCENARIO, detail) == [
         "cancel_booking was called without asking the caller for a yes to it (the caller's "
         "'Yes, of course: BK1.' answered 'Could you tell me your booking id?')"
     ]
-    negated = [
-        OPENING,
-        ("assistant", "Just to check: your booking id is BK2. Is that right?", []),
-        ("user", "That's not right.", []),
-        ("assistant", "", ["cancel_booking"]),
-    ]
+    negated = cancelled_after(
+        "Just to check: your booking id is BK2. Is that right?", "That's not right."
+    )
     assert consent_problems(SPECS, SCENARIO, negated) == [
         "cancel_booking was called before the caller agreed to it (the caller last said "
         '"That\'s not right.")'
@@ -129,20 +121,12 @@ def test_every_common_way_to_ask_for_a_yes_counts() -> None:
         "Standard or expedited? Please confirm with a yes and your delivery choice.",
         "Which one would you like? Once you choose, I'll move BK1 to that train, if you confirm.",
     ):
-        turns = [
-            OPENING,
-            ("assistant", ask, []),
-            ("user", "Yes.", []),
-            ("assistant", "", ["cancel_booking"]),
-        ]
+        turns = cancelled_after(ask, "Yes.")
         assert consent_problems(SPECS, SCENARIO, turns) == [], ask
 
 
 def test_once_you_confirm_a_detail_asks_for_no_yes() -> None:
-    turns = [
-        OPENING,
-        ("assistant", "I can cancel it once you confirm your email address.", []),
-        ("user", "Yes, it's ann@example.com.", []),
-        ("assistant", "", ["cancel_booking"]),
-    ]
+    turns = cancelled_after(
+        "I can cancel it once you confirm your email address.", "Yes, it's ann@example.com."
+    )
     assert len(consent_problems(SPECS, SCENARIO, turns)) == 1

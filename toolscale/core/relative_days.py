@@ -53,9 +53,10 @@ def _stretch(today: dt.date, found: re.Match[str]) -> set[dt.date]:
     7), "this week" (today to Sunday) or "next week" (Monday to Sunday)."""
     day = dt.timedelta(days=1)
     if found[3]:
-        monday = today - today.weekday() * day
-        start = monday + 7 * day if found[3].casefold() == "next" else today
-        return {start + n * day for n in range((monday + 7 * day - start).days % 7 or 7)}
+        if found[3].casefold() == "this":
+            return {today + n * day for n in range(7 - today.weekday())}
+        monday = today + (7 - today.weekday()) * day
+        return {monday + n * day for n in range(7)}
     first = today.replace(day=1)
     if found[2]:
         first = (first + 32 * day).replace(day=1)

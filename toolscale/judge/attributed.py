@@ -33,13 +33,12 @@ from itertools import combinations
 from typing import Any
 
 from toolscale.core.written import Written, dates, iso_date
-from toolscale.judge.stated import MONEY_KEY
+from toolscale.judge.stated import MAX_COUNT, MONEY_KEY
 
 _LINK = re.compile(r"\s*(?:is|was|of|:|=)\s*$")
 _CLAUSE = re.compile(r"[.;:!?](?=\s|$)|,\s+(?:and|but|while)\s")
 _ITEM_CLAUSE = re.compile(r"[.;!?](?=\s|$)|,\s+(?:and|but|while)\s")  # "- AP1: ..." is one
 _ITEM = re.compile(r"\s*(?:[-*\u2022]|\d{1,2}[.)])\s")  # a list item's mark
-MAX_COUNT = 20  # as in `figures`: the largest count a field's amount is multiplied by
 _LABEL_WORDS = 4  # the words before a link that may name a field whole ("ticket price paid")
 
 

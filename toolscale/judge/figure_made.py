@@ -2,8 +2,8 @@
 by doing the sum:
 
 - `remainder`: the difference of two backed figures of the message ("at most 9 in total; with
-  the 2 already on it, up to 7 more");
-- `between`: that, or the sum of two or more of them (a margin, a total of shown parts);
+  the 2 already on it, up to 7 more"; a margin, "won by 16 points" after "124 to 108");
+- `summed`: the sum of two or more of them (a total of shown parts);
 - `per_unit_product`: a figure the message says per unit, times a shown count ("each passenger
   gets 2 free bags", 2 passengers: "4 of your 5 bags are free");
 - `duration_part`: the hours or minutes of a shown duration said again ("165 minutes (2 hours 45
@@ -47,14 +47,11 @@ def remainder(figure: Figure, numbers: list[Figure], seen: Shown) -> bool:
     return any(said == abs(a - b) for a, b in combinations(shown, 2))
 
 
-def between(figure: Figure, numbers: list[Figure], seen: Shown) -> bool:
-    """Whether `figure` is the difference of two other figures of its message that are backed,
-    of its kind (money of money), or the sum of two or more of them: a margin ("won by 16
-    points" after "124 to 108"), a remainder, a total the message shows the parts of without
-    the sign (an order's three lines, $160.99, $209.99 and $473.98, "so the total was
-    $844.96"). Sums are read over the first MAX_PARTS backed figures."""
-    if remainder(figure, numbers, seen):
-        return True
+def summed(figure: Figure, numbers: list[Figure], seen: Shown) -> bool:
+    """Whether `figure` is the sum of two or more other backed figures of its message, of its
+    kind: a total the message shows the parts of without the sign (an order's three lines,
+    $160.99, $209.99 and $473.98, "so the total was $844.96"). Sums are read over the first
+    MAX_PARTS backed figures."""
     said = abs(figure.cents)
     one: set[int] = set()  # the figures so far, and the sums of two or more of them
     more: set[int] = set()

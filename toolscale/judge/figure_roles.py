@@ -51,7 +51,7 @@ _OFFER = re.compile(
 # July or Sunday 27 July)"), as a question with "or" does ("Saturday 19 July or Sunday 20 July?")
 _TELL_ME = re.compile(r"\b(?:tell me|let me know)\b")
 _OR = re.compile(r"\bor\b")
-_ASKS = re.compile(r"\b(?:could|can|would) you\b|\btell me\b|\blet me know\b|\?")
+_ASKS = re.compile(rf"{_TELL_ME.pattern}|\b(?:could|can|would) you\b|\?")  # a list's lead
 _PER = re.compile(r"\b(?:per|each|every|apiece)\b")
 _ITEM = re.compile(r"\s*(?:[-*\u2022]|\d{1,2}[.)])\s")  # a list item's mark
 

@@ -46,11 +46,11 @@ from dataclasses import replace
 from toolscale.core.judging import Formula
 from toolscale.judge.attributed import Fields, fields, misdated, record_facts
 from toolscale.judge.figure_made import (
-    between,
     complement,
     duration_part,
     per_unit_product,
     remainder,
+    summed,
 )
 from toolscale.judge.figure_roles import (
     offered,
@@ -146,7 +146,7 @@ def _unbacked_numbers(
             continue
         elif seen.backs(figure):
             label_at = figure.start
-        elif made_of_others(read, figure, numbers, seen) or between(figure, numbers, seen):
+        elif made_of_others(read, figure, numbers, seen) or summed(figure, numbers, seen):
             worked_out |= _count(figure)
             continue  # "124 to 108, so the Hawks won by 16 points"
         else:

@@ -15,9 +15,8 @@ from itertools import combinations
 from toolscale.core.relative_days import policy_today, relative_days
 from toolscale.core.written import Written
 from toolscale.judge.readings import DAYS, Readings, reading
-from toolscale.judge.stated import Figure
+from toolscale.judge.stated import MAX_COUNT, Figure
 
-MAX_COUNT = 20  # the largest count a shown amount is multiplied by ("3 tickets at $45.00")
 MAX_STEPPED = 2  # the most named weekdays a date is stepped past (closed on two days)
 MONEY_INT = 100  # a whole number this large in a record may be an amount ("daily_limit": 750)
 

@@ -37,6 +37,7 @@ _LIST_MARK = re.compile(r"(?m)^\s*\(?\d{1,2}[.)]\s|\(\d{1,2}\)\s|(?<=[\s:])\d{1,
 # A number that begins a name: "89 Tracy Fort", "22 David Rapid" (not "3 May Road"'s date).
 _NAMED = re.compile(r"(?<![\w.,$])\d+(?= [A-Z][a-z]+ [A-Z])")
 _WORD = re.compile(r" ([A-Za-z]+)")
+MAX_COUNT = 20  # the largest count an amount is multiplied by ("3 tickets at $45.00")
 # A record's field that holds money whatever its number looks like ("balance": 63).
 MONEY_KEY = re.compile(
     r"balance|amount|price|fee|cost|total|credit|due|refund|paid|charge|fare|limit|deposit"

@@ -216,23 +216,18 @@ def _refused(
             "call the caller asks for that the policy refuses)"
         )
     message = refusal.output
-    if not fact.value:
-        # none found: the refusal has no fact to state, as a kit refusal whose reason no value
-        # states; it is judged on the state and on the look-up before it
-        found = refused_facts(message, outputs, said, refusal.shows)
-        return [fact.model_copy(update={"value": v}) for v in found], ""
-    if domain.missing_facts([fact.value], message, [message]):
+    if fact.value and domain.missing_facts([fact.value], message, [message]):
         return [], (
             f"{where}: the refused call's error does not state it; the error is "
             f"{message[:200]!r} (name a word or number of it, or leave `value` out)"
         )
-    if fact_stated(fact.value, said):
-        # the caller's own detail (the date on their statement) proves nothing when told back:
-        # the reason is what else the error states, as for a fact left out (S9's proposer named
-        # the purchase date its caller had given)
-        found = refused_facts(message, outputs, said, refusal.shows)
-        return [fact.model_copy(update={"value": v}) for v in found], ""
-    return [fact], ""
+    if fact.value and not fact_stated(fact.value, said):
+        return [fact], ""
+    # no value named, or the caller's own detail (S9: the date on their statement), which proves
+    # nothing told back: the reason is what the error states otherwise, as a kit refusal's is
+    # (none found: the refusal is judged on the state and on the look-up before it)
+    found = refused_facts(message, outputs, said, refusal.shows)
+    return [fact.model_copy(update={"value": v}) for v in found], ""
 
 
 def check_facts(

@@ -53,10 +53,11 @@ def _field_value(
     if not name.endswith("_id"):
         return None
     ends = sorted({k for r in rows for k in r if k.endswith("id") and name.endswith("_" + k)})
+    used = set(taken)
     for record in rows:
         for key in ends:
             value = record.get(key)
-            if isinstance(value, str) and value not in set(taken):
+            if isinstance(value, str) and value not in used:
                 return value
     return None
 
