@@ -4,7 +4,7 @@ held-out tasks, or special-case the small model (only its size and the CPU setti
 the 8B recipe's).
 
 Per seed S, in WORK/seedS/ (a phase already done there is kept, so a rerun resumes):
-1. data: `toolscale generate --domains math,knowledge --num-tasks N --seed S` (the reference
+1. data: `toolscale generate --domains orchestra --num-tasks N --seed S` (the reference
    teacher), split content-disjoint by `--heldout_fraction 0.2` (`trainer.split`);
 2. base: a Qwen3 from scratch (`--hidden`, `--layers`), its BPE learnt from the training
    split's SFT conversations only, saved untrained (the base row);
@@ -45,7 +45,7 @@ from trainer.sft import sft
 from trainer.table import HEAD, Row, Scored, markdown_line, row_of
 from trainer.verdict import paired_gap, said_once
 
-DOMAINS = "math,knowledge"
+DOMAINS = "orchestra"  # ToolOrchestra's interface: a call names a model (issue 48)
 FRACTION = "0.2"
 CONFIGS = Path(__file__).resolve().parent.parent / "trainer" / "configs"
 

@@ -6,6 +6,7 @@ Holds:
   that defines it.
 - `contract`: the domain contract: everything a domain plugin provides, in one file.
 - `errors`: the error a user can fix: printed as one line by the CLI, with a non-zero exit.
+- `handed`: the final answer of an attempt whose last call handed the question to a model.
 - `ids`: ids and RNGs: content ids, state hashes and the one RNG of each item, from their inputs
   alone.
 - `judging`: what a domain tells the judge: the hooks the verifier's checks ask

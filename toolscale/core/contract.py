@@ -144,6 +144,10 @@ class Domain(JudgingHooks, ABC):
     # Whether a gold call may be answered with a tool error: tau2's gold routes hold such calls,
     # which its evaluator runs and ignores; the expected state is what the others leave.
     gold_errors_allowed: ClassVar[bool] = False
+    # The preference profiles its tasks may be drawn with (`toolscale.economics.preferences`);
+    # None: every configured one. A domain whose answer is written by a model it hands the
+    # question to leaves out a format the policy would have to write itself.
+    profiles: ClassVar[tuple[str, ...] | None] = None
 
     def world(self, seed: int) -> dict[str, Any] | None:
         """The run's shared database for run seed `seed` (derived from `seed` alone), or None

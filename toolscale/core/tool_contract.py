@@ -129,6 +129,9 @@ class Toolkit:
     # Tools that run code their caller wrote (through `toolscale.sandbox.run_code`): a model may
     # write such code only where the sandbox holds (`toolscale.sandbox.guard`).
     code_tools: ClassVar[tuple[str, ...]] = ()
+    # Tools that hand the answer to a model (ToolOrchestra's `answer`): the reply of such a call,
+    # when it is the attempt's last and the policy adds no message, is the final answer.
+    answer_tools: ClassVar[tuple[str, ...]] = ()
     # Whether its code tools get the domain's own code (a route its sampler wrote), which they
     # may run outside the sandbox where that gives the sandbox's bytes (`toolscale.sandbox.own`);
     # False for every call a model makes. Set on the instance by whoever opens it.

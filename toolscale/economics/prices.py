@@ -13,7 +13,7 @@ examples). This module does not decide what a route is worth: `toolscale.judge.r
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -343,10 +343,15 @@ def _latency(price: ToolPrice, per: str) -> str:
     return " + ".join(parts) or "0 ms"
 
 
-def describe(table: Mapping[str, Mapping[str, float]], tools: Sequence[str]) -> str:
+def describe(
+    table: Mapping[str, Mapping[str, float]],
+    tools: Sequence[str],
+    model_tools: Collection[str] = ("ask_expert",),
+) -> str:
     """The task's price table as the model reads it, appended to its system prompt: what each
     offered tool, each model and the orchestrator's own tokens cost, in US dollars, and how
-    long each takes. The reward prices the attempt from exactly this table."""
+    long each takes; a tool that calls a model (`model_tools`) costs that model's tokens. The
+    reward prices the attempt from exactly this table."""
     lines = [
         "## Prices for this task",
         "",
@@ -363,7 +368,7 @@ def describe(table: Mapping[str, Mapping[str, float]], tools: Sequence[str]) -> 
         cost = _money(price.fee) + " per call"
         if price.per_second:
             cost += f" + {_money(price.per_second)} per second of run time"
-        if name == "ask_expert" and models:
+        if name in model_tools and models:
             cost = "the chosen model's tokens (below)"
         lines.append(f"| {name} | {cost} | {_latency(price, 'token of output')} |")
     for name in models:

@@ -3,13 +3,15 @@ conversation shows exactly the recorded calls, results and final answer.
 
 Catches: a call to a tool the task never offered, arguments that are not a JSON object or
 break the tool's schema (jsonschema), and a transcript edited after the fact (calls or results
-in the messages that differ from the recorded ones, a final answer that is not the last
-assistant message). Gaming policy: an agent that writes a tool's result into its own text or
-claims calls it never made, so that the record and the conversation tell two stories.
+in the messages that differ from the recorded ones, a final answer that is neither the last
+assistant message nor the reply that an empty one leaves as the answer: `toolscale.core.handed`).
+Gaming policy: an agent that writes a tool's result into its own text or claims calls it never
+made, so that the record and the conversation tell two stories.
 """
 
 from __future__ import annotations
 
+from toolscale.core.handed import handed_answer
 from toolscale.judge.seen import Check, Seen, parsed_arguments
 from toolscale.judge.validators import validators_of
 
@@ -39,7 +41,10 @@ def format_problems(seen: Seen) -> list[str]:
     if results != [(c.id, c.output) for c in attempt.tool_calls]:
         problems.append("the conversation's tool results differ from the recorded outputs")
     finals = [m for m in attempt.messages if m.role == "assistant" and not m.tool_calls]
-    if not finals or finals[-1].content != attempt.final_answer:
+    handed = seen.domain.toolkit.answer_tools
+    if not finals or handed_answer(finals[-1].content, attempt.tool_calls, handed) != (
+        attempt.final_answer
+    ):
         problems.append("the final answer is not the conversation's last assistant message")
     return problems
 

@@ -22,7 +22,14 @@ from toolscale.core.records import Message, Task
 from toolscale.dialogue import scripted_user
 from toolscale.llm.client import Chat, TeacherFailure
 from toolscale.llm.toolcalls import ParsedCall, parse_message
-from toolscale.play.transcript import NO_ANSWER, Transcript, open_draft, record_turn, said_to_user
+from toolscale.play.transcript import (
+    NO_ANSWER,
+    Transcript,
+    final_answer_of,
+    open_draft,
+    record_turn,
+    said_to_user,
+)
 from toolscale.play.usersim import UserSimulator, scenario_for
 from toolscale.sample.tasks import SampledTask
 from toolscale.sandbox.execute import CallOutcome
@@ -105,8 +112,8 @@ class OpenAITeacher:
             content, calls = parse_message(completion.message)
             if not calls:
                 draft.messages.append(Message(role="assistant", content=content))
-                draft.final_answer = content
-                if not content.strip():
+                draft.final_answer = final_answer_of(task, draft, content)
+                if not draft.final_answer.strip():
                     draft.failure = ("teacher", NO_ANSWER)
                     return
                 if scenario is None:

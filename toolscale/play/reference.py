@@ -11,8 +11,10 @@ conversational task's route is played as a conversation with the scripted user
 and goes through the user's behaviour: reads a misread detail back, says why it asks, asks for a
 detail held back, follows a change of mind, offers what the user turns down), so its traces
 have several user turns. A route that ends by asking an expert answers
-with the expert's reply, as an agent relying on it would; a simulated expert can be wrong, and
-the verifier then rejects the attempt at the outcome stage like any other wrong attempt.
+with the expert's reply, as an agent relying on it would (one that hands the question to an
+expert, `toolscale.tools.delegate`, ends with nothing to add: the reply is the answer); a
+simulated expert can be wrong, and the verifier then rejects the attempt at the outcome stage
+like any other wrong attempt.
 
 When the task's preference profile asks for a JSON answer with a confidence, every route answers
 `{"answer": ..., "confidence": ...}` (confidence 1.0 for its own answer, the expert's stated
@@ -106,9 +108,11 @@ def route_draft(
     if actions and specs[actions[-1].name].kind is ToolKind.MODEL:
         text, expert = outcomes[-1].output, outcomes[-1].model
     text = final_message(task, variant, text, expert)
-    if expert and task.preference.answer_format != "json_confidence":
-        text = relayed(text)
-    return close_draft(draft, text, final_hash)
+    plain = task.preference.answer_format != "json_confidence"
+    if expert and plain:
+        handed = actions[-1].name in get_domain(task.domain).toolkit.answer_tools
+        text = "" if handed else relayed(text)  # a handed-over reply is the answer itself
+    return close_draft(draft, text, final_hash, task)
 
 
 class ReferenceTeacher:

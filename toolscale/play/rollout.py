@@ -35,7 +35,13 @@ from toolscale.core.contract import canonical_json
 from toolscale.core.records import Message, Task
 from toolscale.dialogue.scripted_user import CIRCLES
 from toolscale.llm.toolcalls import ParsedCall, parse_message
-from toolscale.play.transcript import NO_ANSWER, Transcript, open_draft, record_turn
+from toolscale.play.transcript import (
+    NO_ANSWER,
+    Transcript,
+    final_answer_of,
+    open_draft,
+    record_turn,
+)
 from toolscale.sandbox.execute import CallOutcome
 
 ASK_USER = "ask_user"
@@ -129,6 +135,7 @@ def transcript_of(
             draft.messages.append(Message(role="assistant", content=" ".join(pending)))
     if answer is not None:
         draft.messages.append(Message(role="assistant", content=answer))
+        answer = final_answer_of(task, draft, answer)
     if not answer and draft.failure is None:
         draft.failure = ("teacher", PENDING if answer is None else NO_ANSWER)
     draft.final_answer = answer or ""

@@ -13,7 +13,9 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from toolscale.core.contract import canonical_json
+from toolscale.core.handed import handed_answer
 from toolscale.core.records import DomainError, FunctionCall, Message, Task, ToolCall
+from toolscale.core.registry import get_domain
 from toolscale.judge.metrics import tool_call_record
 from toolscale.sample.tasks import SampledTask
 from toolscale.sandbox.execute import CallOutcome
@@ -118,8 +120,20 @@ def record_turn(
             )
 
 
-def close_draft(draft: Transcript, final_answer: str, final_state_hash: str) -> Transcript:
+def final_answer_of(task: Task, draft: Transcript, text: str) -> str:
+    """The attempt's final answer when the policy ends with `text`: `text`, or a reply its last
+    call handed over when `text` is empty (`toolscale.core.handed`)."""
+    return handed_answer(text, draft.tool_calls, get_domain(task.domain).toolkit.answer_tools)
+
+
+def close_draft(
+    draft: Transcript, final_answer: str, final_state_hash: str, task: Task | None = None
+) -> Transcript:
+    """The draft ended with the policy's last message `final_answer`; with `task`, a reply
+    handed over by its last call stands for an empty one (`final_answer_of`)."""
     draft.messages.append(Message(role="assistant", content=final_answer))
-    draft.final_answer = final_answer
+    draft.final_answer = (
+        final_answer if task is None else final_answer_of(task, draft, final_answer)
+    )
     draft.final_state_hash = final_state_hash
     return draft

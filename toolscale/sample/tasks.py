@@ -290,7 +290,9 @@ def with_economics(
     body = task_fields(task)
     body["tools"] = [t for t in domain.toolkit.schemas() if t["function"]["name"] in kept]
     body["prices"] = {k: v.as_dict() for k, v in table.items() if k not in dropped}
-    experts, table_text = expert_section(domain, kept, economics), describe(body["prices"], kept)
+    calls_model = [n for n in kept if domain.toolkit.specs()[n].kind is ToolKind.MODEL]
+    experts = expert_section(domain, kept, economics)
+    table_text = describe(body["prices"], kept, calls_model)
     body["system_prompt"] = f"{domain.policy.rstrip()}\n\n{experts}{table_text}\n"
     body["price_schedule"] = schedule.name
     body["reference_cost"] = body["reference_latency_ms"] = 0.0
@@ -351,6 +353,9 @@ def with_preference(item: SampledTask, spread: Mapping[str, float]) -> SampledTa
     task's, its id recomputed over the new content. Under `json_confidence` the reference is
     repriced with the gold route's JSON answer, as the reference teacher gives it."""
     task = item.task
+    allowed = get_domain(task.domain).profiles
+    if allowed is not None and any(spread.get(n, 0.0) > 0 for n in allowed):
+        spread = {n: w for n, w in spread.items() if n in allowed}
     preference = sample_preference(
         spread,
         preference_rng(task.domain, task.seed, task.index),

@@ -37,7 +37,8 @@ POLICIES = tuple(label for label, _, _ in _BY_COST)  # the fixed routes that are
 
 def route_class(calls: Iterable[tuple[str, Any]]) -> str:
     """The class of a route from its `(name, arguments)` calls (arguments a dict or JSON text):
-    the tools in the order first called, `ask_expert` named by its expert, joined by "+".
+    the tools in the order first called, a call to an expert (`ask_expert`, or `answer`, which
+    hands it the question) named by its expert, joined by "+".
 
     The orchestration domains name their routes so: searches then a calculator give
     "search+calculator", one question to expert-3 gives "expert-3", two questions to expert-3 and
@@ -47,7 +48,7 @@ def route_class(calls: Iterable[tuple[str, Any]]) -> str:
     """
     seen: list[str] = []
     for name, arguments in calls:
-        if name == "ask_expert":
+        if name in ("ask_expert", "answer"):
             if isinstance(arguments, str):
                 try:
                     arguments = json.loads(arguments)

@@ -11,6 +11,8 @@ Holds:
 - `capabilities`: the experts' capability sentences, measured: each simulated alias asked the
   questions of sampled tasks of a domain, its share right by kind, and one sentence per alias for
   the system prompt (as ToolOrchestra describes its models to the orchestrator).
+- `delegate`: `answer`: ToolOrchestra's delegated answer, as a Toolkit mixin: the call names a
+  model, the environment hands it the user's question, and the model's reply is the final answer.
 - `expert_endpoints`: real endpoints behind expert aliases: the experts YAML, and one cached, priced
   call.
 - `experts`: `ask_expert`: model tools ("experts") expert-1/2/3, priced per token, as a Toolkit

@@ -190,7 +190,11 @@ def arithmetic_answer(question: str) -> str | None:
         return None
 
 
-class ExpertTool(Toolkit):
+class ExpertReading(Toolkit):
+    """How a domain's simulated experts read a question, and what they reply: the part of the
+    expert tools that is no tool itself (`ExpertTool` asks with a question the caller writes,
+    `toolscale.tools.delegate.AnswerTool` hands over the user's own)."""
+
     @classmethod
     def models(cls) -> tuple[str, ...]:
         return (*super().models(), *EXPERTS)
@@ -230,16 +234,14 @@ class ExpertTool(Toolkit):
             return replace(answered[-1], parts=tuple(answered))
         return whole or (answered[0] if answered else None)
 
-    @tool(ToolKind.MODEL)
-    def ask_expert(self, expert: Literal["expert-1", "expert-2", "expert-3"], question: str) -> str:
-        """Ask an expert language model a question and get its answer. Experts are priced per
-        token (their reasoning included) and can be wrong; each is good at different kinds of
-        question: the system prompt says how often each was right on this domain's questions.
+    def delegated_question(self) -> str:
+        """The question a delegated call hands over (`toolscale.tools.delegate`): the user's,
+        as the domain put it in the task's state."""
+        return str(self.state["question"])
 
-        Args:
-            expert: Which expert to ask.
-            question: The full question, with every detail the expert needs.
-        """
+    def expert_reply(self, expert: str, question: str) -> str:
+        """What `expert` replies to `question` (its endpoint's answer where one is configured,
+        else the simulated alias's), the call priced from its tokens."""
         if expert not in EXPERTS:
             raise ToolError(f"unknown expert {expert!r}; choose one of {sorted(EXPERTS)}")
         text(question, "question")
@@ -253,3 +255,17 @@ class ExpertTool(Toolkit):
         reply, usage = simulated_answer(expert, question, known, missing=missing)
         self.record_usage(usage)
         return reply
+
+
+class ExpertTool(ExpertReading):
+    @tool(ToolKind.MODEL)
+    def ask_expert(self, expert: Literal["expert-1", "expert-2", "expert-3"], question: str) -> str:
+        """Ask an expert language model a question and get its answer. Experts are priced per
+        token (their reasoning included) and can be wrong; each is good at different kinds of
+        question: the system prompt says how often each was right on this domain's questions.
+
+        Args:
+            expert: Which expert to ask.
+            question: The full question, with every detail the expert needs.
+        """
+        return self.expert_reply(expert, question)
