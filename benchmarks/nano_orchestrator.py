@@ -18,7 +18,9 @@ Per seed S, in WORK/seedS/ (a phase already done there is kept, so a rerun resum
 
     python benchmarks/nano_orchestrator.py --work runs/nano --seeds 0,1,2
 
-Writes WORK/results.json and WORK/table.md (every seed's rows, then mean and range over seeds),
+Writes WORK/results.json and WORK/table.md (every seed's rows, then mean and range over seeds,
+then the bar: SFT+GRPO against the best fixed route and SFT per seed, and route shares per
+preference profile before and after GRPO),
 WORK/seedS/curves.png (SFT loss and GRPO training reward, held-out reward and success, route
 shares, against steps), and prints the table.
 """
@@ -158,16 +160,7 @@ def run_seed(
             data, work / "base", DOMAINS, float(FRACTION), args.hidden, args.layers, seed
         ),
     )
-    common = [
-        "--dataset",
-        str(data),
-        "--seed",
-        str(seed),
-        "--save_strategy",
-        "steps",
-        "--save_steps",
-        str(args.curve_every),
-    ]
+    common = ["--dataset", str(data), "--seed", str(seed), "--save_strategy", "steps"]
     timed(
         "sft",
         (work / "sft" / "model.safetensors").exists(),
@@ -185,6 +178,8 @@ def run_seed(
                 str(work / "sft"),
                 "--overwrite_output_dir",  # a leftover checkpoint: trained anew
                 "true",
+                "--save_steps",
+                str(args.curve_every),
                 *common,
             ]
         ),
@@ -198,12 +193,13 @@ def run_seed(
                 str(CONFIGS / "nano-orchestrator-grpo.yaml"),
                 "--model",
                 str(work / "sft"),
-                "--max_steps",
-                str(args.grpo_steps),
+                *(["--max_steps", str(args.grpo_steps)] if args.grpo_steps else []),
                 "--output_dir",
                 str(work / "grpo"),
                 "--overwrite_output_dir",  # a leftover checkpoint: trained anew
                 "true",
+                "--save_steps",
+                str(args.grpo_curve_every),
                 *common,
             ]
         ),
@@ -338,20 +334,58 @@ def table(results: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+def _shares(counts: dict[str, int]) -> str:
+    total = sum(counts.values()) or 1
+    ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+    return ", ".join(f"{route} {round(100 * n / total)}%" for route, n in ranked)
+
+
+def verdict(results: list[dict[str, Any]]) -> list[str]:
+    """Issue 48's bar, seed by seed: SFT+GRPO against the best fixed route and against SFT, each
+    gap beside the seed range of the SFT+GRPO row; then what GRPO changed per preference
+    profile (held-out route shares, SFT -> SFT+GRPO)."""
+    lines = ["", "| seed | SFT+GRPO | best fixed route | gap | SFT | gap (paired 95%) |",
+             "|---|---|---|---|---|---|"]  # fmt: skip
+    for result in results:
+        rows = result["rows"]
+        fixed = max((r for r in rows.values() if r["kind"] == "fixed"),
+                    key=lambda r: r["mean_reward"])  # fmt: skip
+        mine, sft = rows["SFT+GRPO"]["mean_reward"], rows["SFT"]["mean_reward"]
+        mean, low, high = result["grpo_minus_sft"]
+        lines.append(
+            f"| {result['seed']} | {mine:.3f} | {fixed['policy']} {fixed['mean_reward']:.3f} | "
+            f"{mine - fixed['mean_reward']:+.3f} | {sft:.3f} | {mean:+.3f} ({low:+.3f} to "
+            f"{high:+.3f}) |"
+        )
+    mine = [r["rows"]["SFT+GRPO"]["mean_reward"] for r in results]
+    lines += ["", f"Seed range of SFT+GRPO: {max(mine) - min(mine):.3f}.", "",
+              "| seed | profile | SFT | SFT+GRPO |", "|---|---|---|---|"]  # fmt: skip
+    for result in results:
+        before = result["rows"]["SFT"]["profile_routes"]
+        after = result["rows"]["SFT+GRPO"]["profile_routes"]
+        for profile in sorted(before):
+            lines.append(
+                f"| {result['seed']} | {profile} | {_shares(before[profile])} | "
+                f"{_shares(after.get(profile, {}))} |"
+            )
+    return lines
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--work", type=Path, default=Path("runs/nano"))
     parser.add_argument("--seeds", default="0")
-    parser.add_argument("--tasks", type=int, default=1000, help="tasks generated per seed")
+    parser.add_argument("--tasks", type=int, default=5000, help="tasks generated per seed")
     parser.add_argument("--hidden", type=int, default=64)
     parser.add_argument("--layers", type=int, default=2)
-    parser.add_argument("--sft-epochs", type=float, default=3.0)
+    parser.add_argument("--sft-epochs", type=float, default=4.0)
     parser.add_argument("--sft-lr", type=float, help="default: the config's")
     parser.add_argument("--sft-batch", type=int, help="default: the config's")
-    parser.add_argument("--grpo-steps", type=int, default=10)
-    parser.add_argument("--curve-every", type=int, default=80)
-    parser.add_argument("--curve-tasks", type=int, default=32)
-    parser.add_argument("--eval-tasks", type=int, default=100)
+    parser.add_argument("--grpo-steps", type=int, help="default: the config's max_steps")
+    parser.add_argument("--curve-every", type=int, default=350, help="SFT steps per checkpoint")
+    parser.add_argument("--grpo-curve-every", type=int, default=50)
+    parser.add_argument("--curve-tasks", type=int, default=100)
+    parser.add_argument("--eval-tasks", type=int, default=400)
     args = parser.parse_args()
     os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
     results = []
@@ -363,7 +397,7 @@ def main() -> None:
         result["load_average"] = os.getloadavg()
         results.append(result)
         (args.work / "results.json").write_text(json.dumps(results, indent=2, default=str))
-        text = table(results)
+        text = "\n".join([table(results), *verdict(results)])
         (args.work / "table.md").write_text(text + "\n")
         print(text, flush=True)
         print(json.dumps({"seed": seed, "seconds": result["seconds"],

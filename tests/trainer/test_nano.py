@@ -1,17 +1,14 @@
 """The nano-orchestrator recipe, reduced: a from-scratch model trained with SFT on the training
-side of a content-disjoint split calls real tools on the held-out side, in the format the
-trainer parses, and takes the oracle's route class more often than the very model it started
-from (which calls nothing); the table says, under it, whether training helped. A test that can
-fail: an SFT that teaches no calls leaves the trained row's route = oracle share at the base
-row's (0).
+side of a content-disjoint split of orchestra tasks (ToolOrchestra's interface: a call names the
+expert) scores a higher held-out mean reward than the very model it started from, which calls
+nothing, by choosing among the experts as the preference and prices ask; the table says, under
+it, whether training helped. A test that can fail: an SFT that teaches no calls scores the base
+row's reward, and one that collapses onto one expert does not change its route with the profile
+(measured: 213 steps on 1,000 tasks chose expert-1 on every task, +0.02 over base).
 
-Issue 48 asks for more: held-out mean reward above the base row's. It is not reached at this
-budget, nor at any budget measured on 2 cores (benchmarks/RESULTS.md, "Nano-orchestrator" and
-"More data, digit tokens, more steps": 3,000 tasks, one token per digit, 700 SFT steps, 0 of 100
-held-out tasks solved, SFT minus base -0.23): SFT learns which tool to call before it learns to
-copy the call's arguments, so its calls cost and its answers are wrong, and an untrained model
-that answers nothing scores higher. When a budget gets there, `REWARD_BEATS_BASE` turns that
-check on (it fails today: measured -0.093 vs 0.064 at this budget)."""
+On the math and knowledge domains, whose calls carry an expression, a program or a question, the
+same budget teaches the call format but not the copying (benchmarks/RESULTS.md, "Nano-orchestrator"
+and "More data, digit tokens, more steps"): held-out reward stays below the untrained model's."""
 
 from __future__ import annotations
 
@@ -28,20 +25,19 @@ from trainer.sft import sft
 pytestmark = pytest.mark.slow
 
 CONFIG = Path(__file__).resolve().parents[2] / "trainer" / "configs" / "nano-orchestrator.yaml"
-TASKS, STEPS, HELDOUT = 300, 200, 40
-REWARD_BEATS_BASE = False
+TASKS, STEPS, HELDOUT = 2500, 600, 60
 
 
 # Minutes on a quiet 2-core machine; the suite's 300 s default is for one step, not a recipe.
 @pytest.mark.timeout(1500)
 def test_sft_routes_held_out_tasks_better_than_the_untrained_model(tmp_path: Path) -> None:
     data = tmp_path / "data"
-    generate(GenerateConfig(domains=["math"], num_tasks=TASKS, out=data, seed=0))
-    base = save_base(data, tmp_path / "base", "math", 0.2)
+    generate(GenerateConfig(domains=["orchestra"], num_tasks=TASKS, out=data, seed=0))
+    base = save_base(data, tmp_path / "base", "orchestra", 0.2)
     sft(
         [
             "--config", str(CONFIG), "--model", str(base), "--dataset", str(data),
-            "--domains", "math", "--max_steps", str(STEPS), "--output_dir",
+            "--domains", "orchestra", "--max_steps", str(STEPS), "--output_dir",
             str(tmp_path / "sft"),
         ]
     )  # fmt: skip
@@ -53,7 +49,7 @@ def test_sft_routes_held_out_tasks_better_than_the_untrained_model(tmp_path: Pat
             base_model=str(base),
             split="heldout",
             heldout_fraction=0.2,
-            domains="math",
+            domains="orchestra",
             max_tasks=HELDOUT,
             reference_rows=False,
             max_turns=3,
@@ -64,12 +60,10 @@ def test_sft_routes_held_out_tasks_better_than_the_untrained_model(tmp_path: Pat
     trained, untrained = table.row("SFT"), table.row(BASE)
     assert trained.tasks == untrained.tasks == HELDOUT
     assert untrained.oracle_route_share == 0.0  # the untrained model calls no tool
-    # SFT learnt the call format (parsed calls of real tools on most tasks) and routes better
-    # than base (measured on a shared machine: calls on 39 of 40, route = oracle 0.20).
-    calls = sum(n for c, row in trained.confusion.items() if c != "no_tool" for n in row.values())
-    assert calls >= HELDOUT // 2, table.to_markdown()
-    assert trained.oracle_route_share >= 0.1, table.to_markdown()
-    if REWARD_BEATS_BASE:
-        assert trained.mean_reward > untrained.mean_reward, table.to_markdown()
-    assert any(n.startswith("Did training help?") for n in table.about["notes"])
-    assert "small_sample_warning" in table.about  # 40 tasks: the table says it is too few
+    assert trained.mean_reward > untrained.mean_reward + 0.3, table.to_markdown()
+    # It routes: the oracle's expert on most tasks, and not one expert whatever the profile.
+    assert trained.oracle_route_share >= 0.4, table.to_markdown()
+    chosen = {route for shares in trained.profile_routes.values() for route in shares}
+    assert len(chosen & {"expert-1", "expert-2", "expert-3"}) >= 2, table.to_markdown()
+    assert any(n.startswith("Did training help? yes") for n in table.about["notes"])
+    assert "small_sample_warning" in table.about  # 60 tasks: the table says it is too few
