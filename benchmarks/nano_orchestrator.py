@@ -285,7 +285,13 @@ def plot(result: dict[str, Any], target: Path) -> None:
     middle.axvline(sft_end, color="#999999", ls="--", lw=0.8)
     middle.set_xlabel("step (dashed: SFT ends, GRPO starts)")
     middle.set_title("held-out, greedy", fontsize=9)
-    middle.legend(fontsize=7)
+    middle.legend(fontsize=7, loc="lower left")
+    cost = [(p["step"], p["usd_per_solved"]) for p in points if p["usd_per_solved"] is not None]
+    dollars = middle.twinx()
+    dollars.plot([s for s, _ in cost], [c for _, c in cost], color="#8172b3", ls=":", marker=".",
+                 label="$ per solved task")  # fmt: skip
+    dollars.set_ylabel("$ per solved task", fontsize=8)
+    dollars.legend(fontsize=7, loc="lower right")
     right = axes[2]
     classes = sorted({c for p in points for c in p["routes"]})
     bottom = [0.0] * len(points)

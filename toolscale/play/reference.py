@@ -95,7 +95,8 @@ def route_draft(
     """The attempt of one route whose calls gave `outcomes`: each call and result (with the
     scripted user's turns of a conversational task), then the final message. A route that ends
     by asking an expert, and has no final message of its own, answers with the expert's answer."""
-    specs = get_domain(task.domain).toolkit.specs()
+    toolkit = get_domain(task.domain).toolkit
+    specs = toolkit.specs()
     draft = open_draft(task, variant, attempt)
     done = iter(zip(actions, outcomes, strict=True))
     for step in gold_turns(task, actions, specs):
@@ -108,10 +109,9 @@ def route_draft(
     if actions and specs[actions[-1].name].kind is ToolKind.MODEL:
         text, expert = outcomes[-1].output, outcomes[-1].model
     text = final_message(task, variant, text, expert)
-    plain = task.preference.answer_format != "json_confidence"
-    if expert and plain:
-        handed = actions[-1].name in get_domain(task.domain).toolkit.answer_tools
-        text = "" if handed else relayed(text)  # a handed-over reply is the answer itself
+    if expert and task.preference.answer_format != "json_confidence":
+        # A reply handed over is the answer itself (`toolscale.core.handed`): nothing to add.
+        text = "" if actions[-1].name in toolkit.answer_tools else relayed(text)
     return close_draft(draft, text, final_hash, task)
 
 
