@@ -210,7 +210,7 @@ def test_profiles_follow_the_configured_spread(tmp_path):
     stated = [t for t in hurry if json.loads(t["preference"]).get("budget_stated")]
     assert all(t["instruction"].endswith(sayings) for t in hurry if t not in stated)
     # a routed task's user states the time instead ("I need the answer within 2 seconds.")
-    assert stated and all(t["domain"] in ("math", "knowledge") for t in stated)
+    assert stated and all(t["family"] == "orchestration" for t in stated)
     assert all(
         t["instruction"].endswith(json.loads(t["preference"])["instruction"]) for t in stated
     )
@@ -238,7 +238,7 @@ def test_profiles_follow_the_configured_spread(tmp_path):
         assert task["initial_state"] == other["initial_state"]
         names = [{r["name"] for r in t["route_table"]} for t in (task, other)]
         assert names[0] == names[1]
-        assert bool(names[0]) == (task["domain"] in ("knowledge", "math"))
+        assert bool(names[0]) == (task["family"] == "orchestration")
         if task["oracle_route"] == other["oracle_route"]:
             assert task["gold_actions"] == other["gold_actions"]
 
