@@ -5,6 +5,7 @@ teacher, an LLM teacher and a GRPO rollout alike; a message of the policy's own 
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 
 import datasets
@@ -94,6 +95,20 @@ def test_the_task_prompt_prices_answer_by_its_model_and_asks_no_format(output) -
         assert "| answer | the chosen model's tokens (below) |" in row["system_prompt"]
         # a format of the user's own would be the policy's to write; one tool: nothing to avoid
         assert json.loads(row["preference"])["profile"] in ("none", "hurry", "cheap")
+
+
+def test_a_message_of_its_own_is_told_the_statement_the_judge_reads(output) -> None:
+    # A capable agent wrote a bare "$7893.99" after the reply, as the prompt let it, and lost a
+    # right answer: the prompt must name, for a message of its own, a form the judge reads.
+    _, tasks, _ = output
+    for row in tasks:
+        prompt = row["system_prompt"] + json.dumps(json.loads(row["tools"]))
+        forms = re.findall(r'as \\?"(The answer is X\.)\\?"', prompt)
+        assert len(forms) == 2, "policy and tool description each name the statement"
+        expected = row["expected_answer"]
+        for form in forms:
+            assert DOMAIN.check_answer(expected, form.replace("X", expected))
+        assert not DOMAIN.check_answer(expected, f"${expected}")
 
 
 def test_gold_traces_end_with_nothing_and_the_experts_reply_is_the_answer(output) -> None:

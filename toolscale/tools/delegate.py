@@ -8,7 +8,7 @@ holds no answer key), and the named expert replies as `ask_expert` would to that
 simulated by its skill profile, or by its endpoint where one is configured. The policy then ends
 its turn with nothing to add, and the reply is its final answer
 (`toolscale.play.transcript.final_answer_of`); a message of its own after the reply is its final
-answer instead (the JSON a user asked for, say).
+answer instead, judged by its own answer statement.
 """
 
 from __future__ import annotations
@@ -26,10 +26,10 @@ class AnswerTool(ExpertReading):
     def answer(self, expert: Literal["expert-1", "expert-2", "expert-3"]) -> str:
         """Hand the user's question, exactly as they asked it, to an expert language model: its
         reply goes to the user as your final answer, so end your turn after it without writing
-        anything (unless the user asked for the answer in a format of their own: then write it
-        so). Experts are priced per token (their reasoning included) and can be wrong; each is
-        good at different kinds of question: the system prompt says how often each was right
-        on this domain's questions.
+        anything (a message of your own would replace the reply, and must then state the answer
+        as "The answer is X."). Experts are priced per token (their reasoning included) and can
+        be wrong; each is good at different kinds of question: the system prompt says how often
+        each was right on this domain's questions.
 
         Args:
             expert: Which expert answers.
