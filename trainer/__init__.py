@@ -62,6 +62,8 @@ Holds:
   problem.
 - `table`: the evaluation table: one row per policy over the same tasks, and what route each one
   chose.
+- `tool_text`: the tool descriptions a model was trained on, kept beside it, and a warning when they
+  changed.
 - `user_seat`: who plays the caller of stateful tasks in GRPO and `evaluate`: an LLM user, or the
   scripted user.
 - `verdict`: what an evaluation table says about training: did the trained row beat the base row, by

@@ -15,12 +15,13 @@ from trainer.args import parse as parse_options
 from trainer.cached_generation import CachedGenerationMixin, check_cached_generation
 from trainer.callbacks import MetricsRecorder
 from trainer.data import conversations, dataset_worlds, grpo_rows, sft_rows
-from trainer.environment import environment_factories
+from trainer.environment import environment_factories, tool_schemas
 from trainer.model import load, train_top_layers
 from trainer.reward_config import resolve_reward, save_reward
 from trainer.reward_functions import reward_functions
 from trainer.rollout_dump import RolloutDump
 from trainer.route_mix import RouteMix
+from trainer.tool_text import changed_tools, save_tool_text
 from trainer.user_seat import close_user
 from trainer.warm_start import warm_start
 
@@ -62,6 +63,10 @@ def grpo(argv: Sequence[str]) -> str:
     reward = resolve_reward(options)
     if reward.warning:
         print(reward.warning, file=sys.stderr, flush=True)
+    shown = [s for key in sorted(set(rows["environment"])) for s in tool_schemas(key)]
+    changed = changed_tools(options.model, shown)
+    if changed and config.process_index == 0:
+        print(f"warning: {changed}", file=sys.stderr, flush=True)
     traces = sft_rows(options, set(rows["id"])) if options.warm_start_steps > 0 else []
     model, tokenizer = load(
         options.model,
@@ -109,6 +114,8 @@ def grpo(argv: Sequence[str]) -> str:
         trainer.train(resume_from_checkpoint=resume)
         trainer.save_model(config.output_dir)
         tokenizer.save_pretrained(config.output_dir)
+        if config.process_index == 0:
+            save_tool_text(config.output_dir, shown)
     finally:
         sandbox.run(close_user(user))
         sandbox.close()

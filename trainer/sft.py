@@ -8,6 +8,7 @@ turns and tool results are context. TRL swaps in a training version of known tem
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -18,6 +19,7 @@ from trainer.args import parse as parse_options
 from trainer.callbacks import MetricsRecorder
 from trainer.data import conversations, sft_rows
 from trainer.model import load, train_top_layers
+from trainer.tool_text import save_tool_text
 
 
 def parse(argv: Sequence[str]) -> tuple[ToolscaleArguments, Any]:
@@ -61,4 +63,7 @@ def sft(argv: Sequence[str]) -> str:
     trainer.train(resume_from_checkpoint=resume)
     trainer.save_model(config.output_dir)
     tokenizer.save_pretrained(config.output_dir)
+    if config.process_index == 0:
+        shown = {text for text in rows["tools"]}  # one JSON list per row, few distinct
+        save_tool_text(config.output_dir, (s for text in shown for s in json.loads(text)))
     return config.output_dir
