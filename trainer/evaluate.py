@@ -51,7 +51,7 @@ from trainer.checkpoint_rollouts import evaluate_checkpoint
 from trainer.competence import DEFAULT_TASKS
 from trainer.data import check_domain_filter, grpo_rows, load_config
 from trainer.endpoint_rollouts import endpoint_records, teacher_options
-from trainer.environment import TASK_FIELDS, tool_schemas
+from trainer.environment import TASK_FIELDS
 from trainer.model import load
 from trainer.parser import parse as parse_flags
 from trainer.reference_routes import oracle_class, play_tasks, reference_attempts, summary
@@ -60,7 +60,7 @@ from trainer.router_rows import router_attempts, training_rows
 from trainer.selection import stratified
 from trainer.split import check_fraction
 from trainer.table import UNKNOWN_TOOL, Scored, Table, build
-from trainer.tool_text import changed_tools
+from trainer.tool_text import changed_tools, shown_schemas
 from trainer.user_seat import USER_STAGE, UserArguments
 from trainer.verdict import DEFINITIONS, too_small, training_helped
 
@@ -326,7 +326,7 @@ def evaluation(options: EvaluateArguments, warn: Callable[[str], None] = warning
     checkpoints = [(_label(options), options.model)] if endpoint is None and options.model else []
     if options.base_model is not None:
         checkpoints.append((BASE, options.base_model))
-    shown = [s for key in sorted(set(rows["environment"])) for s in tool_schemas(key)]
+    shown = shown_schemas(rows["environment"])
     for label, folder in checkpoints:
         if changed := changed_tools(folder, shown):
             warn(changed)

@@ -15,13 +15,13 @@ from trainer.args import parse as parse_options
 from trainer.cached_generation import CachedGenerationMixin, check_cached_generation
 from trainer.callbacks import MetricsRecorder
 from trainer.data import conversations, dataset_worlds, grpo_rows, sft_rows
-from trainer.environment import environment_factories, tool_schemas
+from trainer.environment import environment_factories
 from trainer.model import load, train_top_layers
 from trainer.reward_config import resolve_reward, save_reward
 from trainer.reward_functions import reward_functions
 from trainer.rollout_dump import RolloutDump
 from trainer.route_mix import RouteMix
-from trainer.tool_text import changed_tools, save_tool_text
+from trainer.tool_text import changed_tools, save_tool_text, shown_schemas
 from trainer.user_seat import close_user
 from trainer.warm_start import warm_start
 
@@ -63,7 +63,7 @@ def grpo(argv: Sequence[str]) -> str:
     reward = resolve_reward(options)
     if reward.warning:
         print(reward.warning, file=sys.stderr, flush=True)
-    shown = [s for key in sorted(set(rows["environment"])) for s in tool_schemas(key)]
+    shown = shown_schemas(rows["environment"])
     changed = changed_tools(options.model, shown)
     if changed and config.process_index == 0:
         print(f"warning: {changed}", file=sys.stderr, flush=True)

@@ -64,6 +64,6 @@ def sft(argv: Sequence[str]) -> str:
     trainer.save_model(config.output_dir)
     tokenizer.save_pretrained(config.output_dir)
     if config.process_index == 0:
-        shown = {text for text in rows["tools"]}  # one JSON list per row, few distinct
+        shown = set(rows["tools"])  # one JSON list per row, few distinct
         save_tool_text(config.output_dir, (s for text in shown for s in json.loads(text)))
     return config.output_dir

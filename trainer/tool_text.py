@@ -17,7 +17,15 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from trainer.environment import tool_schemas
+
 FILE = "tool_schemas.json"
+
+
+def shown_schemas(environments: Iterable[str]) -> list[dict[str, Any]]:
+    """The tool schemas a policy is shown in the environments named (a rows' `environment`
+    column: each key once, in order)."""
+    return [dict(s) for key in sorted(set(environments)) for s in tool_schemas(key)]
 
 
 def _by_name(schemas: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
@@ -39,7 +47,12 @@ def changed_tools(folder: str | Path, schemas: Iterable[Mapping[str, Any]]) -> s
     path = Path(folder) / FILE
     if not path.is_file():
         return ""
-    trained = json.loads(path.read_text())
+    try:
+        trained = json.loads(path.read_text())
+    except ValueError:
+        trained = None
+    if not isinstance(trained, dict):
+        return f"{path} is not a record of tool schemas: cannot tell whether the tools changed"
     changed = sorted(
         name for name, schema in _by_name(schemas).items() if trained.get(name, schema) != schema
     )

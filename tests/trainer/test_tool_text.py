@@ -30,6 +30,8 @@ def test_only_a_changed_description_is_named(tmp_path: Path) -> None:
     # A tool the model never saw is not a changed one; a model without the record says nothing.
     assert changed_tools(tmp_path, [*same, _schema("calculator", "Add.")]) == ""
     assert changed_tools(tmp_path / "no-record", other) == ""
+    (tmp_path / FILE).write_text("{not json")  # a damaged record says so, it does not crash
+    assert "is not a record of tool schemas" in changed_tools(tmp_path, same)
 
 
 def test_sft_records_what_it_showed_and_evaluate_warns_when_it_changed(tmp_path: Path) -> None:
